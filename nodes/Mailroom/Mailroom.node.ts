@@ -1,0 +1,98 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { addressDescription, executeAddress } from './resources/address';
+import { emailDescription, executeEmail } from './resources/email';
+import { executeMessage, messageDescription } from './resources/message';
+
+type ResourceExecutor = (
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+	startedAt: Date,
+) => Promise<IDataObject | IDataObject[]>;
+
+const executors: Record<string, ResourceExecutor> = {
+	address: executeAddress,
+	email: executeEmail,
+	message: executeMessage,
+};
+
+/** Our operations fail with NodeApiError or NodeOperationError already; anything else gets wrapped. */
+function itemError(node: INode, error: unknown, itemIndex: number) {
+	if (error instanceof Error && 'context' in error && typeof error.context === 'object' && error.context) {
+		(error.context as IDataObject).itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+export class Mailroom implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Mailroom',
+		name: 'mailroom',
+		icon: { light: 'file:mailroom.svg', dark: 'file:mailroom.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Read, wait for and send mail, and manage addresses on a Mailroom server',
+		defaults: { name: 'Mailroom' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'mailroomApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
+					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
+					{ name: 'Message', value: 'message', description: 'Read received mail' },
+				],
+				default: 'message',
+			},
+			...messageDescription,
+			...emailDescription,
+			...addressDescription,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const startedAt = new Date();
+		const items = this.getInputData();
+		const returnData: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const resource = this.getNodeParameter('resource', itemIndex) as string;
+				const operation = this.getNodeParameter('operation', itemIndex) as string;
+				const result = await executors[resource].call(this, operation, itemIndex, startedAt);
+				returnData.push(
+					...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
+						itemData: { item: itemIndex },
+					}),
+				);
+			} catch (error) {
+				const failure = itemError(this.getNode(), error, itemIndex);
+				if (!this.continueOnFail()) throw failure;
+				returnData.push({
+					json: {
+						error: failure.message,
+						...('httpCode' in failure && failure.httpCode ? { httpCode: failure.httpCode } : {}),
+					},
+					pairedItem: { item: itemIndex },
+				});
+			}
+		}
+		return [returnData];
+	}
+}

@@ -1,0 +1,236 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+
+import { addressPath, mailroomRequest } from '../transport';
+
+/** The most the listing endpoint returns in one page. */
+const MAX_PAGE = 1000;
+
+const show = (operation: string[]) => ({ show: { resource: ['message'], operation } });
+
+export const messageDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['message'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the messages of an inbox, newest first',
+				action: 'Get many messages',
+			},
+			{
+				name: 'Get Text',
+				value: 'getText',
+				description: 'Get the plain text body of a message',
+				action: 'Get the text of a message',
+			},
+			{
+				name: 'Wait For',
+				value: 'waitFor',
+				description: 'Wait until a matching message arrives in an inbox, or fail after a timeout',
+				action: 'Wait for a message',
+			},
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Email Address',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@example.com',
+		required: true,
+		default: '',
+		displayOptions: show(['getAll', 'getText', 'waitFor']),
+		description: 'The address whose inbox to read',
+	},
+	{
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: show(['getText']),
+		description: 'The _id of the message, as returned by Get Many or Wait For',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PAGE },
+		default: 50,
+		displayOptions: { show: { resource: ['message'], operation: ['getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 60,
+		displayOptions: show(['waitFor']),
+		description: 'How long to wait for a matching message before failing',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['waitFor']),
+		description: 'Conditions the message must meet; without any, the newest message in the inbox matches',
+		options: [
+			{
+				displayName: 'Received After Node Started',
+				name: 'receivedAfterStart',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to ignore messages received before this node started running',
+			},
+			{
+				displayName: 'Sender Contains',
+				name: 'senderContains',
+				type: 'string',
+				default: '',
+				placeholder: 'noreply@example.com',
+				description: 'Text the sender address or name must contain (case-insensitive)',
+			},
+			{
+				displayName: 'Subject Contains',
+				name: 'subjectContains',
+				type: 'string',
+				default: '',
+				placeholder: 'Your verification code',
+				description: 'Text the subject must contain (case-insensitive)',
+			},
+		],
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 0.1 },
+		default: 2,
+		displayOptions: show(['waitFor']),
+		description: 'How often to check the inbox while waiting',
+	},
+];
+
+interface Message extends IDataObject {
+	_id: string;
+	received: string;
+	subject?: string;
+	from?: Array<{ address?: string; name?: string }>;
+}
+
+/** Pages of an inbox, newest first: each next page starts at the `received` of the last record. */
+async function* inboxPages(this: IExecuteFunctions, email: string, pageSize: number, itemIndex: number) {
+	const seen = new Set<string>();
+	let until: string | undefined;
+	for (;;) {
+		const page = (await mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}/messages`, {
+			qs: { limit: pageSize, ...(until && { until }) },
+			itemIndex,
+		})) as Message[];
+		// `until` may or may not include the boundary record: skip what an earlier page had.
+		const fresh = page.filter((message) => !seen.has(message._id));
+		fresh.forEach((message) => seen.add(message._id));
+		if (fresh.length) yield fresh;
+		if (page.length < pageSize || !fresh.length) return;
+		until = page[page.length - 1].received;
+	}
+}
+
+async function getMany(this: IExecuteFunctions, email: string, itemIndex: number) {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
+	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
+	const messages: Message[] = [];
+	for await (const page of inboxPages.call(this, email, Math.min(limit, MAX_PAGE), itemIndex)) {
+		messages.push(...page.slice(0, limit - messages.length));
+		if (messages.length >= limit) break;
+	}
+	return messages;
+}
+
+interface WaitFilters {
+	receivedAfterStart?: boolean;
+	senderContains?: string;
+	subjectContains?: string;
+}
+
+const contains = (value: unknown, part: string) =>
+	String(value ?? '').toLowerCase().includes(part.toLowerCase());
+
+async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number, startedAt: Date) {
+	const timeout = (this.getNodeParameter('timeout', itemIndex) as number) * 1000;
+	const interval = (this.getNodeParameter('pollInterval', itemIndex) as number) * 1000;
+	const filters = this.getNodeParameter('filters', itemIndex) as WaitFilters;
+	const after = filters.receivedAfterStart ? startedAt.getTime() : -Infinity;
+	const matches = (message: Message) =>
+		(!filters.senderContains ||
+			(message.from ?? []).some(
+				(sender) => contains(sender.address, filters.senderContains!) || contains(sender.name, filters.senderContains!),
+			)) &&
+		(!filters.subjectContains || contains(message.subject, filters.subjectContains));
+
+	const deadline = Date.now() + timeout;
+	for (;;) {
+		pages: for await (const page of inboxPages.call(this, email, 100, itemIndex)) {
+			for (const message of page) {
+				// Newest first: once older than the start, every later record is too.
+				if (Date.parse(message.received) < after) break pages;
+				if (matches(message)) return message;
+			}
+		}
+		const left = deadline - Date.now();
+		if (left <= 0) break;
+		await sleepWithAbort(Math.min(interval, left), this.getExecutionCancelSignal());
+	}
+	const wanted = [
+		filters.senderContains && `from "${filters.senderContains}"`,
+		filters.subjectContains && `subject "${filters.subjectContains}"`,
+		filters.receivedAfterStart && `received after ${startedAt.toISOString()}`,
+	].filter(Boolean);
+	throw new NodeOperationError(
+		this.getNode(),
+		`No message${wanted.length ? ` (${wanted.join(', ')})` : ''} arrived at ${email} within ${timeout / 1000} s`,
+		{ itemIndex, description: 'Raise Timeout (Seconds) or check the filters and the address.' },
+	);
+}
+
+export async function executeMessage(
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+	startedAt: Date,
+): Promise<IDataObject | IDataObject[]> {
+	const email = this.getNodeParameter('email', itemIndex) as string;
+	switch (operation) {
+		case 'getAll':
+			return await getMany.call(this, email, itemIndex);
+		case 'getText': {
+			const messageId = this.getNodeParameter('messageId', itemIndex) as string;
+			const text = (await mailroomRequest.call(
+				this,
+				'GET',
+				`/api/text/${addressPath(email)}/${encodeURIComponent(messageId.trim())}`,
+				{ text: true, itemIndex },
+			)) as string;
+			return { email, messageId, text };
+		}
+		case 'waitFor':
+			return await waitFor.call(this, email, itemIndex, startedAt);
+	}
+	throw new NodeOperationError(this.getNode(), `Unknown message operation "${operation}"`, { itemIndex });
+}
