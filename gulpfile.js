@@ -1,10 +1,13 @@
-// Copies node and credential icons next to the compiled files, where n8n looks for them.
+// Copies node and credential icons, and the nodes' codex files (*.node.json), next to the compiled
+// files, where n8n looks for them.
 const { src, dest } = require('gulp');
 
 function buildIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', allowEmpty: true, encoding: false }).pipe(
-		dest('dist'),
-	);
+	return src(['nodes/**/*.{png,svg}', 'nodes/**/*.node.json', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		allowEmpty: true,
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
 exports['build:icons'] = buildIcons;

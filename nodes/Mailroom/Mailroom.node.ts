@@ -54,6 +54,7 @@ export class Mailroom implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				description: 'What the operation works on',
 				options: [
 					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
 					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },

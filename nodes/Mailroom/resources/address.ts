@@ -9,6 +9,7 @@ export const addressDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with the address',
 		displayOptions: { show: { resource: ['address'] } },
 		options: [
 			{

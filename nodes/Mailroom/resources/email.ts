@@ -11,6 +11,7 @@ export const emailDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with outgoing mail',
 		displayOptions: { show: { resource: ['email'] } },
 		options: [
 			{
@@ -67,6 +68,7 @@ export const emailDescription: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: show,
+		description: 'Optional parts of the email',
 		options: [
 			{
 				displayName: 'HTML',

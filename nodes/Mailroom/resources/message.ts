@@ -14,6 +14,7 @@ export const messageDescription: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with received messages',
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
 			{
