@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { ConfigError, SETTINGS, resolveConfig } from './config/settings';
+import { startMailroom } from './app';
+import { openDatabase, DataDirError } from './store/database';
+import { AccountStore, AccountError } from './store/accounts';
+
+const DATA_DIR = SETTINGS.find((setting) => setting.key === 'dataDir')!;
+
+/** Runs an admin command on the database of --data-dir (or MAILROOM_DATA_DIR). */
+function withAccounts(dataDir: string | undefined, command: (accounts: AccountStore) => void): void {
+	const db = openDatabase(resolveConfig({ dataDir }).dataDir);
+	try {
+		command(new AccountStore(db));
+	} finally {
+		db.close();
+	}
+}
+
+const dataDirOption = () => new Option(DATA_DIR.flag, `${DATA_DIR.description} [env ${DATA_DIR.env}, default ${DATA_DIR.default}]`);
+
+function printKey(key: string, keyId: string): void {
+	console.log(`API key (id ${keyId}), shown only this once:\n  ${key}`);
+}
+
+const program = new Command('mailroom')
+	.description('Mailroom: a self-hosted inbound and outbound email service with a REST API')
+	.showHelpAfterError()
+	.configureOutput({ outputError: (text, write) => write(`mailroom: ${text.replace(/^error: /, '')}`) });
+
+const serve = program.command('serve').description('run the SMTP listener and the HTTP API');
+for (const setting of SETTINGS) {
+	const defaults = setting.default === undefined ? '' : `, default ${setting.default === '' ? '""' : setting.default}`;
+	serve.addOption(new Option(setting.flag, `${setting.description} [env ${setting.env}${defaults}]`));
+}
+serve.action(async (options: Record<string, string>) => {
+	const mailroom = await startMailroom(resolveConfig(options));
+	if (mailroom.bootstrap) {
+		console.log(`Created the admin account "${mailroom.bootstrap.account.name}" on this new database.`);
+		printKey(mailroom.bootstrap.key, mailroom.accounts.listKeys(mailroom.bootstrap.account.id)[0].id);
+		console.log('Make more with: mailroom accounts create <name>  and  mailroom keys create <account>');
+	}
+	const stop = () => {
+		mailroom.close().then(
+			() => process.exit(0),
+			(err) => {
+				console.error(`mailroom: shutdown failed: ${err.message}`);
+				process.exit(1);
+			},
+		);
+	};
+	process.once('SIGTERM', stop);
+	process.once('SIGINT', stop);
+});
+
+const accounts = program.command('accounts').description('manage accounts');
+accounts
+	.command('create <name>')
+	.description('create an account and its first API key')
+	.option('--admin', 'make it an admin account')
+	.option('--credits <n>', 'initial outgoing-message credits', '0')
+	.addOption(dataDirOption())
+	.action((name: string, options: { admin?: boolean; credits: string; dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			const credits = Number(options.credits);
+			if (!Number.isInteger(credits) || credits < 0) throw new AccountError(`--credits must be a whole number >= 0, got "${options.credits}"`);
+			const account = store.create(name, { admin: options.admin, credits });
+			const { key, info } = store.createKey(account.id, 'created with the account');
+			console.log(`Created account "${account.name}" (id ${account.id}).`);
+			printKey(key, info.id);
+		}),
+	);
+accounts
+	.command('list')
+	.description('list accounts')
+	.addOption(dataDirOption())
+	.action((options: { dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			const rows = store.list().map((a) => [a.id, a.name, String(a.credits), a.isAdmin ? 'admin' : '', a.created]);
+			printTable(['ID', 'NAME', 'CREDITS', 'ROLE', 'CREATED'], rows);
+		}),
+	);
+
+const keys = program.command('keys').description('manage API keys (stored only as hashes)');
+keys
+	.command('create <account>')
+	.description('create an API key for an account (id or name)')
+	.option('--label <text>', 'a note saying what the key is for', '')
+	.addOption(dataDirOption())
+	.action((account: string, options: { label: string; dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			const { key, info } = store.createKey(store.require(account).id, options.label);
+			printKey(key, info.id);
+		}),
+	);
+keys
+	.command('list <account>')
+	.description("list an account's API keys (never the keys themselves)")
+	.addOption(dataDirOption())
+	.action((account: string, options: { dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			const rows = store.listKeys(store.require(account).id).map((k) => [k.id, k.label, k.created, k.revoked ? `revoked ${k.revoked}` : 'active']);
+			printTable(['ID', 'LABEL', 'CREATED', 'STATE'], rows);
+		}),
+	);
+keys
+	.command('revoke <keyId>')
+	.description('revoke an API key: it stops working at once')
+	.addOption(dataDirOption())
+	.action((keyId: string, options: { dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			store.revokeKey(keyId);
+			console.log(`Revoked API key ${keyId}.`);
+		}),
+	);
+
+program
+	.command('credits')
+	.description('manage outgoing-message credits')
+	.command('add <account> <n>')
+	.description('add n outgoing-message credits to an account (id or name)')
+	.addOption(dataDirOption())
+	.action((account: string, n: string, options: { dataDir?: string }) =>
+		withAccounts(options.dataDir, (store) => {
+			const updated = store.addCredits(store.require(account).id, Number(n));
+			console.log(`Account "${updated.name}" now has ${updated.credits} outgoing-message credits.`);
+		}),
+	);
+
+function printTable(header: string[], rows: string[][]): void {
+	const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+	for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+}
+
+program.parseAsync().catch((err: Error) => {
+	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError;
+	console.error(`mailroom: ${expected ? err.message : err.stack}`);
+	process.exit(expected ? 2 : 1);
+});

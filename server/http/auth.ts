@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Account, AccountStore } from '../store/accounts';
+import type { AddressStore } from '../store/addresses';
+import { forbidden, unauthorized } from './errors';
+
+declare module 'fastify' {
+	interface FastifyRequest {
+		/** The caller's account when a valid Service-Key header was sent. */
+		account: Account | null;
+	}
+}
+
+export const KEY_HEADER = 'service-key';
+
+export function serviceKeyOf(request: FastifyRequest): string | undefined {
+	const key = request.headers[KEY_HEADER];
+	return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/** Resolves the Service-Key header on every request; an unknown or revoked key is refused at once. */
+export function registerAuth(app: FastifyInstance, accounts: AccountStore): void {
+	app.decorateRequest('account', null);
+	app.addHook('onRequest', async (request) => {
+		const key = serviceKeyOf(request);
+		if (key === undefined) return;
+		const account = accounts.forKey(key);
+		if (!account) throw unauthorized('The API key in the Service-Key header is unknown or revoked');
+		request.account = account;
+	});
+}
+
+export function requireAccount(request: FastifyRequest): Account {
+	if (!request.account) throw unauthorized('This operation needs an API key in the Service-Key header');
+	return request.account;
+}
+
+/** Public inboxes are open to all; a private one only to its owner's key. */
+export function authorizeInbox(request: FastifyRequest, addresses: AddressStore, inbox: string, domain: string): void {
+	const owner = addresses.ownerOfInbox(inbox, domain);
+	if (owner === null) return;
+	if (!request.account) throw unauthorized(`${inbox} is a private address: send its owner's API key in the Service-Key header`);
+	if (request.account.id !== owner) throw forbidden(`${inbox} is a private address of another account`);
+}

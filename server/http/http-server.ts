@@ -1,0 +1,45 @@
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type {} from '@fastify/swagger'; // route schemas carry OpenAPI fields (summary)
+import type { HttpDeps } from './http-deps';
+import { registerAuth, serviceKeyOf } from './auth';
+import { HttpError, errorBody } from './errors';
+import { SHARED_SCHEMAS } from './schemas';
+import { hashKey } from '../store/accounts';
+import { messageRoutes } from './routes/messages';
+import { addressRoutes } from './routes/addresses';
+import { accountRoutes } from './routes/account';
+
+/** Largest JSON body the API reads. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
+	const app = Fastify({ loggerInstance: deps.log, logController: new LogController({ disableRequestLogging: true }), bodyLimit: BODY_LIMIT, return503OnClosing: true });
+	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+	app.setErrorHandler((err: FastifyError, request, reply) => {
+		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
+		if (err.validation) return reply.code(400).send(errorBody(400, err.message));
+		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');
+		return reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : err.message));
+	});
+	app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`)));
+
+	// Counted per API key when one is sent, else per client IP.
+	await app.register(rateLimit, {
+		timeWindow: '1 minute',
+		keyGenerator: (request) => {
+			const key = serviceKeyOf(request);
+			return key ? `key:${hashKey(key)}` : `ip:${request.ip}`;
+		},
+		max: (_request, key) => (key.startsWith('key:') ? deps.config.rateLimitKey : deps.config.rateLimitIp),
+		errorResponseBuilder: (_request, context) => new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
+	});
+	registerAuth(app, deps.accounts);
+
+	await app.register(messageRoutes, deps);
+	await app.register(addressRoutes, deps);
+	await app.register(accountRoutes);
+	return app;
+}

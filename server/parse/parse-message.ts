@@ -1,0 +1,102 @@
+import { simpleParser, type AddressObject as MpAddressObject, type EmailAddress, type Attachment } from 'mailparser';
+import { convert as htmlToText } from 'html-to-text';
+import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail';
+import { extractLinks } from './links';
+import { builtInSpamScorer, type SpamScorer } from './spam';
+
+// Our own text rendering and link extraction replace mailparser's, so skip its conversions.
+const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
+
+const HTML_TO_TEXT_OPTIONS = {
+	wordwrap: false as const,
+	selectors: [
+		// "anchor https://…": the text endpoint then numbers the URL where it stands.
+		{ selector: 'a', options: { linkBrackets: false as const, hideLinkHrefIfSameAsText: true } },
+		{ selector: 'img', format: 'skip' },
+	],
+};
+
+function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
+	const out: AddressObject[] = [];
+	const visit = (entry: EmailAddress) => {
+		if (entry.group) entry.group.forEach(visit);
+		else out.push({ address: (entry.address ?? '').toLowerCase(), name: entry.name ?? '' });
+	};
+	for (const object of Array.isArray(field) ? field : field ? [field] : []) object.value.forEach(visit);
+	return out;
+}
+
+function optionalAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] | null {
+	const list = flattenAddresses(field);
+	return list.length ? list : null;
+}
+
+/** "Subject: a\r\n b" -> ["subject", "a b"] */
+function headerPair(key: string, line: string): [string, string] {
+	const colon = line.indexOf(':');
+	return [key.toLowerCase(), line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()];
+}
+
+function toAttachment(attachment: Attachment): ParsedAttachment {
+	const encoding = attachment.headers.get('content-transfer-encoding');
+	return {
+		checksum: attachment.checksum,
+		contentType: attachment.contentType,
+		fileName: attachment.filename ?? null,
+		length: attachment.size,
+		contentId: attachment.contentId ?? null,
+		contentDisposition: attachment.contentDisposition ?? null,
+		transferEncoding: typeof encoding === 'string' ? encoding.toLowerCase() : null,
+		content: attachment.content,
+	};
+}
+
+function validDate(date: Date | undefined): string | null {
+	return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+}
+
+export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = builtInSpamScorer): Promise<ParsedMail> {
+	const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), PARSER_OPTIONS);
+	const html = typeof mail.html === 'string' ? mail.html : null;
+	const text = mail.text || (html ? htmlToText(html, HTML_TO_TEXT_OPTIONS) : '');
+	const parsed: Omit<ParsedMail, 'spam'> = {
+		subject: mail.subject ?? '',
+		from: flattenAddresses(mail.from),
+		to: flattenAddresses(mail.to),
+		cc: optionalAddresses(mail.cc),
+		bcc: optionalAddresses(mail.bcc),
+		messageId: mail.messageId ?? '',
+		date: validDate(mail.date),
+		priority: mail.priority ?? 'normal',
+		headers: mail.headerLines.map(({ key, line }) => headerPair(key, line)),
+		text,
+		html,
+		links: extractLinks(text, html),
+		attachments: mail.attachments.map(toAttachment),
+	};
+	const spam = spamScorer.score({ ...parsed, attachmentTypes: parsed.attachments.map((a) => a.contentType) });
+	return { ...parsed, spam };
+}
+
+/**
+ * The record of a message the parser could not read: kept whole (raw is stored) with
+ * what can be known without parsing, so nothing accepted is ever dropped.
+ */
+export function unparsedMessage(raw: Uint8Array): ParsedMail {
+	return {
+		subject: '',
+		from: [],
+		to: [],
+		cc: null,
+		bcc: null,
+		messageId: '',
+		date: null,
+		priority: 'normal',
+		headers: [],
+		text: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'),
+		html: null,
+		links: [],
+		spam: 0.5,
+		attachments: [],
+	};
+}

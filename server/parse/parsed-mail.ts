@@ -1,0 +1,37 @@
+/** What parsing a raw message yields; shared by every recipient's record. */
+export interface AddressObject {
+	address: string;
+	name: string;
+}
+
+export interface ParsedAttachment {
+	/** MD5 hex of the decoded content: the attachment identifier. */
+	checksum: string;
+	contentType: string;
+	fileName: string | null;
+	length: number;
+	contentId: string | null;
+	contentDisposition: string | null;
+	transferEncoding: string | null;
+	content: Uint8Array;
+}
+
+export interface ParsedMail {
+	subject: string;
+	from: AddressObject[];
+	to: AddressObject[];
+	cc: AddressObject[] | null;
+	bcc: AddressObject[] | null;
+	messageId: string;
+	/** ISO 8601 from the Date header, null when missing or invalid. */
+	date: string | null;
+	priority: 'normal' | 'high' | 'low';
+	/** Header lines in order, lower-case names, unfolded values. */
+	headers: [string, string][];
+	/** The text part, or the HTML converted to text when there is none. */
+	text: string;
+	html: string | null;
+	links: string[];
+	spam: number;
+	attachments: ParsedAttachment[];
+}

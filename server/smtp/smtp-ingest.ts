@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { Ingest } from '../ingest/ingest';
+import type { Recipient } from '../store/messages';
+import { parseEmailAddress } from '../mail/email-address';
+import { readRaw } from './read-raw';
+import type { Logger } from '../log';
+
+export interface SmtpIngestOptions {
+	hostname: string;
+	maxMessageSize: number;
+	tlsCert?: string;
+	tlsKey?: string;
+	/** Whether mail for this domain is accepted here. */
+	acceptsDomain: (domain: string) => boolean;
+	/** Maps the address a message was sent to onto the inbox that holds it. */
+	resolveRecipient: (address: string, domain: string) => Recipient;
+	ingest: Ingest;
+	log: Logger;
+}
+
+function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
+	return Object.assign(new Error(message), { responseCode });
+}
+
+/** IPv4 clients reach a dual-stack socket as ::ffff:a.b.c.d; report the plain address. */
+function plainIp(address: string | undefined): string {
+	return (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+/**
+ * The SMTP listener. Only transactions in progress hold up a shutdown: `close()` lets them
+ * finish, then says 421 to every idle connection.
+ */
+export class SmtpIngest {
+	readonly server: SMTPServer;
+	private readonly inTransaction = new Set<string>();
+	private closing = false;
+
+	constructor(private readonly options: SmtpIngestOptions) {
+		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
+		this.server = new SMTPServer({
+			name: options.hostname,
+			banner: 'Mailroom',
+			size: options.maxMessageSize,
+			authOptional: true,
+			disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+			...tls,
+			logger: false,
+			onMailFrom: (_address, session, callback) => {
+				if (this.closing) return callback(smtpError(421, 'Server shutting down, try again later'));
+				this.inTransaction.add(session.id);
+				callback();
+			},
+			onRcptTo: (address, _session, callback) => {
+				const parsed = parseEmailAddress(address.address);
+				if (!parsed) return callback(smtpError(553, `Invalid recipient address <${address.address}>`));
+				if (!options.acceptsDomain(parsed.domain)) return callback(smtpError(550, `Mail for ${parsed.domain} is not accepted here`));
+				callback();
+			},
+			onData: (stream, session, callback) => {
+				this.receive(stream, session)
+					.then((message) => callback(null, message))
+					.catch((err: Error & { responseCode?: number }) => {
+						if (!err.responseCode) options.log.error({ err }, 'storing a message failed');
+						callback(err.responseCode ? err : smtpError(451, 'Temporary failure storing the message, try again later'));
+					})
+					.finally(() => this.inTransaction.delete(session.id));
+			},
+			onClose: (session) => this.inTransaction.delete(session.id),
+		});
+		this.server.on('error', (err) => options.log.warn({ err: err.message }, 'SMTP connection error'));
+	}
+
+	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
+		const raw = await readRaw(stream, this.options.maxMessageSize);
+		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
+		const recipients = new Map<string, Recipient>();
+		for (const { address } of session.envelope.rcptTo) {
+			const parsed = parseEmailAddress(address)!;
+			const recipient = this.options.resolveRecipient(parsed.address, parsed.domain);
+			recipients.set(recipient.inbox, recipient);
+		}
+		const records = await this.options.ingest.deliver({
+			raw,
+			recipients: [...recipients.values()],
+			ip: plainIp(session.remoteAddress),
+			via: plainIp(session.localAddress),
+			rtls: session.secure,
+		});
+		return `OK: stored as ${records.map((record) => record._id).join(' ')}`;
+	}
+
+	listen(port: number, host: string): Promise<number> {
+		return new Promise((resolve, reject) => {
+			this.server.server.once('error', reject);
+			this.server.listen(port, host, () => {
+				this.server.server.off('error', reject);
+				resolve((this.server.server.address() as { port: number }).port);
+			});
+		});
+	}
+
+	/** Stops accepting, lets transactions in progress finish (up to `timeoutMs`), then closes. */
+	async close(timeoutMs: number): Promise<void> {
+		this.closing = true;
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		const deadline = Date.now() + timeoutMs;
+		const connections = (this.server as unknown as { connections: Set<{ session: { id: string }; send(code: number, text: string): void; close(): void }> })
+			.connections;
+		while (connections.size && Date.now() < deadline) {
+			for (const connection of connections) {
+				if (!this.inTransaction.has(connection.session.id)) {
+					connection.send(421, 'Server shutting down');
+					connection.close();
+				}
+			}
+			await new Promise((resolve) => setTimeout(resolve, 25));
+		}
+		for (const connection of connections) {
+			connection.send(421, 'Server shutting down');
+			connection.close();
+		}
+		await closed;
+	}
+}

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, accessSync, constants } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+export class DataDirError extends Error {}
+
+/**
+ * Opens (and creates or upgrades) the database in the data folder.
+ * WAL lets API reads run beside ingest writes; `durability` picks the synchronous mode.
+ */
+export function openDatabase(dataDir: string, durability: 'full' | 'normal' = 'full'): Db {
+	const dir = resolve(dataDir);
+	try {
+		mkdirSync(dir, { recursive: true });
+		accessSync(dir, constants.R_OK | constants.W_OK);
+	} catch (err) {
+		throw new DataDirError(`data folder ${dir} is not usable: ${(err as Error).message}`);
+	}
+	let db: Db;
+	try {
+		db = new Database(join(dir, 'mailroom.sqlite'));
+		db.pragma('journal_mode = WAL');
+	} catch (err) {
+		throw new DataDirError(`cannot open the database in ${dir}: ${(err as Error).message}`);
+	}
+	db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+	db.pragma('foreign_keys = ON');
+	db.pragma('busy_timeout = 5000');
+	migrate(db);
+	return db;
+}
+
+function migrate(db: Db): void {
+	const current = db.pragma('user_version', { simple: true }) as number;
+	for (let version = current; version < MIGRATIONS.length; version++) {
+		db.transaction(() => {
+			db.exec(MIGRATIONS[version]);
+			db.pragma(`user_version = ${version + 1}`);
+		})();
+	}
+}

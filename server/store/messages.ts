@@ -1,0 +1,220 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import type { AddressObject, ParsedMail } from '../parse/parsed-mail';
+import { newId } from './ids';
+
+/** A stored message as the API returns it (spec 2.1). */
+export interface MessageRecord {
+	_id: string;
+	from: AddressObject[];
+	to: AddressObject[];
+	cc: AddressObject[] | null;
+	bcc: AddressObject[] | null;
+	subject: string;
+	savedBy: string | null;
+	originalInbox: string;
+	inbox: string;
+	domain: string;
+	received: string;
+	size: number;
+	attachments: string[] | null;
+	ip: string;
+	via: string;
+	folder: string;
+	labels: string[];
+	read: boolean | null;
+	rtls: boolean;
+	links: string[];
+	spam: number;
+}
+
+export interface Recipient {
+	/** The inbox that holds the message. */
+	inbox: string;
+	/** The address the message was delivered to. */
+	originalInbox: string;
+	domain: string;
+}
+
+export interface Delivery {
+	raw: Uint8Array;
+	parsed: ParsedMail;
+	recipients: Recipient[];
+	ip: string;
+	via: string;
+	rtls: boolean;
+	received: Date;
+}
+
+/** Text, HTML, headers and the raw source of a message: what the record leaves out. */
+export interface MessageContent {
+	messageId: string;
+	date: string | null;
+	priority: string;
+	headers: [string, string][];
+	text: string;
+	html: string | null;
+	raw: Buffer;
+}
+
+const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
+	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
+
+interface RecordRow {
+	id: string;
+	inbox: string;
+	original_inbox: string;
+	domain: string;
+	received: number;
+	subject: string;
+	from_json: string;
+	to_json: string;
+	cc_json: string | null;
+	bcc_json: string | null;
+	size: number;
+	attachments_json: string | null;
+	ip: string;
+	via: string;
+	rtls: number;
+	links_json: string;
+	spam: number;
+	folder: string;
+	labels_json: string;
+	read: number | null;
+	saved_by: string | null;
+}
+
+function toRecord(row: RecordRow): MessageRecord {
+	return {
+		_id: row.id,
+		from: JSON.parse(row.from_json),
+		to: JSON.parse(row.to_json),
+		cc: row.cc_json === null ? null : JSON.parse(row.cc_json),
+		bcc: row.bcc_json === null ? null : JSON.parse(row.bcc_json),
+		subject: row.subject,
+		savedBy: row.saved_by,
+		originalInbox: row.original_inbox,
+		inbox: row.inbox,
+		domain: row.domain,
+		received: new Date(row.received).toISOString(),
+		size: row.size,
+		attachments: row.attachments_json === null ? null : JSON.parse(row.attachments_json),
+		ip: row.ip,
+		via: row.via,
+		folder: row.folder,
+		labels: JSON.parse(row.labels_json),
+		read: row.read === null ? null : row.read === 1,
+		rtls: row.rtls === 1,
+		links: row.links_json === '[]' ? [] : JSON.parse(row.links_json),
+		spam: row.spam,
+	};
+}
+
+const jsonOrNull = (value: unknown[] | null) => (value === null ? null : JSON.stringify(value));
+
+export class MessageStore {
+	private readonly insertContent: Statement;
+	private readonly insertMessage: Statement;
+	private readonly insertAttachmentContent: Statement;
+	private readonly insertAttachment: Statement;
+	private readonly selectInbox: Statement;
+	private readonly selectInboxUntil: Statement;
+	private readonly selectOne: Statement;
+	private readonly selectContent: Statement;
+
+	constructor(db: Db) {
+		this.insertContent = db.prepare(
+			'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES (?, ?, ?, ?, ?, ?, ?)',
+		);
+		this.insertMessage = db.prepare(`INSERT INTO messages (${RECORD_COLUMNS}, content_id)
+			VALUES (@id, @inbox, @original_inbox, @domain, @received, @subject, @from_json, @to_json, @cc_json, @bcc_json,
+				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL, @content_id)`);
+		this.insertAttachmentContent = db.prepare('INSERT OR IGNORE INTO attachment_contents (checksum, content) VALUES (?, ?)');
+		this.insertAttachment = db.prepare(`INSERT INTO content_attachments
+			(content_id, position, checksum, content_type, file_name, length, content_id_header, content_disposition, transfer_encoding)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+		const listing = `SELECT ${RECORD_COLUMNS} FROM messages WHERE inbox = ?`;
+		this.selectInbox = db.prepare(`${listing} ORDER BY received DESC, seq DESC LIMIT ?`);
+		this.selectInboxUntil = db.prepare(`${listing} AND received < ? ORDER BY received DESC, seq DESC LIMIT ?`);
+		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
+		this.selectContent = db.prepare(`SELECT c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
+			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
+	}
+
+	/** Stores one delivery: its content once, one record per recipient. Call inside a transaction. */
+	insert(delivery: Delivery): MessageRecord[] {
+		const { parsed } = delivery;
+		const contentId = this.insertContent.run(
+			parsed.messageId,
+			parsed.date,
+			parsed.priority,
+			JSON.stringify(parsed.headers),
+			parsed.text,
+			parsed.html,
+			delivery.raw,
+		).lastInsertRowid;
+		parsed.attachments.forEach((attachment, position) => {
+			this.insertAttachmentContent.run(attachment.checksum, attachment.content);
+			this.insertAttachment.run(
+				contentId,
+				position,
+				attachment.checksum,
+				attachment.contentType,
+				attachment.fileName,
+				attachment.length,
+				attachment.contentId,
+				attachment.contentDisposition,
+				attachment.transferEncoding,
+			);
+		});
+		const shared = {
+			received: delivery.received.getTime(),
+			subject: parsed.subject,
+			from_json: JSON.stringify(parsed.from),
+			to_json: JSON.stringify(parsed.to),
+			cc_json: jsonOrNull(parsed.cc),
+			bcc_json: jsonOrNull(parsed.bcc),
+			size: delivery.raw.byteLength,
+			attachments_json: parsed.attachments.length ? JSON.stringify(parsed.attachments.map((a) => a.checksum)) : null,
+			ip: delivery.ip,
+			via: delivery.via,
+			rtls: delivery.rtls ? 1 : 0,
+			links_json: JSON.stringify(parsed.links),
+			spam: parsed.spam,
+			content_id: contentId,
+		};
+		return delivery.recipients.map((recipient) => {
+			const row = { ...shared, id: newId(), inbox: recipient.inbox, original_inbox: recipient.originalInbox, domain: recipient.domain };
+			this.insertMessage.run(row);
+			return toRecord({ ...row, folder: 'inbox', labels_json: '[]', read: null, saved_by: null });
+		});
+	}
+
+	/** Newest first; `until` (epoch ms) keeps only messages received before it. */
+	listInbox(inbox: string, limit: number, until?: number): MessageRecord[] {
+		const rows = until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit);
+		return (rows as RecordRow[]).map(toRecord);
+	}
+
+	get(inbox: string, id: string): MessageRecord | undefined {
+		const row = this.selectOne.get(id, inbox) as RecordRow | undefined;
+		return row && toRecord(row);
+	}
+
+	content(inbox: string, id: string): MessageContent | undefined {
+		const row = this.selectContent.get(id, inbox) as
+			| { message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null; raw: Buffer }
+			| undefined;
+		return (
+			row && {
+				messageId: row.message_id,
+				date: row.date,
+				priority: row.priority,
+				headers: JSON.parse(row.headers),
+				text: row.text,
+				html: row.html,
+				raw: row.raw,
+			}
+		);
+	}
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { startMailroom, type Mailroom } from '../../dist/server/app';
+import { resolveConfig, type MailroomConfig } from '../../dist/server/config/settings';
+
+export interface TestMailroom extends Mailroom {
+	/** Clear-text key of the admin account created on first start. */
+	adminKey: string;
+	/** Sends a message over real SMTP to this server. */
+	send(mail: Mail.Options): Promise<{ response: string; accepted: (string | { address: string })[] }>;
+	/** A real HTTP request to the API; the body is parsed as JSON when the response is JSON. */
+	api(path: string, options?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+	/** Creates an account with one key. */
+	createAccount(name: string, credits?: number): { id: string; key: string };
+	/** Stops the server; the data folder is kept unless `removeData`. */
+	stop(options?: { removeData?: boolean }): Promise<void>;
+}
+
+export interface ApiResponse {
+	status: number;
+	headers: Headers;
+	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any route
+	text: string;
+}
+
+export function tempDataDir(): string {
+	return mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+}
+
+export function testConfig(overrides: Partial<MailroomConfig> = {}): MailroomConfig {
+	return { ...resolveConfig({}, {}), smtpPort: 0, httpPort: 0, logLevel: 'silent', parseWorkers: 1, dataDir: tempDataDir(), ...overrides };
+}
+
+/** Starts the real server on ephemeral ports and a temporary data folder (or the one given). */
+export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}): Promise<TestMailroom> {
+	const config = testConfig(overrides);
+	const mailroom = await startMailroom(config);
+	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mailroom.smtpPort, secure: false, ignoreTLS: true, pool: false });
+	return {
+		...mailroom,
+		adminKey: mailroom.bootstrap?.key ?? '',
+		send: (mail) => transport.sendMail(mail),
+		api: async (path, options = {}) => {
+			const headers: Record<string, string> = { ...options.headers };
+			if (options.key !== undefined) headers['Service-Key'] = options.key;
+			if (options.body !== undefined) headers['Content-Type'] ??= 'application/json';
+			const response = await fetch(`${mailroom.httpUrl}${path}`, {
+				method: options.method ?? 'GET',
+				headers,
+				body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+			});
+			const text = await response.text();
+			const isJson = response.headers.get('content-type')?.includes('application/json');
+			return { status: response.status, headers: response.headers, text, body: isJson ? JSON.parse(text) : text };
+		},
+		createAccount: (name, credits = 0) => {
+			const account = mailroom.accounts.create(name, { credits });
+			return { id: account.id, key: mailroom.accounts.createKey(account.id).key };
+		},
+		stop: async ({ removeData = true } = {}) => {
+			transport.close();
+			await mailroom.close();
+			if (removeData) rmSync(config.dataDir, { recursive: true, force: true });
+		},
+	};
+}
