@@ -1,0 +1,73 @@
+import { rmSync } from 'node:fs';
+import { openDatabase, type Db } from '../../../dist/server/store/database';
+import { MessageStore, type Delivery } from '../../../dist/server/store/messages';
+import { MessageDeletion } from '../../../dist/server/store/message-deletion';
+import type { ParsedAttachment, ParsedMail } from '../../../dist/server/parse/parsed-mail';
+import { tempDataDir } from '../../helpers/mailroom';
+
+function attachment(checksum: string, body: string): ParsedAttachment {
+	const content = Buffer.from(body);
+	return { checksum, contentType: 'text/plain', fileName: `${checksum}.txt`, length: content.length, contentId: null, contentDisposition: 'attachment', transferEncoding: 'base64', content };
+}
+
+function delivery(inboxes: string[], attachments: ParsedAttachment[] = []): Delivery {
+	const parsed: ParsedMail = {
+		subject: 's', from: [{ address: 'a@x.test', name: '' }], to: [], cc: null, bcc: null, messageId: '<m@x>', date: null,
+		priority: 'normal', headers: [], text: 't', html: null, links: [], spam: 0, attachments,
+	};
+	return {
+		raw: Buffer.from('raw'), parsed, ip: '127.0.0.1', via: '127.0.0.1', rtls: false, received: new Date(),
+		recipients: inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
+	};
+}
+
+describe('MessageDeletion', () => {
+	let dir: string;
+	let db: Db;
+	let store: MessageStore;
+	let deletion: MessageDeletion;
+	const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+	beforeEach(() => {
+		dir = tempDataDir();
+		db = openDatabase(dir);
+		store = new MessageStore(db);
+		deletion = new MessageDeletion(db);
+	});
+	afterEach(() => {
+		db.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('keeps shared content until the last recipient record goes', () => {
+		const [a, b] = store.insert(delivery(['a@x.test', 'b@x.test'], [attachment('c1', 'one')]));
+		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(true);
+		expect(count('contents')).toBe(1);
+		expect(store.content('b@x.test', b._id)?.raw.toString()).toBe('raw');
+		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(false);
+		expect(deletion.deleteMessage('a@x.test', b._id)).toBe(false); // wrong inbox
+		expect(deletion.deleteMessage('b@x.test', b._id)).toBe(true);
+		expect([count('messages'), count('contents'), count('content_attachments'), count('attachment_contents')]).toEqual([0, 0, 0, 0]);
+	});
+
+	it('keeps attachment bytes shared by other messages until the last one goes', () => {
+		const [first] = store.insert(delivery(['a@x.test'], [attachment('shared', 'same'), attachment('own', 'mine')]));
+		const [second] = store.insert(delivery(['b@x.test'], [attachment('shared', 'same')]));
+		deletion.deleteMessage('a@x.test', first._id);
+		expect(db.prepare('SELECT checksum FROM attachment_contents').pluck().all()).toEqual(['shared']);
+		deletion.deleteMessage('b@x.test', second._id);
+		expect(count('attachment_contents')).toBe(0);
+	});
+
+	it('deleteInbox keeps starred messages; deleteDomain removes everything of the domain', () => {
+		const [kept] = store.insert(delivery(['a@x.test']));
+		store.insert(delivery(['a@x.test']));
+		store.insert(delivery(['a@y.test']));
+		db.prepare('UPDATE messages SET saved_by = ? WHERE id = ?').run('acct', kept._id);
+		expect(deletion.deleteInbox('a@x.test')).toBe(1);
+		expect(store.listInbox('a@x.test', 10).map((m) => m._id)).toEqual([kept._id]);
+		expect(deletion.deleteDomain('x.test')).toBe(1);
+		expect(count('messages')).toBe(1);
+		expect(count('contents')).toBe(1);
+	});
+});
