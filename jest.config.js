@@ -5,5 +5,10 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testTimeout: 30000,
-	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: { warnOnly: false }, tsconfig: { rootDir: '.', noUnusedLocals: true } }] },
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { diagnostics: { warnOnly: false }, tsconfig: { rootDir: '.', noUnusedLocals: true } }],
+		// ESM-only dependencies (content-disposition 3, under @fastify/static): Node 20 loads them with require(), Jest cannot.
+		'^.+/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
+	},
+	transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
 };

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type {} from '@fastify/swagger'; // route schemas carry OpenAPI fields (summary)
+import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
 import { registerAuth, serviceKeyOf } from './auth';
 import { HttpError, errorBody } from './errors';
@@ -37,6 +37,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
 		errorResponseBuilder: (_request, context) => new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
 	});
 	registerAuth(app, deps.accounts);
+	await registerOpenApi(app); // before the routes, so it sees them all
 
 	await app.register(messageRoutes, deps);
 	await app.register(addressRoutes, deps);

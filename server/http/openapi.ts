@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { KEY_HEADER } from './auth';
+
+/** Where the generated OpenAPI 3 document and the docs page are served. */
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PREFIX = '/docs';
+
+/**
+ * Generates the OpenAPI 3 document from the route schemas, so it cannot drift from what the routes validate.
+ * Must be registered before the routes: @fastify/swagger collects them from the onRoute hook.
+ * The docs page serves the Swagger UI files shipped inside @fastify/swagger-ui: no internet access is needed.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+	await app.register(swagger, {
+		openapi: {
+			openapi: '3.0.3',
+			info: {
+				title: 'Mailroom API',
+				version: packageVersion(),
+				description:
+					'Inbound and outbound email service with a Mailsac-compatible REST API. Send the API key in the `Service-Key` header; ' +
+					'public inboxes can be read without one. Errors are `{ "error": ..., "message": ... }`.',
+			},
+			components: { securitySchemes: { ServiceKey: { type: 'apiKey', in: 'header', name: KEY_HEADER } } },
+			security: [{ ServiceKey: [] }, {}],
+		},
+		// Shared schemas keep their $id as their name in components.schemas (Message, Forwarding, Error, ...).
+		refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+	});
+	app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+	// The page loads the same document from /docs/json.
+	await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
+}
+
+/** The package's version (dist/server/http/ is three levels below package.json). */
+function packageVersion(): string {
+	return (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
