@@ -57,10 +57,10 @@ export interface MessageContent {
 	raw: Buffer;
 }
 
-const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
+export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
 	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
 
-interface RecordRow {
+export interface RecordRow {
 	id: string;
 	inbox: string;
 	original_inbox: string;
@@ -84,7 +84,7 @@ interface RecordRow {
 	saved_by: string | null;
 }
 
-function toRecord(row: RecordRow): MessageRecord {
+export function toRecord(row: RecordRow): MessageRecord {
 	return {
 		_id: row.id,
 		from: JSON.parse(row.from_json),

@@ -108,4 +108,128 @@ export const MIGRATIONS: string[] = [
 	);
 	CREATE INDEX content_attachments_checksum ON content_attachments(checksum);
 	`,
+	`
+	-- Account-wide search (inbox-search, inbox-filter): trigram full-text index, so substrings of three or more
+	-- characters are found through the index. Keyed by messages.seq and kept in step by triggers.
+	CREATE VIRTUAL TABLE messages_search USING fts5(
+		sender, recipients, subject, content='', contentless_delete=1, tokenize='trigram'
+	);
+	CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+		INSERT INTO messages_search (rowid, sender, recipients, subject) VALUES (
+			new.seq,
+			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.from_json)),
+			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.to_json)) || ' ' || new.inbox,
+			new.subject
+		);
+	END;
+	CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+		DELETE FROM messages_search WHERE rowid = old.seq;
+	END;
+	INSERT INTO messages_search (rowid, sender, recipients, subject)
+		SELECT seq,
+			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(from_json)),
+			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(to_json)) || ' ' || inbox,
+			subject
+		FROM messages;
+
+	-- Account-wide unread counts read only these small indexes.
+	CREATE INDEX messages_inbox_unread ON messages(inbox) WHERE read IS NOT 1;
+	CREATE INDEX messages_domain_unread ON messages(domain) WHERE read IS NOT 1;
+	-- Starred listing, and the retention sweep's oldest-first walk over what it may delete.
+	CREATE INDEX messages_starred ON messages(saved_by, received DESC) WHERE saved_by IS NOT NULL;
+	CREATE INDEX messages_unstarred_received ON messages(received) WHERE saved_by IS NULL;
+	`,
+	`
+	-- Webhook signing secrets (Standard Webhooks, whsec_...), one per account; the previous one
+	-- keeps signing beside the new one for a day after a rotation so receivers can switch over.
+	CREATE TABLE webhook_secrets (
+		account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+		secret TEXT NOT NULL,
+		previous_secret TEXT,
+		rotated INTEGER
+	);
+
+	-- Secrets the server itself keeps (e.g. the key of the encryptedInbox HMAC).
+	CREATE TABLE server_secrets (
+		name TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);
+
+	-- encryptedInbox local part (inbox-<hex>) -> the inbox it stands for; an HMAC cannot be reversed.
+	CREATE TABLE encrypted_inboxes (
+		token TEXT PRIMARY KEY,
+		inbox TEXT NOT NULL
+	);
+
+	-- One webhook delivery per message record, written in the message's own transaction.
+	CREATE TABLE webhook_deliveries (
+		id TEXT PRIMARY KEY,
+		message_id TEXT NOT NULL,
+		account_id TEXT NOT NULL,
+		address TEXT NOT NULL,
+		url TEXT NOT NULL,
+		status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'refused')),
+		attempts INTEGER NOT NULL DEFAULT 0,
+		-- attempts made before the last manual redelivery: the retry schedule restarts there.
+		schedule_start INTEGER NOT NULL DEFAULT 0,
+		next_attempt INTEGER,
+		last_status_code INTEGER,
+		last_error TEXT,
+		created INTEGER NOT NULL,
+		updated INTEGER NOT NULL
+	);
+	CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt, id) WHERE status = 'pending';
+	CREATE INDEX webhook_deliveries_message ON webhook_deliveries(message_id);
+	CREATE INDEX webhook_deliveries_updated ON webhook_deliveries(updated) WHERE status != 'pending';
+
+	-- Recent Activity: one row per webhook attempt.
+	CREATE TABLE webhook_attempts (
+		seq INTEGER PRIMARY KEY,
+		id TEXT NOT NULL UNIQUE,
+		delivery_id TEXT NOT NULL,
+		account_id TEXT NOT NULL,
+		message_id TEXT NOT NULL,
+		address TEXT NOT NULL,
+		url TEXT NOT NULL,
+		attempt INTEGER NOT NULL,
+		status TEXT NOT NULL CHECK (status IN ('delivered', 'retrying', 'failed', 'refused')),
+		status_code INTEGER,
+		error TEXT,
+		duration_ms INTEGER NOT NULL,
+		time INTEGER NOT NULL,
+		next_retry INTEGER
+	);
+	CREATE INDEX webhook_attempts_account ON webhook_attempts(account_id, time DESC, seq DESC);
+	CREATE INDEX webhook_attempts_time ON webhook_attempts(time);
+
+	-- The catch-all address of a domain is looked up for every message without its own webhook.
+	CREATE INDEX addresses_catch_all_lookup ON addresses(catch_all) WHERE catch_all IS NOT NULL;
+	`,
+	`
+	-- Mail sent with POST /api/outgoing-messages: one row per message, a status per recipient.
+	CREATE TABLE outgoing_messages (
+		seq INTEGER PRIMARY KEY,
+		id TEXT NOT NULL UNIQUE,
+		account_id TEXT NOT NULL REFERENCES accounts(id),
+		from_address TEXT NOT NULL,
+		subject TEXT NOT NULL,
+		sent TEXT NOT NULL,
+		recipients_json TEXT NOT NULL,
+		status TEXT NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+		last_error TEXT,
+		attempts INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX outgoing_messages_account ON outgoing_messages(account_id, seq DESC);
+
+	-- Outgoing messages with recipients still to deliver (kept across restarts); the row goes when none is left.
+	CREATE TABLE outbox (
+		message_id TEXT PRIMARY KEY REFERENCES outgoing_messages(id),
+		raw BLOB NOT NULL,
+		ip TEXT NOT NULL,
+		via TEXT NOT NULL,
+		next_attempt INTEGER NOT NULL,
+		in_flight INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX outbox_due ON outbox(next_attempt) WHERE in_flight = 0;
+	`,
 ];
