@@ -10,5 +10,6 @@ module.exports = {
 		// ESM-only dependencies (content-disposition 3, under @fastify/static): Node 20 loads them with require(), Jest cannot.
 		'^.+/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
 	},
-	transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+	// Also when nested (node_modules/@fastify/static/node_modules/content-disposition).
+	transformIgnorePatterns: ['/node_modules/(?!(.*/)?content-disposition/)'],
 };
