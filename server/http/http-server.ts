@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
@@ -14,7 +14,19 @@ import { accountRoutes } from './routes/account';
 export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
-	const app = Fastify({ loggerInstance: deps.log, logController: new LogController({ disableRequestLogging: true }), bodyLimit: BODY_LIMIT, return503OnClosing: true });
+	const app = Fastify({
+		loggerInstance: deps.log,
+		logController: new LogController({ disableRequestLogging: true }),
+		bodyLimit: BODY_LIMIT,
+		return503OnClosing: true,
+		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
+		routerOptions: { maxParamLength: 1024 },
+		// Malformed percent-encoding and over-long parameters: the same error shape as every other error.
+		frameworkErrors: (err, _request, reply: FastifyReply) => {
+			const status = err.statusCode ?? 400;
+			return reply.code(status).send(errorBody(status, err.message));
+		},
+	});
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -117,9 +117,14 @@ export class MessageStore {
 	private readonly insertMessage: Statement;
 	private readonly insertAttachmentContent: Statement;
 	private readonly insertAttachment: Statement;
+	private readonly selectLastReceived: Statement;
 	private readonly selectInbox: Statement;
 	private readonly selectInboxUntil: Statement;
+	private readonly selectDomain: Statement;
+	private readonly selectDomainUntil: Statement;
+	private readonly selectDomainCount: Statement;
 	private readonly selectOne: Statement;
+	private readonly selectCount: Statement;
 	private readonly selectContent: Statement;
 
 	constructor(db: Db) {
@@ -133,10 +138,17 @@ export class MessageStore {
 		this.insertAttachment = db.prepare(`INSERT INTO content_attachments
 			(content_id, position, checksum, content_type, file_name, length, content_id_header, content_disposition, transfer_encoding)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+		this.selectLastReceived = db.prepare('SELECT received FROM messages WHERE inbox = ? ORDER BY received DESC LIMIT 1').pluck();
 		const listing = `SELECT ${RECORD_COLUMNS} FROM messages WHERE inbox = ?`;
 		this.selectInbox = db.prepare(`${listing} ORDER BY received DESC, seq DESC LIMIT ?`);
 		this.selectInboxUntil = db.prepare(`${listing} AND received < ? ORDER BY received DESC, seq DESC LIMIT ?`);
+		const domainListing = `SELECT ${RECORD_COLUMNS} FROM messages WHERE domain = ?`;
+		this.selectDomain = db.prepare(`${domainListing} ORDER BY received DESC, seq DESC LIMIT ?`);
+		// Inclusive: records of different inboxes (one SMTP transaction to several addresses) share a `received`.
+		this.selectDomainUntil = db.prepare(`${domainListing} AND received <= ? ORDER BY received DESC, seq DESC LIMIT ?`);
+		this.selectDomainCount = db.prepare('SELECT count(*) FROM messages WHERE domain = ?').pluck();
 		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
+		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
 		this.selectContent = db.prepare(`SELECT c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
 	}
@@ -184,7 +196,10 @@ export class MessageStore {
 			content_id: contentId,
 		};
 		return delivery.recipients.map((recipient) => {
-			const row = { ...shared, id: newId(), inbox: recipient.inbox, original_inbox: recipient.originalInbox, domain: recipient.domain };
+			// Strictly increasing per inbox, so paging with `until` never splits messages that share a millisecond.
+			const last = this.selectLastReceived.get(recipient.inbox) as number | undefined;
+			const received = last === undefined || last < shared.received ? shared.received : last + 1;
+			const row = { ...shared, received, id: newId(), inbox: recipient.inbox, original_inbox: recipient.originalInbox, domain: recipient.domain };
 			this.insertMessage.run(row);
 			return toRecord({ ...row, folder: 'inbox', labels_json: '[]', read: null, saved_by: null });
 		});
@@ -194,6 +209,23 @@ export class MessageStore {
 	listInbox(inbox: string, limit: number, until?: number): MessageRecord[] {
 		const rows = until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit);
 		return (rows as RecordRow[]).map(toRecord);
+	}
+
+	/**
+	 * Every inbox of a domain, newest first. `until` (epoch ms) keeps messages received at or before it:
+	 * the next page repeats the boundary records, which callers skip by `_id`, so none is lost.
+	 */
+	listDomain(domain: string, limit: number, until?: number): MessageRecord[] {
+		const rows = until === undefined ? this.selectDomain.all(domain, limit) : this.selectDomainUntil.all(domain, until, limit);
+		return (rows as RecordRow[]).map(toRecord);
+	}
+
+	countDomain(domain: string): number {
+		return this.selectDomainCount.get(domain) as number;
+	}
+
+	count(inbox: string): number {
+		return this.selectCount.get(inbox) as number;
 	}
 
 	get(inbox: string, id: string): MessageRecord | undefined {

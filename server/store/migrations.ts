@@ -117,8 +117,8 @@ export const MIGRATIONS: string[] = [
 	CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
 		INSERT INTO messages_search (rowid, sender, recipients, subject) VALUES (
 			new.seq,
-			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.from_json)),
-			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.to_json)) || ' ' || new.inbox,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.from_json)), ''),
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(new.to_json)), '') || ' ' || new.inbox,
 			new.subject
 		);
 	END;
@@ -127,8 +127,8 @@ export const MIGRATIONS: string[] = [
 	END;
 	INSERT INTO messages_search (rowid, sender, recipients, subject)
 		SELECT seq,
-			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(from_json)),
-			(SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(to_json)) || ' ' || inbox,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(from_json)), ''),
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(to_json)), '') || ' ' || inbox,
 			subject
 		FROM messages;
 

@@ -36,10 +36,11 @@ export async function addressRoutes(app: FastifyInstance, { addresses }: HttpDep
 		},
 		async (request) => {
 			const account = requireAccount(request);
-			const email = emailParam(request.params.email).address;
-			const record = addresses.reserve(email, account.id);
-			if (record.owner !== account.id) throw forbidden(`${email} is reserved by another account`);
-			return record;
+			const { address: email, domain } = emailParam(request.params.email);
+			// An address in another account's domain is that account's mail, even before anyone reserves it.
+			const owner = addresses.ownerOfInbox(email, domain);
+			if (owner !== null && owner !== account.id) throw forbidden(`${email} belongs to another account`);
+			return addresses.reserve(email, account.id);
 		},
 	);
 

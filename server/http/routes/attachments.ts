@@ -1,0 +1,91 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { create as contentDisposition } from 'content-disposition';
+import type { HttpDeps } from '../http-deps';
+import type { AttachmentStore } from '../../store/attachments';
+import { notFound } from '../errors';
+import { accessibleInbox, messageNotFound } from '../inbox-access';
+import { emailAndMessageParams, errorResponses } from '../schemas';
+
+/** Attachments up to this size are sent in one piece; larger ones are read from the database a piece at a time. */
+export const ATTACHMENT_CHUNK = 1024 * 1024;
+
+const attachmentMetaSchema = {
+	type: 'object',
+	properties: {
+		checksum: { type: 'string', description: 'MD5 hex of the content: the attachment identifier' },
+		contentType: { type: 'string' },
+		fileName: { type: ['string', 'null'] },
+		length: { type: 'integer', description: 'bytes' },
+		contentId: { type: ['string', 'null'], description: 'the Content-ID header (cid)' },
+		contentDisposition: { type: ['string', 'null'] },
+		transferEncoding: { type: ['string', 'null'] },
+	},
+	required: ['checksum', 'contentType', 'fileName', 'length', 'contentId', 'contentDisposition', 'transferEncoding'],
+} as const;
+
+/** The content as a stream of pieces, so a large attachment never sits whole in memory. */
+function attachmentStream(attachments: AttachmentStore, checksum: string, length: number): Readable {
+	return Readable.from(
+		(function* pieces() {
+			for (let offset = 0; offset < length; offset += ATTACHMENT_CHUNK) {
+				const piece = attachments.read(checksum, offset, ATTACHMENT_CHUNK);
+				if (piece.length === 0) return; // deleted meanwhile
+				yield piece;
+			}
+		})(),
+	);
+}
+
+export async function attachmentRoutes(app: FastifyInstance, { addresses, attachments }: HttpDeps): Promise<void> {
+	app.get<{ Params: { email: string; messageId: string } }>(
+		'/api/addresses/:email/messages/:messageId/attachments',
+		{
+			schema: {
+				summary: 'The attachments of a message (metadata)',
+				params: emailAndMessageParams,
+				response: { 200: { type: 'array', items: attachmentMetaSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request) => {
+			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const list = attachments.list(address, request.params.messageId);
+			if (!list) throw messageNotFound(address, request.params.messageId);
+			return list;
+		},
+	);
+
+	app.get<{ Params: { email: string; messageId: string; identifier: string } }>(
+		'/api/addresses/:email/messages/:messageId/attachments/:identifier',
+		{
+			schema: {
+				summary: 'Download one attachment, with its own Content-Type and file name',
+				description: 'The identifier is the MD5 checksum, the Content-ID (cid) or the file name of the attachment.',
+				params: {
+					...emailAndMessageParams,
+					properties: { ...emailAndMessageParams.properties, identifier: { type: 'string', minLength: 1, maxLength: 512 } },
+					required: [...emailAndMessageParams.required, 'identifier'],
+				},
+				produces: ['application/octet-stream'],
+				response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request, reply) => {
+			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const { messageId, identifier } = request.params;
+			if (!attachments.list(address, messageId)) throw messageNotFound(address, messageId);
+			const meta = attachments.find(address, messageId, identifier);
+			if (!meta) throw notFound(`Message ${messageId} has no attachment ${identifier}`);
+			reply
+				.type(meta.contentType)
+				.header('content-length', meta.length)
+				// Always a download, never rendered on the API's origin: an attachment may be HTML written by anyone.
+				.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
+				.header('content-security-policy', 'sandbox')
+				.header('x-content-type-options', 'nosniff');
+			return meta.length <= ATTACHMENT_CHUNK
+				? reply.send(attachments.read(meta.checksum, 0, meta.length))
+				: reply.send(attachmentStream(attachments, meta.checksum, meta.length));
+		},
+	);
+}

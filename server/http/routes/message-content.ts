@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpDeps } from '../http-deps';
+import type { MessageContent } from '../../store/messages';
+import { accessibleInbox, messageNotFound } from '../inbox-access';
+import { emailAndMessageParams, errorResponses } from '../schemas';
+import { htmlFromText, sanitizeMailHtml, sanitizedBodyPolicy } from '../../mail/html-body';
+
+type ContentRequest = FastifyRequest<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>;
+
+const HEADER_FORMATS = ['json', 'json-ordered', 'plain'] as const;
+type HeaderFormat = (typeof HEADER_FORMATS)[number];
+
+const download = { type: 'integer', enum: [1], description: '1: send as a file download (Content-Disposition: attachment)' } as const;
+const downloadQuery = { type: 'object', properties: { download } } as const;
+
+/** Header lines grouped by lower-case name, each with every value in order (Mailsac's default header format). */
+function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
+	const grouped: Record<string, string[]> = {};
+	for (const [name, value] of lines) (Object.hasOwn(grouped, name) ? grouped[name] : (grouped[name] = [])).push(value);
+	return grouped;
+}
+
+/** The original message, its headers and its HTML, for one message of an accessible inbox. */
+export async function messageContentRoutes(app: FastifyInstance, { addresses, messages }: HttpDeps): Promise<void> {
+	function contentOf(request: ContentRequest): MessageContent {
+		const { address } = accessibleInbox(request, addresses, request.params.email);
+		const content = messages.content(address, request.params.messageId);
+		if (!content) throw messageNotFound(address, request.params.messageId);
+		return content;
+	}
+
+	function asDownload(request: ContentRequest, reply: FastifyReply, extension: string): void {
+		if (request.query.download === 1) reply.header('content-disposition', `attachment; filename="${request.params.messageId}.${extension}"`);
+	}
+
+	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>(
+		'/api/raw/:email/:messageId',
+		{
+			schema: {
+				summary: 'The original message as received (RFC 5322 source)',
+				params: emailAndMessageParams,
+				querystring: downloadQuery,
+				produces: ['message/rfc822'],
+				response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request, reply) => {
+			const { raw } = contentOf(request);
+			asDownload(request, reply, 'eml');
+			return reply.type('message/rfc822').send(raw);
+		},
+	);
+
+	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number; messageHeadersFormat?: HeaderFormat; format?: HeaderFormat } }>(
+		'/api/addresses/:email/messages/:messageId/headers',
+		{
+			schema: {
+				summary: 'The header lines of a message',
+				description:
+					'json (default): { name: [values...] } with lower-case names; json-ordered: [{ name, value }] in original order; ' +
+					'plain: "name: value" lines as text. `?download=1` sends plain text as a file unless a format is asked for.',
+				params: emailAndMessageParams,
+				querystring: {
+					type: 'object',
+					properties: {
+						download,
+						messageHeadersFormat: { type: 'string', enum: HEADER_FORMATS },
+						format: { type: 'string', enum: HEADER_FORMATS, description: 'older name of messageHeadersFormat' },
+					},
+				},
+				produces: ['application/json', 'text/plain'],
+				response: {
+					200: {
+						description: 'json: an object of string arrays; json-ordered: an array of { name, value }; plain: text',
+						anyOf: [
+							{ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+							{
+								type: 'array',
+								items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } }, required: ['name', 'value'] },
+							},
+							{ type: 'string' },
+						],
+					},
+					...errorResponses(400, 401, 403, 404, 429),
+				},
+			},
+		},
+		async (request, reply) => {
+			const { headers } = contentOf(request);
+			const format = request.query.messageHeadersFormat ?? request.query.format ?? (request.query.download === 1 ? 'plain' : 'json');
+			asDownload(request, reply, 'headers.txt');
+			if (format === 'plain') return reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+			if (format === 'json-ordered') return headers.map(([name, value]) => ({ name, value }));
+			return groupedHeaders(headers);
+		},
+	);
+
+	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number; images?: number } }>(
+		'/api/body/:email/:messageId',
+		{
+			schema: {
+				summary: 'The HTML body, sanitised: no scripts, styles, forms or event handlers; remote images blocked unless images=1',
+				description: 'Mail without an HTML part gets a simple page showing its text.',
+				params: emailAndMessageParams,
+				querystring: {
+					type: 'object',
+					properties: { download, images: { type: 'integer', enum: [0, 1], default: 0, description: '1: keep remote (http/https) images' } },
+				},
+				produces: ['text/html'],
+				response: { 200: { type: 'string' }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request, reply) => {
+			const { html, text } = contentOf(request);
+			const remoteImages = request.query.images === 1;
+			asDownload(request, reply, 'html');
+			return reply
+				.type('text/html; charset=utf-8')
+				.header('content-security-policy', sanitizedBodyPolicy({ remoteImages }))
+				.send(html === null ? htmlFromText(text) : sanitizeMailHtml(html, { remoteImages }));
+		},
+	);
+
+	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>(
+		'/api/dirty/:email/:messageId',
+		{
+			schema: {
+				summary: 'The HTML body exactly as received (not sanitised)',
+				description:
+					'Served with `Content-Security-Policy: sandbox`, so a browser opening it directly runs no script on the API origin. Mail without an HTML part gets a simple page showing its text.',
+				params: emailAndMessageParams,
+				querystring: downloadQuery,
+				produces: ['text/html'],
+				response: { 200: { type: 'string' }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request, reply) => {
+			const { html, text } = contentOf(request);
+			asDownload(request, reply, 'html');
+			return reply
+				.type('text/html; charset=utf-8')
+				.header('content-security-policy', 'sandbox')
+				.send(html ?? htmlFromText(text));
+		},
+	);
+}

@@ -1,0 +1,126 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import { RECORD_COLUMNS, toRecord, type MessageRecord, type RecordRow } from './messages';
+
+/** Filters and search return at most this many messages, newest first (as Mailsac does). */
+export const SEARCH_LIMIT = 100;
+
+/** The trigram index finds substrings of at least this many characters; shorter ones are matched by a scan. */
+const TRIGRAM = 3;
+
+export interface InboxFilter {
+	to?: string;
+	from?: string;
+	subject?: string;
+	read?: boolean;
+}
+
+/** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
+const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
+	OR m.domain IN (SELECT domain FROM domains WHERE owner = @account))`;
+const COLUMNS = RECORD_COLUMNS.replace(/(\w+)/g, 'm.$1');
+
+/** What a short term is compared with when the trigram index cannot help: the same text the index holds. */
+const addressesOf = (column: string) => `coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(${column})), '')`;
+const SCAN_EXPRESSION: Record<string, string> = {
+	recipients: `(${addressesOf('m.to_json')} || ' ' || m.inbox)`,
+	sender: addressesOf('m.from_json'),
+	subject: 'm.subject',
+};
+
+/** FTS5 phrase: the text matched as a substring, whatever characters it holds. */
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/**
+ * "Account-wide" reads: the mail of all private addresses and domains of an account.
+ * The listing merges per-inbox and per-domain index walks instead of sorting the account's whole mail.
+ */
+export class AccountInbox {
+	private readonly ownedDomains: Statement;
+	private readonly ownedAddresses: Statement;
+	private readonly newestOfInbox: Statement;
+	private readonly newestOfDomain: Statement;
+	private readonly unreadOfInbox: Statement;
+	private readonly unreadOfDomain: Statement;
+	private readonly recordBySeq: Statement;
+	private readonly queries = new Map<string, Statement>();
+
+	constructor(private readonly db: Db) {
+		this.ownedDomains = db.prepare('SELECT domain FROM domains WHERE owner = ?').pluck();
+		this.ownedAddresses = db.prepare('SELECT email FROM addresses WHERE owner = ?').pluck();
+		const newest = (column: string) =>
+			db.prepare(`SELECT seq, received FROM messages WHERE ${column} = ? AND received > ? ORDER BY received DESC, seq DESC LIMIT ?`);
+		this.newestOfInbox = newest('inbox');
+		this.newestOfDomain = newest('domain');
+		this.unreadOfInbox = db.prepare('SELECT count(*) FROM messages WHERE inbox = ? AND read IS NOT 1').pluck();
+		this.unreadOfDomain = db.prepare('SELECT count(*) FROM messages WHERE domain = ? AND read IS NOT 1').pluck();
+		this.recordBySeq = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE seq = ?`);
+	}
+
+	/** Newest first, `skip` then `limit`; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
+	list(account: string, limit: number, skip: number, since = -Infinity): { messages: MessageRecord[]; unread: number } {
+		const { domains, inboxes } = this.sources(account);
+		const wanted = skip + limit;
+		const after = Number.isFinite(since) ? since : -1;
+		const newest = [
+			...domains.flatMap((domain) => this.newestOfDomain.all(domain, after, wanted)),
+			...inboxes.flatMap((inbox) => this.newestOfInbox.all(inbox, after, wanted)),
+		] as { seq: number; received: number }[];
+		newest.sort((a, b) => b.received - a.received || b.seq - a.seq);
+		const messages = newest.slice(skip, wanted).map(({ seq }) => toRecord(this.recordBySeq.get(seq) as RecordRow));
+		const unread =
+			domains.reduce((sum, domain) => sum + (this.unreadOfDomain.get(domain) as number), 0) +
+			inboxes.reduce((sum, inbox) => sum + (this.unreadOfInbox.get(inbox) as number), 0);
+		return { messages, unread };
+	}
+
+	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. */
+	filter(account: string, filter: InboxFilter): MessageRecord[] {
+		const terms: [column: string, text: string][] = [];
+		if (filter.to) terms.push(['recipients', filter.to]);
+		if (filter.from) terms.push(['sender', filter.from]);
+		if (filter.subject) terms.push(['subject', filter.subject]);
+		const indexed = terms.filter(([, text]) => [...text].length >= TRIGRAM);
+		const scanned = terms.filter(([, text]) => [...text].length < TRIGRAM);
+		const params: Record<string, unknown> = { account };
+		const conditions = scanned.map(([column, text], i) => {
+			params[`scan${i}`] = text.toLowerCase();
+			return `instr(lower(${SCAN_EXPRESSION[column]}), @scan${i}) > 0`;
+		});
+		if (filter.read !== undefined) conditions.push(filter.read ? 'm.read = 1' : 'm.read IS NOT 1');
+		const match = indexed.length ? indexed.map(([column, text]) => `${column} : ${phrase(text)}`).join(' AND ') : undefined;
+		return this.find(match, conditions, params);
+	}
+
+	/** Messages whose to, from or subject contains `query` (case-insensitive). */
+	search(account: string, query: string): MessageRecord[] {
+		if ([...query].length >= TRIGRAM) return this.find(phrase(query), [], { account });
+		const condition = Object.values(SCAN_EXPRESSION)
+			.map((expression) => `instr(lower(${expression}), @scan) > 0`)
+			.join(' OR ');
+		return this.find(undefined, [`(${condition})`], { account, scan: query.toLowerCase() });
+	}
+
+	/**
+	 * With a full-text match, walks the index newest first (rowid = seq) and stops at the limit;
+	 * without one, walks the messages newest first.
+	 */
+	private find(match: string | undefined, conditions: string[], params: Record<string, unknown>): MessageRecord[] {
+		const where = [OWNED, ...conditions].join(' AND ');
+		const sql = match
+			? `SELECT ${COLUMNS} FROM messages_search s JOIN messages m ON m.seq = s.rowid
+				WHERE messages_search MATCH @match AND ${where} ORDER BY s.rowid DESC LIMIT ${SEARCH_LIMIT}`
+			: `SELECT ${COLUMNS} FROM messages m WHERE ${where} ORDER BY m.seq DESC LIMIT ${SEARCH_LIMIT}`;
+		let statement = this.queries.get(sql);
+		if (!statement) this.queries.set(sql, (statement = this.db.prepare(sql)));
+		return (statement.all(match ? { ...params, match } : params) as RecordRow[]).map(toRecord);
+	}
+
+	/** The account's domains, and its private addresses outside them (their mail is already in the domains). */
+	private sources(account: string): { domains: string[]; inboxes: string[] } {
+		const domains = this.ownedDomains.all(account) as string[];
+		const owned = new Set(domains);
+		const inboxes = (this.ownedAddresses.all(account) as string[]).filter((email) => !owned.has(email.slice(email.lastIndexOf('@') + 1)));
+		return { domains, inboxes };
+	}
+}

@@ -1,0 +1,50 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+
+/** Attachment metadata as the API returns it (Mailsac AttachmentMeta). */
+export interface AttachmentMeta {
+	checksum: string;
+	contentType: string;
+	fileName: string | null;
+	length: number;
+	contentId: string | null;
+	contentDisposition: string | null;
+	transferEncoding: string | null;
+}
+
+const META_COLUMNS = `a.checksum, a.content_type AS contentType, a.file_name AS fileName, a.length,
+	a.content_id_header AS contentId, a.content_disposition AS contentDisposition, a.transfer_encoding AS transferEncoding`;
+
+/** Attachments of a message; their bytes are stored once per checksum and read in pieces. */
+export class AttachmentStore {
+	private readonly selectMessage: Statement;
+	private readonly selectAll: Statement;
+	private readonly selectByIdentifier: Statement;
+	private readonly selectChunk: Statement;
+
+	constructor(db: Db) {
+		this.selectMessage = db.prepare('SELECT content_id FROM messages WHERE id = ? AND inbox = ?').pluck();
+		this.selectAll = db.prepare(`SELECT ${META_COLUMNS} FROM content_attachments a WHERE a.content_id = ? ORDER BY a.position`);
+		// The identifier may be the MD5 checksum, the Content-ID (with or without <>) or the file name, as with Mailsac.
+		this.selectByIdentifier = db.prepare(`SELECT ${META_COLUMNS} FROM content_attachments a
+			WHERE a.content_id = @content AND (a.checksum = lower(@identifier) OR trim(a.content_id_header, '<>') = trim(@identifier, '<>') OR a.file_name = @identifier)
+			ORDER BY a.checksum = lower(@identifier) DESC, a.position LIMIT 1`);
+		this.selectChunk = db.prepare('SELECT substr(content, ?, ?) FROM attachment_contents WHERE checksum = ?').pluck();
+	}
+
+	/** The message's attachments in order; undefined when the inbox has no such message. */
+	list(inbox: string, messageId: string): AttachmentMeta[] | undefined {
+		const content = this.selectMessage.get(messageId, inbox) as number | undefined;
+		return content === undefined ? undefined : (this.selectAll.all(content) as AttachmentMeta[]);
+	}
+
+	find(inbox: string, messageId: string, identifier: string): AttachmentMeta | undefined {
+		const content = this.selectMessage.get(messageId, inbox) as number | undefined;
+		return content === undefined ? undefined : (this.selectByIdentifier.get({ content, identifier }) as AttachmentMeta | undefined);
+	}
+
+	/** `length` bytes of an attachment's content from `offset` (0-based); empty past the end. */
+	read(checksum: string, offset: number, length: number): Buffer {
+		return (this.selectChunk.get(offset + 1, length, checksum) as Buffer | undefined) ?? Buffer.alloc(0);
+	}
+}

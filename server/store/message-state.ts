@@ -1,0 +1,60 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import { RECORD_COLUMNS, toRecord, type MessageRecord, type RecordRow } from './messages';
+
+export const FOLDERS = ['inbox', 'all', 'spam', 'trash'] as const;
+export type Folder = (typeof FOLDERS)[number];
+
+/** The user-set state of a message: labels, folder, read flag and star. Each method returns undefined for an unknown message. */
+export class MessageStateStore {
+	private readonly selectLabels: Statement;
+	private readonly updateLabels: Statement;
+	private readonly updateFolder: Statement;
+	private readonly updateRead: Statement;
+	private readonly toggleSavedBy: Statement;
+	private readonly selectStarred: Statement;
+
+	constructor(db: Db) {
+		this.selectLabels = db.prepare('SELECT labels_json FROM messages WHERE id = ? AND inbox = ?').pluck();
+		this.updateLabels = db.prepare('UPDATE messages SET labels_json = ? WHERE id = ? AND inbox = ?');
+		this.updateFolder = db.prepare('UPDATE messages SET folder = ? WHERE id = ? AND inbox = ?');
+		this.updateRead = db.prepare('UPDATE messages SET read = ? WHERE id = ? AND inbox = ?');
+		this.toggleSavedBy = db.prepare(`UPDATE messages SET saved_by = CASE WHEN saved_by IS NULL THEN @account END
+			WHERE id = @id AND inbox = @inbox RETURNING ${RECORD_COLUMNS}`);
+		this.selectStarred = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE saved_by = ? ORDER BY received DESC LIMIT ?`);
+	}
+
+	addLabel(inbox: string, id: string, label: string): string[] | undefined {
+		return this.changeLabels(inbox, id, (labels) => (labels.includes(label) ? labels : [...labels, label]));
+	}
+
+	removeLabel(inbox: string, id: string, label: string): string[] | undefined {
+		return this.changeLabels(inbox, id, (labels) => labels.filter((existing) => existing !== label));
+	}
+
+	setFolder(inbox: string, id: string, folder: Folder): boolean {
+		return this.updateFolder.run(folder, id, inbox).changes > 0;
+	}
+
+	setRead(inbox: string, id: string, read: boolean): boolean {
+		return this.updateRead.run(read ? 1 : 0, id, inbox).changes > 0;
+	}
+
+	/** Stars the message for `account`, or unstars it when it is starred (by anyone: the star is per message). */
+	toggleStar(inbox: string, id: string, account: string): MessageRecord | undefined {
+		const row = this.toggleSavedBy.get({ account, id, inbox }) as RecordRow | undefined;
+		return row && toRecord(row);
+	}
+
+	starred(account: string, limit: number): MessageRecord[] {
+		return (this.selectStarred.all(account, limit) as RecordRow[]).map(toRecord);
+	}
+
+	private changeLabels(inbox: string, id: string, change: (labels: string[]) => string[]): string[] | undefined {
+		const current = this.selectLabels.get(id, inbox) as string | undefined;
+		if (current === undefined) return undefined;
+		const labels = change(JSON.parse(current));
+		this.updateLabels.run(JSON.stringify(labels), id, inbox);
+		return labels;
+	}
+}

@@ -1,0 +1,113 @@
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+
+/** Who calls: no key, a key nobody issued, another account's key, the owner's key. */
+type Caller = 'none' | 'unknown' | 'other' | 'owner';
+const CALLERS: Caller[] = ['none', 'unknown', 'other', 'owner'];
+
+describe('HTTP auth', () => {
+	let server: TestMailroom;
+	let owner: { id: string; key: string };
+	let other: { id: string; key: string };
+	const keyOf = (caller: Caller) => ({ none: undefined, unknown: 'mr_not-a-key-anyone-was-given', other: other.key, owner: owner.key })[caller];
+
+	/** Sends one message to `inbox` and returns its record id. */
+	async function deliver(inbox: string): Promise<string> {
+		const info = await server.send({ from: 'sender@sender.test', to: inbox, subject: `to ${inbox}`, text: 'See https://example.org/auth' });
+		return /stored as (\S+)/.exec(info.response)![1];
+	}
+
+	beforeAll(async () => {
+		server = await startTestMailroom();
+		owner = server.createAccount('owner');
+		other = server.createAccount('other');
+	});
+	afterAll(() => server.stop());
+
+	describe.each([
+		['public', 'open@public.test', { none: 200, unknown: 401, other: 200, owner: 200 }],
+		['private (reserved)', 'reserved@public.test', { none: 401, unknown: 401, other: 403, owner: 200 }],
+		['private (account-owned domain)', 'anyone@owned-domain.test', { none: 401, unknown: 401, other: 403, owner: 200 }],
+	] as const)('a %s inbox', (_kind, inbox, expected) => {
+		let messageId: string;
+		beforeAll(async () => {
+			if (inbox.startsWith('reserved@')) {
+				expect((await server.api(`/api/addresses/${inbox}`, { method: 'POST', key: owner.key })).status).toBe(200);
+			}
+			if (inbox.endsWith('@owned-domain.test')) {
+				server.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run('owned-domain.test', owner.id, new Date().toISOString());
+			}
+			messageId = await deliver(inbox);
+		});
+
+		it.each(CALLERS)('lists its messages for caller "%s" as documented', async (caller) => {
+			const response = await server.api(`/api/addresses/${encodeURIComponent(inbox)}/messages`, { key: keyOf(caller) });
+			expect(response.status).toBe(expected[caller]);
+			if (response.status === 200) {
+				expect(response.body.map((message: { _id: string }) => message._id)).toEqual([messageId]);
+			} else {
+				expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
+			}
+		});
+
+		it.each(CALLERS)('serves its message text for caller "%s" as documented', async (caller) => {
+			const response = await server.api(`/api/text/${encodeURIComponent(inbox)}/${messageId}`, { key: keyOf(caller) });
+			expect(response.status).toBe(expected[caller]);
+			if (response.status === 200) {
+				expect(response.text).toContain('See [1]');
+			} else {
+				expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
+				expect(response.text).not.toContain('example.org/auth');
+			}
+		});
+	});
+
+	it('gives 401 to an unknown key on every route, including unknown ones', async () => {
+		const routes: [string, string, unknown?][] = [
+			['GET', '/api/addresses/open@public.test/messages'],
+			['GET', '/api/text/open@public.test/abc'],
+			['POST', '/api/addresses/free@public.test'],
+			['GET', '/api/addresses/reserved@public.test'],
+			['DELETE', '/api/addresses/reserved@public.test'],
+			['PUT', '/api/private-address-forwarding/reserved@public.test', { webhook: 'https://example.org/hook' }],
+			['GET', '/api/me'],
+			['GET', '/api/no-such-route'],
+		];
+		for (const [method, path, body] of routes) {
+			const response = await server.api(path, { method, body, key: keyOf('unknown') });
+			expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+			expect(response.body).toEqual({ error: 'Unauthorized', message: expect.stringMatching(/unknown or revoked/) });
+		}
+		// the unknown key changed nothing
+		expect((await server.api('/api/addresses/reserved@public.test', { key: owner.key })).status).toBe(200);
+		expect((await server.api('/api/addresses/free@public.test', { key: owner.key })).status).toBe(404);
+	});
+
+	it('refuses a revoked key with 401 at once, while the account\'s other keys keep working', async () => {
+		const account = server.createAccount('revokes');
+		const second = server.accounts.createKey(account.id, 'second');
+		expect((await server.api('/api/me', { key: account.key })).status).toBe(200);
+		const firstKeyId = server.accounts.listKeys(account.id).find((key) => key.id !== second.info.id)!.id;
+		server.accounts.revokeKey(firstKeyId);
+		const refused = await server.api('/api/me', { key: account.key });
+		expect(refused.status).toBe(401);
+		expect(refused.body.error).toBe('Unauthorized');
+		expect((await server.api('/api/addresses/open@public.test/messages', { key: account.key })).status).toBe(401);
+		expect((await server.api('/api/me', { key: second.key })).body._id).toBe(account.id);
+	});
+
+	it('does not let another account reserve an address in an account-owned domain', async () => {
+		const response = await server.api('/api/addresses/grab@owned-domain.test', { method: 'POST', key: other.key });
+		expect(response.status).toBe(403);
+		expect(response.body).toEqual({ error: 'Forbidden', message: expect.any(String) });
+		expect((await server.api('/api/addresses/anyone@owned-domain.test/messages', { key: other.key })).status).toBe(403);
+		// the domain's owner may reserve addresses in it
+		const own = await server.api('/api/addresses/mine@owned-domain.test', { method: 'POST', key: owner.key });
+		expect(own.status).toBe(200);
+		expect(own.body.owner).toBe(owner.id);
+	});
+
+	it('treats an empty Service-Key header as no key', async () => {
+		expect((await server.api('/api/addresses/open@public.test/messages', { headers: { 'Service-Key': '' } })).status).toBe(200);
+		expect((await server.api('/api/addresses/reserved@public.test/messages', { headers: { 'Service-Key': '' } })).status).toBe(401);
+	});
+});
