@@ -4,11 +4,26 @@ import { openDatabase, type Db } from './store/database';
 import { AccountStore, type Account } from './store/accounts';
 import { AddressStore } from './store/addresses';
 import { MessageStore } from './store/messages';
+import { DomainStore } from './store/domains';
+import { AccountStatsReader } from './store/account-stats';
+import { MessageDeletion } from './store/message-deletion';
+import { MessageStateStore } from './store/message-state';
+import { AccountInbox } from './store/account-inbox';
+import { AttachmentStore } from './store/attachments';
 import { GroupCommit } from './store/group-commit';
+import { WalSync } from './store/wal-sync';
 import { ParserPool } from './parse/parser-pool';
 import { Ingest } from './ingest/ingest';
 import { SmtpIngest } from './smtp/smtp-ingest';
 import { buildHttpServer } from './http/http-server';
+import { OutgoingStore } from './outbound/outgoing-store';
+import { Outbox } from './outbound/outbox';
+import { Relay } from './outbound/relay';
+import { Sender } from './outbound/sender';
+import { localDomainRule } from './outbound/local-domains';
+import type { Recipient } from './store/messages';
+import { EncryptedInboxStore } from './store/encrypted-inboxes';
+import { Webhooks } from './webhooks/webhooks';
 import { createLogger, type Logger } from './log';
 
 export interface Mailroom {
@@ -19,6 +34,7 @@ export interface Mailroom {
 	db: Db;
 	accounts: AccountStore;
 	addresses: AddressStore;
+	domains: DomainStore;
 	ingest: Ingest;
 	http: FastifyInstance;
 	/** Set on the first start of an empty database: the admin account and its only clear-text key. */
@@ -34,40 +50,69 @@ function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
 }
 
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
-	const db = openDatabase(config.dataDir, config.durability);
+	const db = openDatabase(config.dataDir);
+	// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
+	const walSync = config.durability === 'full' ? new WalSync(`${db.name}-wal`) : undefined;
+	const durable = () => walSync?.sync() ?? Promise.resolve();
 	const accounts = new AccountStore(db);
 	const addresses = new AddressStore(db);
 	const messages = new MessageStore(db);
+	const domains = new DomainStore(db, addresses);
+	const stats = new AccountStatsReader(db);
+	const deletion = new MessageDeletion(db);
+	const messageState = new MessageStateStore(db);
+	const accountInbox = new AccountInbox(db);
+	const attachments = new AttachmentStore(db);
 	const bootstrap = bootstrapAdmin(accounts);
-	const parser = new ParserPool(config.parseWorkers);
-	const commit = new GroupCommit(db);
+	const parser = new ParserPool(config.parseWorkers, config.parseTimeout);
+	const commit = new GroupCommit(db, durable);
 	const ingest = new Ingest(parser, commit, messages, log);
 	const ownedDomain = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
+	const encryptedInboxes = new EncryptedInboxStore(db);
+	const resolveRecipient = (address: string, domain: string): Recipient =>
+		encryptedInboxes.resolve(address, domain) ?? { inbox: address, originalInbox: address, domain };
+	const webhooks = new Webhooks({ db, config, ingest, commit, messages, encryptedInboxes, log });
+
+	const outgoing = new OutgoingStore(db);
+	const relay = config.relayUrl
+		? new Relay(config.relayUrl, config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined)
+		: undefined;
+	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
+	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain: localDomainRule(config, db), hasRelay: relay !== undefined });
 
 	const smtp = new SmtpIngest({
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,
+		maxClients: config.smtpMaxClients,
+		maxRecipients: config.smtpMaxRecipients,
+		socketTimeout: config.smtpSocketTimeout,
+		bareLf: config.smtpBareLf,
 		tlsCert: config.tlsCert,
 		tlsKey: config.tlsKey,
 		acceptsDomain: (domain) => config.domains.length === 0 || config.domains.includes(domain) || ownedDomain.get(domain) !== undefined,
-		resolveRecipient: (address, domain) => ({ inbox: address, originalInbox: address, domain }),
+		resolveRecipient,
 		ingest,
 		log,
 	});
-	const http = await buildHttpServer({ config, accounts, addresses, messages, log });
+	const http = await buildHttpServer({ ingest, webhooks, sender, outgoing, config, accounts, addresses, domains, stats, messages, deletion, messageState, accountInbox, attachments, log, durable });
 
 	const smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
 	await http.listen({ port: config.httpPort, host: config.httpHost });
 	const httpPort = (http.server.address() as { port: number }).port;
+	outbox.start();
+	webhooks.start();
 	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
 
 	let closing: Promise<void> | undefined;
 	const close = () =>
 		(closing ??= (async () => {
 			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close()]);
+			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.settled();
+			await webhooks.close();
 			await commit.drained();
 			await parser.close();
+			walSync?.close();
 			db.close();
 			log.info('Mailroom stopped');
 		})());
@@ -80,6 +125,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		db,
 		accounts,
 		addresses,
+		domains,
 		ingest,
 		http,
 		bootstrap,

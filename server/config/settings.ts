@@ -15,7 +15,7 @@ export interface MailroomConfig {
 	tlsKey?: string;
 	logLevel: string;
 	hostname: string;
-	/** SQLite synchronous mode: `full` survives power loss, `normal` survives process crashes. */
+	/** `full`: acknowledge once fsynced (survives power loss); `normal`: once committed (survives a process crash). */
 	durability: 'full' | 'normal';
 	parseWorkers: number;
 	/** Requests per minute for a caller with an API key (counted per key). */
@@ -24,6 +24,36 @@ export interface MailroomConfig {
 	rateLimitIp: number;
 	/** Seconds SIGTERM waits for in-flight SMTP transactions before closing connections. */
 	shutdownTimeout: number;
+	/** SMTP relay for outgoing mail to non-local domains, e.g. smtp://user:pass@smtp.example.com:587; none: only local sending. */
+	relayUrl?: string;
+	/** Extra domains whose outgoing mail is delivered into local inboxes instead of the relay. */
+	localDomains: string[];
+	/** Waits (ms) before each retry of a temporarily failed relay delivery; when used up, the message fails. */
+	relayRetryDelays: number[];
+	/** DKIM signing of relayed mail: all three or none. */
+	dkimDomain?: string;
+	dkimSelector?: string;
+	dkimKeyFile?: string;
+	/** How long one webhook attempt may take (ms) before it counts as a timeout. */
+	webhookTimeout: number;
+	/** Delay (ms) before each webhook attempt: the first is normally 0; when used up, the delivery fails. */
+	webhookRetrySchedule: number[];
+	/** Whether webhooks may target private and loopback addresses (link-local, metadata etc. never may). */
+	webhookAllowPrivate: boolean;
+	/** Webhook requests in flight at once per target host. */
+	webhookHostConcurrency: number;
+	/** Days the webhook Recent Activity log (and finished deliveries) are kept. */
+	webhookActivityDays: number;
+	/** SMTP connections open at once; one more is answered 421 and closed. */
+	smtpMaxClients: number;
+	/** Recipients per SMTP transaction; the next RCPT TO gets 452. */
+	smtpMaxRecipients: number;
+	/** Idle time (ms) after which an SMTP connection is closed with 421 (slow clients). */
+	smtpSocketTimeout: number;
+	/** Messages with a bare CR or LF line ending (SMTP smuggling): `reject` with 550, or `accept` and store them as sent. */
+	smtpBareLf: 'reject' | 'accept';
+	/** Time (ms) one message may take to parse; then it is stored unparsed (raw) instead. */
+	parseTimeout: number;
 }
 
 export interface SettingSpec {
@@ -72,6 +102,54 @@ function oneOf<T extends string>(name: string, values: readonly T[]) {
 
 const text = (value: string) => value;
 
+const domainList = (value: string) => value.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses "30s,5m,1h" into milliseconds. */
+export function parseDurations(value: string): number[] {
+	return value
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean)
+		.map((part) => {
+			const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part);
+			if (!match) throw new ConfigError(`durations must look like 30s,5m,1h,1d, got "${part}"`);
+			return Math.round(Number(match[1]) * DURATION_UNITS[match[2]]);
+		});
+}
+
+function relayUrl(value: string): string | undefined {
+	if (value.trim() === '') return undefined;
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		// The value is not echoed: it may hold the relay's password.
+		throw new ConfigError('relay URL must look like smtp://user:pass@smtp.example.com:587');
+	}
+	if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`relay URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+	if (!url.hostname) throw new ConfigError('relay URL has no host');
+	return value;
+}
+
+function duration(name: string) {
+	return (value: string) => {
+		const parsed = parseDurations(value);
+		if (parsed.length !== 1 || parsed[0] <= 0) throw new ConfigError(`${name} must be one positive duration like 10s or 500ms, got "${value}"`);
+		return parsed[0];
+	};
+}
+
+function boolean(name: string) {
+	return (value: string) => {
+		const lower = value.trim().toLowerCase();
+		if (['true', '1', 'yes'].includes(lower)) return true;
+		if (['false', '0', 'no'].includes(lower)) return false;
+		throw new ConfigError(`${name} must be true or false, got "${value}"`);
+	};
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const SETTINGS: SettingSpec[] = [
@@ -86,18 +164,52 @@ export const SETTINGS: SettingSpec[] = [
 		env: 'MAILROOM_DOMAINS',
 		default: '',
 		description: 'comma-separated domains to accept mail for (empty: every domain)',
-		parse: (value) => value.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean),
+		parse: domainList,
 	},
 	{ key: 'maxMessageSize', flag: '--max-message-size <size>', env: 'MAILROOM_MAX_MESSAGE_SIZE', default: '25MB', description: 'largest accepted message (bytes, or with KB/MB/GB)', parse: parseSize },
 	{ key: 'tlsCert', flag: '--tls-cert <file>', env: 'MAILROOM_TLS_CERT', description: 'PEM certificate for STARTTLS (with --tls-key)', parse: text },
 	{ key: 'tlsKey', flag: '--tls-key <file>', env: 'MAILROOM_TLS_KEY', description: 'PEM private key for STARTTLS (with --tls-cert)', parse: text },
 	{ key: 'logLevel', flag: '--log-level <level>', env: 'MAILROOM_LOG_LEVEL', default: 'info', description: `log level: ${LOG_LEVELS.join(', ')}`, parse: oneOf('log level', LOG_LEVELS) },
 	{ key: 'hostname', flag: '--hostname <name>', env: 'MAILROOM_HOSTNAME', default: hostname(), description: 'name used in the SMTP greeting', parse: text },
-	{ key: 'durability', flag: '--durability <mode>', env: 'MAILROOM_DURABILITY', default: 'full', description: 'SQLite synchronous mode: full (survives power loss) or normal (survives process crashes)', parse: oneOf('durability', ['full', 'normal'] as const) },
+	{ key: 'durability', flag: '--durability <mode>', env: 'MAILROOM_DURABILITY', default: 'full', description: 'when SMTP 250 and API changes are acknowledged: full (once fsynced: survives power loss) or normal (once committed: survives a process crash)', parse: oneOf('durability', ['full', 'normal'] as const) },
 	{ key: 'parseWorkers', flag: '--parse-workers <n>', env: 'MAILROOM_PARSE_WORKERS', default: String(Math.max(1, availableParallelism() - 1)), description: 'worker threads that parse incoming mail', parse: positiveInt('parse workers') },
 	{ key: 'rateLimitKey', flag: '--rate-limit-key <n>', env: 'MAILROOM_RATE_LIMIT_KEY', default: '1200', description: 'API requests per minute per API key', parse: positiveInt('rate limit') },
 	{ key: 'rateLimitIp', flag: '--rate-limit-ip <n>', env: 'MAILROOM_RATE_LIMIT_IP', default: '300', description: 'API requests per minute per IP for calls without a key', parse: positiveInt('rate limit') },
 	{ key: 'shutdownTimeout', flag: '--shutdown-timeout <seconds>', env: 'MAILROOM_SHUTDOWN_TIMEOUT', default: '10', description: 'seconds a shutdown waits for in-flight SMTP transactions', parse: positiveInt('shutdown timeout') },
+	{ key: 'relayUrl', flag: '--relay-url <url>', env: 'MAILROOM_RELAY_URL', description: 'SMTP relay for outgoing mail to non-local domains: smtp://user:pass@host:587 (STARTTLS) or smtps://...:465; none: only local domains', parse: relayUrl },
+	{
+		key: 'localDomains',
+		flag: '--local-domains <list>',
+		env: 'MAILROOM_LOCAL_DOMAINS',
+		default: '',
+		description: 'comma-separated extra domains whose outgoing mail goes straight into local inboxes (with --domains and account domains)',
+		parse: domainList,
+	},
+	{ key: 'relayRetryDelays', flag: '--relay-retry <delays>', env: 'MAILROOM_RELAY_RETRY', default: '1m,5m,15m,1h,3h,6h,12h', description: 'waits before each retry of a temporarily failed relay delivery; then it fails', parse: parseDurations },
+	{ key: 'dkimDomain', flag: '--dkim-domain <domain>', env: 'MAILROOM_DKIM_DOMAIN', description: 'DKIM-sign relayed mail for this domain (d=; with --dkim-selector and --dkim-key)', parse: (value) => value.trim().toLowerCase() },
+	{ key: 'dkimSelector', flag: '--dkim-selector <name>', env: 'MAILROOM_DKIM_SELECTOR', description: 'DKIM selector (s=): the key is published at <selector>._domainkey.<domain>', parse: text },
+	{ key: 'dkimKeyFile', flag: '--dkim-key <file>', env: 'MAILROOM_DKIM_KEY', description: 'PEM private key file for DKIM signing', parse: text },
+	{ key: 'webhookTimeout', flag: '--webhook-timeout <duration>', env: 'MAILROOM_WEBHOOK_TIMEOUT', default: '10s', description: 'time one webhook attempt may take (e.g. 10s, 500ms)', parse: duration('webhook timeout') },
+	{
+		key: 'webhookRetrySchedule',
+		flag: '--webhook-retry <delays>',
+		env: 'MAILROOM_WEBHOOK_RETRY',
+		default: '0s,5s,30s,2m,10m,30m,1h,3h,6h,12h',
+		description: 'delay before each webhook attempt (±20% jitter); when used up, the delivery fails',
+		parse: (value) => {
+			const delays = parseDurations(value);
+			if (delays.length === 0) throw new ConfigError('the webhook retry schedule needs at least one delay (e.g. 0s)');
+			return delays;
+		},
+	},
+	{ key: 'webhookAllowPrivate', flag: '--webhook-allow-private <bool>', env: 'MAILROOM_WEBHOOK_ALLOW_PRIVATE', default: 'true', description: 'allow webhooks to private and loopback addresses (link-local and metadata addresses are always refused)', parse: boolean('webhook allow private') },
+	{ key: 'webhookHostConcurrency', flag: '--webhook-host-concurrency <n>', env: 'MAILROOM_WEBHOOK_HOST_CONCURRENCY', default: '8', description: 'webhook requests in flight at once per target host', parse: positiveInt('webhook host concurrency') },
+	{ key: 'webhookActivityDays', flag: '--webhook-activity-days <n>', env: 'MAILROOM_WEBHOOK_ACTIVITY_DAYS', default: '7', description: 'days the webhook Recent Activity log and finished deliveries are kept', parse: positiveInt('webhook activity days') },
+	{ key: 'smtpMaxClients', flag: '--smtp-max-clients <n>', env: 'MAILROOM_SMTP_MAX_CLIENTS', default: '500', description: 'SMTP connections open at once; more are answered 421 and closed', parse: positiveInt('SMTP max clients') },
+	{ key: 'smtpMaxRecipients', flag: '--smtp-max-recipients <n>', env: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'recipients per SMTP message; more are answered 452', parse: positiveInt('SMTP max recipients') },
+	{ key: 'smtpSocketTimeout', flag: '--smtp-socket-timeout <duration>', env: 'MAILROOM_SMTP_SOCKET_TIMEOUT', default: '60s', description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)', parse: duration('SMTP socket timeout') },
+	{ key: 'smtpBareLf', flag: '--smtp-bare-lf <policy>', env: 'MAILROOM_SMTP_BARE_LF', default: 'reject', description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)', parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const) },
+	{ key: 'parseTimeout', flag: '--parse-timeout <duration>', env: 'MAILROOM_PARSE_TIMEOUT', default: '30s', description: 'time one message may take to parse; then it is stored unparsed (raw)', parse: duration('parse timeout') },
 ];
 
 /** Builds a config from defaults, then the environment, then explicit values (flags), validating each. */
@@ -109,5 +221,7 @@ export function resolveConfig(explicit: Partial<Record<keyof MailroomConfig, str
 	}
 	const resolved = config as unknown as MailroomConfig;
 	if (Boolean(resolved.tlsCert) !== Boolean(resolved.tlsKey)) throw new ConfigError('--tls-cert and --tls-key must be given together');
+	const dkim = [resolved.dkimDomain, resolved.dkimSelector, resolved.dkimKeyFile].filter(Boolean).length;
+	if (dkim !== 0 && dkim !== 3) throw new ConfigError('--dkim-domain, --dkim-selector and --dkim-key must be given together');
 	return resolved;
 }

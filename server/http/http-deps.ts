@@ -1,14 +1,36 @@
 import type { MailroomConfig } from '../config/settings';
 import type { AccountStore } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
+import type { DomainStore } from '../store/domains';
+import type { AccountStatsReader } from '../store/account-stats';
+import type { MessageDeletion } from '../store/message-deletion';
+import type { MessageStateStore } from '../store/message-state';
+import type { AccountInbox } from '../store/account-inbox';
+import type { AttachmentStore } from '../store/attachments';
 import type { MessageStore } from '../store/messages';
 import type { Logger } from '../log';
+import type { OutgoingStore } from '../outbound/outgoing-store';
+import type { Sender } from '../outbound/sender';
+import type { Ingest } from '../ingest/ingest';
+import type { Webhooks } from '../webhooks/webhooks';
 
 /** What route plugins are given. */
 export interface HttpDeps {
 	config: MailroomConfig;
 	accounts: AccountStore;
 	addresses: AddressStore;
+	domains: DomainStore;
+	stats: AccountStatsReader;
 	messages: MessageStore;
+	deletion: MessageDeletion;
+	messageState: MessageStateStore;
+	accountInbox: AccountInbox;
+	attachments: AttachmentStore;
 	log: Logger;
+	sender: Sender;
+	outgoing: OutgoingStore;
+	ingest: Ingest;
+	webhooks: Webhooks;
+	/** Resolves once everything committed so far is durable (awaited before answering a change). */
+	durable: () => Promise<void>;
 }

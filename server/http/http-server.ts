@@ -7,8 +7,17 @@ import { HttpError, errorBody } from './errors';
 import { SHARED_SCHEMAS } from './schemas';
 import { hashKey } from '../store/accounts';
 import { messageRoutes } from './routes/messages';
+import { messageContentRoutes } from './routes/message-content';
+import { messageStateRoutes } from './routes/message-state';
+import { accountInboxRoutes } from './routes/account-inbox';
+import { attachmentRoutes } from './routes/attachments';
 import { addressRoutes } from './routes/addresses';
 import { accountRoutes } from './routes/account';
+import { domainRoutes } from './routes/domains';
+import { outgoingRoutes } from './routes/outgoing';
+import { dashboardRoutes } from '../dashboard/dashboard';
+import { webhookRoutes } from './routes/webhooks';
+import { incomingMessagesRoutes } from '../websocket/incoming-messages';
 
 /** Largest JSON body the API reads. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -49,10 +58,23 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
 		errorResponseBuilder: (_request, context) => new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
 	});
 	registerAuth(app, deps.accounts);
+	// A change is acknowledged only once it is on disk, like accepted mail.
+	app.addHook('onSend', async (request) => {
+		if (request.method !== 'GET' && request.method !== 'HEAD') await deps.durable();
+	});
 	await registerOpenApi(app); // before the routes, so it sees them all
 
 	await app.register(messageRoutes, deps);
+	await app.register(messageContentRoutes, deps);
+	await app.register(messageStateRoutes, deps);
+	await app.register(accountInboxRoutes, deps);
+	await app.register(attachmentRoutes, deps);
 	await app.register(addressRoutes, deps);
-	await app.register(accountRoutes);
+	await app.register(domainRoutes, deps);
+	await app.register(accountRoutes, deps);
+	await app.register(outgoingRoutes, deps);
+	await app.register(webhookRoutes, deps);
+	await app.register(incomingMessagesRoutes, deps);
+	await app.register(dashboardRoutes);
 	return app;
 }

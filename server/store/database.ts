@@ -7,11 +7,14 @@ export type Db = Database.Database;
 
 export class DataDirError extends Error {}
 
+export const DATABASE_FILE = 'mailroom.sqlite';
+
 /**
  * Opens (and creates or upgrades) the database in the data folder.
- * WAL lets API reads run beside ingest writes; `durability` picks the synchronous mode.
+ * WAL lets API reads run beside ingest writes. synchronous=NORMAL: commits survive a process
+ * crash; WalSync adds the fsync that makes acknowledged writes survive power loss too.
  */
-export function openDatabase(dataDir: string, durability: 'full' | 'normal' = 'full'): Db {
+export function openDatabase(dataDir: string): Db {
 	const dir = resolve(dataDir);
 	try {
 		mkdirSync(dir, { recursive: true });
@@ -21,12 +24,12 @@ export function openDatabase(dataDir: string, durability: 'full' | 'normal' = 'f
 	}
 	let db: Db;
 	try {
-		db = new Database(join(dir, 'mailroom.sqlite'));
+		db = new Database(join(dir, DATABASE_FILE));
 		db.pragma('journal_mode = WAL');
 	} catch (err) {
 		throw new DataDirError(`cannot open the database in ${dir}: ${(err as Error).message}`);
 	}
-	db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
 	db.pragma('busy_timeout = 5000');
 	migrate(db);

@@ -7,49 +7,70 @@ interface PendingWrite {
 }
 
 /**
- * Group commit: writes queued in the same turn of the event loop share one transaction,
- * so a burst of messages pays one fsync instead of one each. Every promise resolves only
- * after its write is committed; a failing write is retried alone so it cannot sink the others.
+ * Group commit: queued writes share one transaction, and every promise resolves only once its
+ * write is durable (`durable` is awaited after the commit, e.g. a WAL fsync). While one batch
+ * waits for its fsync the next batch gathers, so under load each fsync (and each page write)
+ * serves many messages. A failing write is retried alone so it cannot sink the others.
  */
 export class GroupCommit {
 	private queue: PendingWrite[] = [];
 	private scheduled = false;
-	private idle: (() => void)[] = [];
+	private syncing: Promise<void> | null = null;
 
-	constructor(private readonly db: Db) {}
+	constructor(
+		private readonly db: Db,
+		private readonly durable: () => Promise<void> = () => Promise.resolve(),
+	) {}
 
 	run<T>(write: () => T): Promise<T> {
 		return new Promise<T>((resolve, reject) => {
 			this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-			if (!this.scheduled) {
-				this.scheduled = true;
-				setImmediate(() => this.flush());
-			}
+			this.schedule();
 		});
 	}
 
-	/** Resolves once everything queued so far is committed. */
-	drained(): Promise<void> {
-		if (!this.scheduled) return Promise.resolve();
-		return new Promise((resolve) => this.idle.push(resolve));
+	/** Resolves once everything queued so far is committed and durable. */
+	async drained(): Promise<void> {
+		while (this.scheduled || this.syncing || this.queue.length) {
+			await (this.syncing ?? new Promise((resolve) => setImmediate(resolve)));
+		}
+	}
+
+	private schedule(): void {
+		if (this.scheduled || this.syncing || this.queue.length === 0) return;
+		this.scheduled = true;
+		setImmediate(() => this.flush());
 	}
 
 	private flush(): void {
+		this.scheduled = false;
 		const batch = this.queue;
 		this.queue = [];
-		this.scheduled = false;
+		const outcomes = this.commit(batch);
+		this.syncing = this.durable().then(
+			() => outcomes.forEach((settle) => settle()),
+			(err) => batch.forEach((pending) => pending.reject(err)),
+		);
+		void this.syncing.finally(() => {
+			this.syncing = null;
+			this.schedule();
+		});
+	}
+
+	/** Commits the batch; returns, per write, how to settle its promise once durable. */
+	private commit(batch: PendingWrite[]): (() => void)[] {
 		try {
 			const results = this.db.transaction(() => batch.map((pending) => pending.write()))();
-			batch.forEach((pending, i) => pending.resolve(results[i]));
+			return batch.map((pending, i) => () => pending.resolve(results[i]));
 		} catch {
-			for (const pending of batch) {
+			return batch.map((pending) => {
 				try {
-					pending.resolve(this.db.transaction(pending.write)());
+					const result = this.db.transaction(pending.write)();
+					return () => pending.resolve(result);
 				} catch (err) {
-					pending.reject(err);
+					return () => pending.reject(err);
 				}
-			}
+			});
 		}
-		if (!this.scheduled) this.idle.splice(0).forEach((resolve) => resolve());
 	}
 }
