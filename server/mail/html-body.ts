@@ -18,6 +18,7 @@ export function sanitizeMailHtml(html: string, { remoteImages }: { remoteImages:
 		allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
 		allowedAttributes: {
 			...sanitizeHtml.defaults.allowedAttributes,
+			a: ['href', 'name', 'target', 'rel'],
 			img: ['src', 'alt', 'title', 'width', 'height'],
 			td: ['colspan', 'rowspan', 'align', 'valign'],
 			th: ['colspan', 'rowspan', 'align', 'valign'],
