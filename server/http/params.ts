@@ -1,4 +1,5 @@
-import { parseEmailAddress, type EmailAddress } from '../mail/email-address';
+import type { FastifyRequest } from 'fastify';
+import { isDomain, parseEmailAddress, type EmailAddress } from '../mail/email-address';
 import { badRequest } from './errors';
 
 /** The :email path parameter (already URL-decoded by the router), validated and lower-cased. */
@@ -6,4 +7,16 @@ export function emailParam(value: string): EmailAddress {
 	const email = parseEmailAddress(value);
 	if (!email) throw badRequest(`params/email "${value}" is not a valid email address`);
 	return email;
+}
+
+/** The :domain path parameter, validated and lower-cased. */
+export function domainParam(value: string): string {
+	const domain = value.trim().toLowerCase();
+	if (!isDomain(domain)) throw badRequest(`params/domain "${value}" is not a valid domain name`);
+	return domain;
+}
+
+/** preValidation hook of routes whose JSON body may be left out: no body is validated as `{}` (so defaults apply). */
+export async function optionalBody(request: FastifyRequest): Promise<void> {
+	request.body ??= {};
 }

@@ -62,7 +62,7 @@ export const forwardingSchema = {
 		webhook: { type: ['string', 'null'] },
 		webhookSlack: { type: ['string', 'null'] },
 		webhookSlackToFrom: { type: ['boolean', 'null'] },
-		catchAll: { type: ['string', 'null'] },
+		catchAll: { type: ['string', 'null'], description: 'the domain this address is the catch-all of (set with PUT /api/domains/{domain})' },
 		password: { type: 'null' },
 		info: { type: 'string' },
 		created: { type: 'string', format: 'date-time' },
@@ -71,12 +71,65 @@ export const forwardingSchema = {
 	required: ['_id', 'owner', 'forward', 'enablews', 'webhook', 'webhookSlack', 'webhookSlackToFrom', 'catchAll', 'password', 'info', 'created', 'updated'],
 } as const;
 
-export const SHARED_SCHEMAS = [errorSchema, addressObjectSchema, messageSchema, forwardingSchema];
+/** A URL setting: "" or null clears it. */
+const urlOrClear = (description: string) =>
+	({
+		anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }, { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' }],
+		description,
+	}) as const;
+
+/** The one body for changing an address's forwarding: PUT /api/addresses/:email, reserve, and private-address-forwarding. */
+export const forwardingUpdateSchema = {
+	$id: 'ForwardingUpdate',
+	type: 'object',
+	description: 'Forwarding settings of a private address. Every field is optional; fields left out keep their value.',
+	properties: {
+		webhook: urlOrClear('http(s) URL to POST each message to as JSON; "" or null stops it'),
+		forward: {
+			anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }, { type: 'string', maxLength: 254, format: 'email' }],
+			description: 'address to re-send each message to (uses one outgoing credit per message); "" or null stops it',
+		},
+		enablews: { type: 'boolean', description: 'publish each message to WebSocket subscribers of the address' },
+		info: { type: 'string', maxLength: 1000, description: 'a free-text note' },
+		webhookSlack: urlOrClear('Slack incoming-webhook URL to post a short summary of each message to; "" or null stops it'),
+		webhookSlackToFrom: { type: ['boolean', 'null'], description: 'include the sender and recipients in the Slack summary' },
+	},
+} as const;
+
+export interface ForwardingUpdateBody {
+	webhook?: string | null;
+	forward?: string | null;
+	enablews?: boolean;
+	info?: string;
+	webhookSlack?: string | null;
+	webhookSlackToFrom?: boolean | null;
+}
+
+export const domainSchema = {
+	$id: 'Domain',
+	type: 'object',
+	description: 'A custom domain owned by an account: all mail to it is private to that account.',
+	properties: {
+		_id: { type: 'string', description: 'the domain' },
+		owner: { type: 'string', description: 'id of the owning account' },
+		catchAll: { type: ['string', 'null'], description: 'the catch-all address: it gets the forwarding of every address of the domain without a record of its own' },
+		created: { type: 'string', format: 'date-time' },
+	},
+	required: ['_id', 'owner', 'catchAll', 'created'],
+} as const;
+
+export const SHARED_SCHEMAS = [errorSchema, addressObjectSchema, messageSchema, forwardingSchema, forwardingUpdateSchema, domainSchema];
 
 export const emailParams = {
 	type: 'object',
 	properties: { email: { type: 'string', maxLength: 254 } },
 	required: ['email'],
+} as const;
+
+export const domainParams = {
+	type: 'object',
+	properties: { domain: { type: 'string', maxLength: 253 } },
+	required: ['domain'],
 } as const;
 
 export const emailAndMessageParams = {

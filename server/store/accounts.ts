@@ -96,6 +96,13 @@ export class AccountStore {
 		return key;
 	}
 
+	/** The record of a clear-text key (revoked or not), or undefined for an unknown one. */
+	keyInfo(key: string): ApiKeyInfo | undefined {
+		return this.db.prepare('SELECT id, account_id AS accountId, label, created, revoked FROM api_keys WHERE hash = ?').get(hashKey(key)) as
+			| ApiKeyInfo
+			| undefined;
+	}
+
 	/** The account a live key belongs to, or undefined for an unknown or revoked key. */
 	forKey(key: string): Account | undefined {
 		const row = this.db

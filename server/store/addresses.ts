@@ -80,13 +80,44 @@ export class AddressStore {
 		return row?.owner ?? null;
 	}
 
-	/** Reserves a free address for `owner`; returns the existing record when someone already holds it. */
-	reserve(email: string, owner: string): ForwardingRecord {
-		const now = nowIso();
-		this.db
-			.prepare('INSERT OR IGNORE INTO addresses (email, owner, created, updated) VALUES (?, ?, ?, ?)')
-			.run(email, owner, now, now);
-		return this.get(email)!;
+	/**
+	 * Reserves a free address for `owner` with the given settings; returns the existing record, unchanged,
+	 * when someone (the caller included) already holds it.
+	 */
+	reserve(email: string, owner: string, settings: ForwardingUpdate = {}): ForwardingRecord {
+		return this.db.transaction(() => {
+			const now = nowIso();
+			const inserted = this.db
+				.prepare('INSERT OR IGNORE INTO addresses (email, owner, created, updated) VALUES (?, ?, ?, ?)')
+				.run(email, owner, now, now).changes;
+			return inserted && Object.values(settings).some((value) => value !== undefined) ? this.update(email, settings) : this.get(email)!;
+		})();
+	}
+
+	/** Reserves every address for `owner` in one transaction; callers check first that none is someone else's. */
+	reserveAll(emails: string[], owner: string): ForwardingRecord[] {
+		return this.db.transaction(() => emails.map((email) => this.reserve(email, owner)))();
+	}
+
+	/** The address that catches the forwarding of `domain`, if one is set. */
+	catchAllOf(domain: string): ForwardingRecord | undefined {
+		const row = this.db.prepare('SELECT * FROM addresses WHERE catch_all = ? LIMIT 1').get(domain) as AddressRow | undefined;
+		return row && toRecord(row);
+	}
+
+	/**
+	 * Makes `email` (reserved for `owner` if it is not yet) the one catch-all address of `domain`, or with null
+	 * leaves the domain without one.
+	 */
+	setCatchAll(domain: string, email: string | null, owner: string): ForwardingRecord | undefined {
+		return this.db.transaction(() => {
+			const now = nowIso();
+			this.db.prepare('UPDATE addresses SET catch_all = NULL, updated = ? WHERE catch_all = ?').run(now, domain);
+			if (email === null) return undefined;
+			this.reserve(email, owner);
+			this.db.prepare('UPDATE addresses SET catch_all = ?, updated = ? WHERE email = ?').run(domain, now, email);
+			return this.get(email);
+		})();
 	}
 
 	release(email: string): void {

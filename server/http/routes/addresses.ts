@@ -1,15 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
-import { forbidden, notFound } from '../errors';
-import { emailParam } from '../params';
-import { emailParams, errorResponses } from '../schemas';
-import type { AddressStore, ForwardingRecord } from '../../store/addresses';
+import { badRequest, forbidden, notFound } from '../errors';
+import { emailParam, optionalBody } from '../params';
+import { emailParams, errorResponses, type ForwardingUpdateBody } from '../schemas';
+import { parseEmailAddress } from '../../mail/email-address';
+import type { AddressStore, ForwardingRecord, ForwardingUpdate } from '../../store/addresses';
+
+/** Most addresses one bulk reservation may hold (as Mailsac). */
+export const MAX_BULK_ADDRESSES = 100;
 
 const recordResponse = { 200: { $ref: 'Forwarding#' }, ...errorResponses(400, 401, 403, 404, 429) };
+const recordList = { type: 'array', items: { $ref: 'Forwarding#' } } as const;
+const forwardingBody = { $ref: 'ForwardingUpdate#' } as const;
+
+type AddressRequest = FastifyRequest<{ Params: { email: string } }>;
 
 /** The caller's own forwarding record for :email, or 404. */
-function ownAddress(request: FastifyRequest<{ Params: { email: string } }>, addresses: AddressStore): ForwardingRecord {
+function ownAddress(request: AddressRequest, addresses: AddressStore): ForwardingRecord {
 	const account = requireAccount(request);
 	const email = emailParam(request.params.email).address;
 	const record = addresses.get(email);
@@ -18,64 +26,171 @@ function ownAddress(request: FastifyRequest<{ Params: { email: string } }>, addr
 	return record;
 }
 
-export async function addressRoutes(app: FastifyInstance, { addresses }: HttpDeps): Promise<void> {
+/** Refuses an address that is another account's mail: reserved by it, or in its domain even before anyone reserves it. */
+function assertNotOthers(addresses: AddressStore, accountId: string, email: string, domain: string): void {
+	const owner = addresses.ownerOfInbox(email, domain);
+	if (owner !== null && owner !== accountId) throw forbidden(`${email} belongs to another account`);
+}
+
+/** A ForwardingUpdate body as store changes: "" and null clear a setting; `forward` must be another valid address. */
+function forwardingChanges(email: string, body: ForwardingUpdateBody = {}): ForwardingUpdate {
+	const changes: ForwardingUpdate = { enablews: body.enablews, info: body.info, webhookSlackToFrom: body.webhookSlackToFrom };
+	if (body.webhook !== undefined) changes.webhook = body.webhook || null;
+	if (body.webhookSlack !== undefined) changes.webhookSlack = body.webhookSlack || null;
+	if (body.forward !== undefined) {
+		const target = body.forward ? parseEmailAddress(body.forward) : null;
+		if (body.forward && !target) throw badRequest(`body/forward "${body.forward}" is not a valid email address`);
+		if (target?.address === email) throw badRequest(`body/forward: ${email} cannot forward to itself`);
+		changes.forward = target?.address ?? null;
+	}
+	return changes;
+}
+
+export async function addressRoutes(app: FastifyInstance, { addresses, deletion }: HttpDeps): Promise<void> {
+	app.get(
+		'/api/addresses',
+		{ schema: { summary: "The account's private (reserved) addresses", response: { 200: recordList, ...errorResponses(401, 429) } } },
+		async (request) => addresses.listByOwner(requireAccount(request).id),
+	);
+
 	app.get<{ Params: { email: string } }>(
 		'/api/addresses/:email',
-		{ schema: { summary: "One of the account's private addresses", params: emailParams, response: recordResponse } },
+		{ schema: { summary: "One of the account's private addresses (404 if it is not reserved)", params: emailParams, response: recordResponse } },
 		async (request) => ownAddress(request, addresses),
 	);
 
-	app.post<{ Params: { email: string } }>(
+	app.post<{ Params: { email: string }; Body?: ForwardingUpdateBody }>(
 		'/api/addresses/:email',
 		{
 			schema: {
-				summary: 'Reserve an address as private to your account (200 and unchanged if it already is)',
+				summary: 'Reserve an address as private to your account, optionally with forwarding settings',
+				description:
+					'Its mail, past and future, becomes readable only with your key. 403 if the address is reserved by another account or is in ' +
+					"another account's domain. Reserving an address you already hold answers 200 with the record unchanged (the body is ignored; " +
+					'change settings with PUT).',
 				params: emailParams,
+				body: forwardingBody,
 				response: recordResponse,
 			},
+			preValidation: optionalBody,
 		},
 		async (request) => {
 			const account = requireAccount(request);
 			const { address: email, domain } = emailParam(request.params.email);
-			// An address in another account's domain is that account's mail, even before anyone reserves it.
-			const owner = addresses.ownerOfInbox(email, domain);
-			if (owner !== null && owner !== account.id) throw forbidden(`${email} belongs to another account`);
-			return addresses.reserve(email, account.id);
-		},
-	);
-
-	app.delete<{ Params: { email: string } }>(
-		'/api/addresses/:email',
-		{ schema: { summary: 'Release a private address; its mail becomes public', params: emailParams, response: recordResponse } },
-		async (request) => {
-			const record = ownAddress(request, addresses);
-			addresses.release(record._id);
+			const settings = forwardingChanges(email, request.body);
+			assertNotOthers(addresses, account.id, email, domain);
+			const record = addresses.reserve(email, account.id, settings);
+			// The admin CLI, another process, may have given it away between the check and the insert.
+			if (record.owner !== account.id) throw forbidden(`${email} belongs to another account`);
 			return record;
 		},
 	);
 
-	app.put<{ Params: { email: string }; Body: { webhook: string | null } }>(
-		'/api/private-address-forwarding/:email',
+	app.put<{ Params: { email: string }; Body: ForwardingUpdateBody }>(
+		'/api/addresses/:email',
 		{
 			schema: {
-				summary: 'Set (or with "" / null clear) the webhook that receives mail of a private address',
+				summary: 'Change the forwarding settings of your private address (fields left out keep their value)',
 				params: emailParams,
-				body: {
+				body: forwardingBody,
+				response: recordResponse,
+			},
+		},
+		async (request) => {
+			const record = ownAddress(request, addresses);
+			return addresses.update(record._id, forwardingChanges(record._id, request.body));
+		},
+	);
+
+	app.delete<{ Params: { email: string }; Querystring: { deleteAddressMessages: boolean } }>(
+		'/api/addresses/:email',
+		{
+			schema: {
+				summary: 'Release a private address; its mail becomes public, or with deleteAddressMessages=true is deleted (starred mail is kept)',
+				params: emailParams,
+				querystring: {
 					type: 'object',
-					properties: {
-						webhook: {
-							anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }, { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' }],
-							description: 'http(s) URL to POST each message to',
-						},
-					},
-					required: ['webhook'],
+					properties: { deleteAddressMessages: { type: 'boolean', default: false, description: "also delete the address's messages, except starred ones" } },
 				},
 				response: recordResponse,
 			},
 		},
 		async (request) => {
 			const record = ownAddress(request, addresses);
-			return addresses.update(record._id, { webhook: request.body.webhook || null });
+			addresses.release(record._id);
+			if (request.query.deleteAddressMessages) deletion.deleteInbox(record._id);
+			return record;
+		},
+	);
+
+	app.get<{ Params: { email: string } }>(
+		'/api/addresses/:email/availability',
+		{
+			schema: {
+				summary: 'Whether an address can be reserved (by you, when you send your key)',
+				params: emailParams,
+				response: {
+					200: {
+						type: 'object',
+						properties: {
+							email: { type: 'string' },
+							available: { type: 'boolean', description: 'the caller can reserve it now (without a key: nobody owns it)' },
+							owned: { type: 'boolean', description: 'some account owns it, by reservation or by owning its domain (not saying whom)' },
+						},
+						required: ['email', 'available', 'owned'],
+					},
+					...errorResponses(400, 401, 429),
+				},
+			},
+		},
+		async (request) => {
+			const { address: email, domain } = emailParam(request.params.email);
+			const owner = addresses.ownerOfInbox(email, domain);
+			// In the caller's own domain an address is theirs to reserve until they do.
+			const available = owner === null || (owner === request.account?.id && addresses.get(email) === undefined);
+			return { email, available, owned: owner !== null };
+		},
+	);
+
+	app.post<{ Body: { addresses: string[] } }>(
+		'/api/private-addresses-bulk',
+		{
+			schema: {
+				summary: `Reserve up to ${MAX_BULK_ADDRESSES} addresses at once: all of them or, on any error, none`,
+				description: 'Addresses you already hold are returned unchanged. 403 if any belongs to another account.',
+				body: {
+					type: 'object',
+					properties: { addresses: { type: 'array', minItems: 1, maxItems: MAX_BULK_ADDRESSES, items: { type: 'string', maxLength: 254 } } },
+					required: ['addresses'],
+				},
+				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
+			},
+		},
+		async (request) => {
+			const account = requireAccount(request);
+			const emails = request.body.addresses.map((input) => {
+				const email = parseEmailAddress(input);
+				if (!email) throw badRequest(`body/addresses: "${input}" is not a valid email address`);
+				return email;
+			});
+			for (const { address, domain } of emails) assertNotOthers(addresses, account.id, address, domain);
+			return addresses.reserveAll([...new Set(emails.map((email) => email.address))], account.id);
+		},
+	);
+
+	app.put<{ Params: { email: string }; Body: ForwardingUpdateBody }>(
+		'/api/private-address-forwarding/:email',
+		{
+			schema: {
+				summary: 'Set the forwarding of your private or catch-all address (the same body as PUT /api/addresses/{email})',
+				params: emailParams,
+				body: forwardingBody,
+				response: recordResponse,
+			},
+		},
+		async (request) => {
+			const record = ownAddress(request, addresses);
+			return addresses.update(record._id, forwardingChanges(record._id, request.body));
 		},
 	);
 }

@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HttpDeps } from '../http-deps';
+import { requireAccount } from '../auth';
+import { badRequest, forbidden, notFound } from '../errors';
+import { domainParam, emailParam } from '../params';
+import { domainParams, errorResponses } from '../schemas';
+import { DomainError, type DomainRecord, type DomainStore } from '../../store/domains';
+
+type DomainRequest = FastifyRequest<{ Params: { domain: string } }>;
+
+const domainResponse = { 200: { $ref: 'Domain#' }, ...errorResponses(400, 401, 403, 404, 429) };
+
+/** The caller's own domain :domain, or 404 (nobody's) / 403 (another account's). */
+function ownDomain(request: DomainRequest, domains: DomainStore): DomainRecord {
+	const account = requireAccount(request);
+	const domain = domainParam(request.params.domain);
+	const record = domains.get(domain);
+	if (!record) throw notFound(`${domain} is not a custom domain; claim it with POST /api/domains/${domain}`);
+	if (record.owner !== account.id) throw forbidden(`${domain} is owned by another account`);
+	return record;
+}
+
+export async function domainRoutes(app: FastifyInstance, { config, addresses, domains, messages, deletion }: HttpDeps): Promise<void> {
+	app.get(
+		'/api/domains',
+		{
+			schema: {
+				summary: "The account's custom domains",
+				response: { 200: { type: 'array', items: { $ref: 'Domain#' } }, ...errorResponses(401, 429) },
+			},
+		},
+		async (request) => domains.list(requireAccount(request).id),
+	);
+
+	app.get<{ Params: { domain: string } }>(
+		'/api/domains/:domain',
+		{
+			schema: {
+				summary: 'One of your custom domains, with its message count and catch-all address',
+				params: domainParams,
+				response: {
+					200: {
+						type: 'object',
+						properties: {
+							domain: { $ref: 'Domain#' },
+							totalMessages: { type: 'integer', description: 'messages stored for every address of the domain' },
+							catchAllAddress: { anyOf: [{ type: 'null' }, { $ref: 'Forwarding#' }] },
+						},
+						required: ['domain', 'totalMessages', 'catchAllAddress'],
+					},
+					...errorResponses(400, 401, 403, 404, 429),
+				},
+			},
+		},
+		async (request) => {
+			const domain = ownDomain(request, domains);
+			return { domain, totalMessages: messages.countDomain(domain._id), catchAllAddress: addresses.catchAllOf(domain._id) ?? null };
+		},
+	);
+
+	app.post<{ Params: { domain: string } }>(
+		'/api/domains/:domain',
+		{
+			schema: {
+				summary: 'Claim a domain for your account: all its mail becomes private to you (200 and unchanged if it already is yours)',
+				description:
+					'403 when another account owns the domain, holds a reserved address in it, or the domain is one of the public domains of this server. ' +
+					'Point the domain\'s MX record at this server so mail for it arrives.',
+				params: domainParams,
+				response: domainResponse,
+			},
+		},
+		async (request) => {
+			const account = requireAccount(request);
+			const domain = domainParam(request.params.domain);
+			if (config.domains.includes(domain)) throw forbidden(`${domain} is a public domain of this server and cannot be owned`);
+			try {
+				return domains.claim(domain, account.id);
+			} catch (err) {
+				if (err instanceof DomainError) throw forbidden(err.message);
+				throw err;
+			}
+		},
+	);
+
+	app.put<{ Params: { domain: string }; Body: { catchAll: string | null } }>(
+		'/api/domains/:domain',
+		{
+			schema: {
+				summary: 'Set (or with "" / null clear) the catch-all address of your domain',
+				description:
+					'The catch-all address must be an address of the domain; it is reserved for you if it is not yet. It receives the forwarding ' +
+					'(webhook, Slack, forward, WebSocket) of every address of the domain that has no forwarding record of its own. ' +
+					'A domain has at most one catch-all address: setting a new one replaces the old.',
+				params: domainParams,
+				body: {
+					type: 'object',
+					properties: {
+						catchAll: { anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }, { type: 'string', maxLength: 254, format: 'email' }] },
+					},
+					required: ['catchAll'],
+				},
+				response: domainResponse,
+			},
+		},
+		async (request) => {
+			const domain = ownDomain(request, domains);
+			let catchAll: string | null = null;
+			if (request.body.catchAll) {
+				const email = emailParam(request.body.catchAll);
+				if (email.domain !== domain._id) throw badRequest(`body/catchAll ${email.address} is not an address of ${domain._id}`);
+				catchAll = email.address;
+			}
+			addresses.setCatchAll(domain._id, catchAll, domain.owner);
+			return domains.get(domain._id)!;
+		},
+	);
+
+	app.delete<{ Params: { domain: string } }>(
+		'/api/domains/:domain',
+		{
+			schema: {
+				summary: 'Give up a custom domain: its mail becomes public again (its reserved addresses stay yours)',
+				params: domainParams,
+				response: domainResponse,
+			},
+		},
+		async (request) => {
+			return domains.remove(ownDomain(request, domains)._id)!;
+		},
+	);
+
+	app.get<{ Params: { domain: string }; Querystring: { limit: number; until?: string } }>(
+		'/api/domains/:domain/messages',
+		{
+			schema: {
+				summary: 'List the messages of every address of your domain, newest first',
+				params: domainParams,
+				querystring: {
+					type: 'object',
+					properties: {
+						limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+						until: {
+							type: 'string',
+							format: 'date-time',
+							description:
+								'only messages received at or before this time: pass the `received` of the last message of the previous page and skip the `_id`s you already have ' +
+								'(messages of several addresses can share a millisecond)',
+						},
+					},
+				},
+				response: { 200: { type: 'array', items: { $ref: 'Message#' } }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request) => {
+			const domain = ownDomain(request, domains);
+			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
+			return messages.listDomain(domain._id, request.query.limit, until);
+		},
+	);
+
+	app.post<{ Params: { domain: string } }>(
+		'/api/domains/:domain/delete-all-domain-mail',
+		{
+			schema: {
+				summary: 'Delete every message of your domain, starred ones included',
+				params: domainParams,
+				response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		async (request, reply) => {
+			deletion.deleteDomain(ownDomain(request, domains)._id);
+			return reply.code(204).send();
+		},
+	);
+}
