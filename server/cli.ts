@@ -19,6 +19,12 @@ function withAccounts(dataDir: string | undefined, command: (accounts: AccountSt
 
 const dataDirOption = () => new Option(DATA_DIR.flag, `${DATA_DIR.description} [env ${DATA_DIR.env}, default ${DATA_DIR.default}]`);
 
+/** A whole-number argument, or a clear error naming it. */
+function wholeNumber(name: string, value: string, min: number): number {
+	if (!/^\d+$/.test(value) || Number(value) < min) throw new AccountError(`${name} must be a whole number >= ${min}, got "${value}"`);
+	return Number(value);
+}
+
 function printKey(key: string, keyId: string): void {
 	console.log(`API key (id ${keyId}), shown only this once:\n  ${key}`);
 }
@@ -62,9 +68,7 @@ accounts
 	.addOption(dataDirOption())
 	.action((name: string, options: { admin?: boolean; credits: string; dataDir?: string }) =>
 		withAccounts(options.dataDir, (store) => {
-			const credits = Number(options.credits);
-			if (!Number.isInteger(credits) || credits < 0) throw new AccountError(`--credits must be a whole number >= 0, got "${options.credits}"`);
-			const account = store.create(name, { admin: options.admin, credits });
+			const account = store.create(name, { admin: options.admin, credits: wholeNumber('--credits', options.credits, 0) });
 			const { key, info } = store.createKey(account.id, 'created with the account');
 			console.log(`Created account "${account.name}" (id ${account.id}).`);
 			printKey(key, info.id);
@@ -122,7 +126,7 @@ program
 	.addOption(dataDirOption())
 	.action((account: string, n: string, options: { dataDir?: string }) =>
 		withAccounts(options.dataDir, (store) => {
-			const updated = store.addCredits(store.require(account).id, Number(n));
+			const updated = store.addCredits(store.require(account).id, wholeNumber('credits', n, 1));
 			console.log(`Account "${updated.name}" now has ${updated.credits} outgoing-message credits.`);
 		}),
 	);
@@ -132,8 +136,10 @@ function printTable(header: string[], rows: string[][]): void {
 	for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
 }
 
-program.parseAsync().catch((err: Error) => {
-	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError;
+program.parseAsync().catch((err: NodeJS.ErrnoException) => {
+	// Operator mistakes (bad values, unusable folder, port in use, missing TLS file) need the message, not a stack.
+	const systemError = typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code);
+	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || systemError;
 	console.error(`mailroom: ${expected ? err.message : err.stack}`);
 	process.exit(expected ? 2 : 1);
 });
