@@ -10,4 +10,10 @@ function buildIcons() {
 	}).pipe(dest('dist'));
 }
 
+// The dashboard's page and stylesheet, served next to its compiled browser code (server/dashboard/client).
+function buildDashboard() {
+	return src('server/dashboard/public/**', { base: '.', encoding: false }).pipe(dest('dist'));
+}
+
 exports['build:icons'] = buildIcons;
+exports['build:dashboard'] = buildDashboard;

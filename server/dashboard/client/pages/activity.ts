@@ -1,0 +1,92 @@
+import { enc, getJson, request, type Delivery } from '../api.js';
+import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
+import { POLL_MS } from './inbox.js';
+
+const STATUSES = ['delivered', 'retrying', 'failed', 'refused'] as const;
+
+/** Webhook deliveries of the account, newest first, refreshed while the page is open. */
+export function activityPage(root: HTMLElement): () => void {
+	const status = new StatusLine();
+	const list = h('div', { class: 'list' });
+	const address = h('input', { id: 'activity-address', name: 'address', type: 'email', autocomplete: 'off' });
+	const state = h('select', { id: 'activity-status', name: 'status' }, h('option', { value: '' }, 'All'), STATUSES.map((value) => h('option', { value }, value)));
+	const filters = h(
+		'form',
+		{ class: 'inline-form', 'aria-label': 'Filter deliveries' },
+		h('div', { class: 'field' }, h('label', { for: 'activity-address' }, 'Address'), address),
+		h('div', { class: 'field' }, h('label', { for: 'activity-status' }, 'Status'), state),
+		h('button', { type: 'submit' }, 'Show'),
+	);
+	filters.addEventListener('submit', (event) => {
+		event.preventDefault();
+		void refresh();
+	});
+
+	let shown: string | undefined;
+	const refresh = async () => {
+		const query = new URLSearchParams({ limit: '100' });
+		if (address.value.trim()) query.set('address', address.value.trim().toLowerCase());
+		if (state.value) query.set('status', state.value);
+		try {
+			const deliveries = await getJson<Delivery[]>(`/api/webhook-activity?${query}`);
+			const json = JSON.stringify(deliveries);
+			// Redrawing only on change keeps keyboard focus on a Redeliver button between refreshes.
+			if (json === shown) return;
+			shown = json;
+			list.replaceChildren(deliveryTable(deliveries));
+		} catch (error) {
+			status.error(error);
+		}
+	};
+
+	const redeliver = (delivery: Delivery) => {
+		const button = h('button', { type: 'button', class: 'secondary' }, 'Redeliver', hidden(` message ${delivery.messageId} to ${delivery.url}`));
+		button.addEventListener('click', () =>
+			void busy(button, async () => {
+				try {
+					await request(`/api/webhook-deliveries/${enc(delivery.deliveryId)}/redeliver`, { method: 'POST' });
+					status.ok(`Redelivery of the message to ${delivery.url} is queued.`);
+					await refresh();
+				} catch (error) {
+					status.error(error);
+				}
+			}),
+		);
+		return button;
+	};
+
+	const deliveryTable = (deliveries: Delivery[]): Node => {
+		if (deliveries.length === 0) return h('p', {}, 'No webhook deliveries yet.');
+		return table(
+			'Webhook deliveries, newest first',
+			['Time', 'Address', 'Webhook URL', 'Status', 'Result', 'Attempt', 'Next retry', 'Actions'],
+			deliveries.map((delivery) => [
+				formatTime(delivery.time),
+				delivery.address,
+				h('span', { class: 'url' }, delivery.url),
+				h('span', { class: `badge ${delivery.status}` }, delivery.status),
+				result(delivery),
+				String(delivery.attempt),
+				delivery.nextRetry ? formatTime(delivery.nextRetry) : '—',
+				delivery.status === 'failed' || delivery.status === 'refused' ? redeliver(delivery) : '',
+			]),
+		);
+	};
+
+	root.append(
+		pageHeading('Recent Activity'),
+		h('p', { class: 'hint' }, 'Webhook deliveries of your addresses, newest first. A failed attempt is retried on a schedule; Redeliver sends a failed delivery again now.'),
+		filters,
+		status.element,
+		list,
+	);
+	void refresh();
+	const timer = setInterval(() => void refresh(), POLL_MS);
+	return () => clearInterval(timer);
+}
+
+function result(delivery: Delivery): string {
+	const code = delivery.statusCode === null ? '' : `HTTP ${delivery.statusCode}`;
+	const error = delivery.error === code ? '' : (delivery.error ?? '');
+	return [code, error, `${delivery.durationMs} ms`].filter(Boolean).join(' · ');
+}

@@ -1,0 +1,150 @@
+import { enc, getJson, request, sendJson, type Forwarding } from '../api.js';
+import { busy, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
+
+/** The account's private addresses: reserve, release, and per address the forwarding Settings. */
+export function addressesPage(root: HTMLElement): void {
+	const status = new StatusLine();
+	const list = h('div', { class: 'list' });
+	const settings = h('div');
+
+	const input = h('input', { id: 'reserve-address', name: 'address', type: 'email', required: true, autocomplete: 'off' });
+	const reserveButton = h('button', { type: 'submit' }, 'Reserve');
+	const reserveForm = h(
+		'form',
+		{ class: 'inline-form' },
+		h('label', { for: 'reserve-address' }, 'Address to reserve'),
+		input,
+		reserveButton,
+	);
+	reserveForm.addEventListener('submit', (event) => {
+		event.preventDefault();
+		const address = input.value.trim().toLowerCase();
+		void busy(reserveButton, async () => {
+			try {
+				await request(`/api/addresses/${enc(address)}`, { method: 'POST' });
+				input.value = '';
+				status.ok(`Reserved ${address}: its mail is now private to your account.`);
+				await refresh();
+			} catch (error) {
+				status.error(error);
+			}
+		});
+	});
+
+	const refresh = async () => {
+		try {
+			const addresses = await getJson<Forwarding[]>('/api/addresses');
+			list.replaceChildren(addressTable(addresses));
+		} catch (error) {
+			status.error(error);
+		}
+	};
+
+	const addressTable = (addresses: Forwarding[]): Node => {
+		if (addresses.length === 0) return h('p', {}, 'You have no private addresses yet.');
+		return table(
+			'Your private addresses',
+			['Address', 'Forward to Custom Webhook', 'Forward to email', 'Web socket', 'Actions'],
+			addresses.map((record) => [
+				h('a', { href: `#/inbox/${enc(record._id)}` }, record._id),
+				record.webhook ?? '—',
+				record.forward ?? '—',
+				record.enablews ? 'On' : 'Off',
+				h('div', { class: 'actions' }, settingsButton(record), releaseButton(record)),
+			]),
+		);
+	};
+
+	const settingsButton = (record: Forwarding) => {
+		const button = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' }, 'Settings', hidden(` for ${record._id}`));
+		button.addEventListener('click', () => {
+			for (const other of list.querySelectorAll('[aria-expanded]')) other.setAttribute('aria-expanded', 'false');
+			button.setAttribute('aria-expanded', 'true');
+			status.clear();
+			settings.replaceChildren(settingsForm(record, () => void refresh(), () => {
+				settings.replaceChildren();
+				button.setAttribute('aria-expanded', 'false');
+				button.focus();
+			}));
+			settings.querySelector('input')?.focus();
+		});
+		return button;
+	};
+
+	const releaseButton = (record: Forwarding) => {
+		const button = h('button', { type: 'button', class: 'danger' }, 'Release', hidden(` ${record._id}`));
+		button.addEventListener('click', () => {
+			if (!confirm(`Release ${record._id}? Its mail becomes public.`)) return;
+			void busy(button, async () => {
+				try {
+					await request(`/api/addresses/${enc(record._id)}`, { method: 'DELETE' });
+					settings.replaceChildren();
+					status.ok(`Released ${record._id}: its mail is public again.`);
+					await refresh();
+				} catch (error) {
+					status.error(error);
+				}
+			});
+		});
+		return button;
+	};
+
+	root.append(
+		pageHeading('Manage Email Addresses'),
+		h('p', { class: 'hint' }, 'A reserved address is private: only your API keys can read its mail, and you choose where its mail is forwarded.'),
+		reserveForm,
+		status.element,
+		list,
+		settings,
+	);
+	void refresh();
+}
+
+/** The forwarding Settings of one address; Save Settings sends them all and shows the outcome. */
+function settingsForm(record: Forwarding, saved: () => void, close: () => void): HTMLElement {
+	const status = new StatusLine();
+	const webhook = h('input', { id: 'settings-webhook', name: 'webhook', type: 'url', inputmode: 'url', autocomplete: 'off', value: record.webhook ?? '', 'aria-describedby': 'settings-webhook-hint' });
+	const forward = h('input', { id: 'settings-forward', name: 'forward', type: 'email', autocomplete: 'off', value: record.forward ?? '', 'aria-describedby': 'settings-forward-hint' });
+	const enablews = h('input', { id: 'settings-enablews', name: 'enablews', type: 'checkbox', checked: record.enablews, 'aria-describedby': 'settings-enablews-hint' });
+	const info = h('input', { id: 'settings-info', name: 'info', type: 'text', autocomplete: 'off', value: record.info });
+	const save = h('button', { type: 'submit' }, 'Save Settings');
+	const cancel = h('button', { type: 'button', class: 'secondary' }, 'Close');
+	cancel.addEventListener('click', close);
+
+	// novalidate: the server checks the values, and its message is the one shown.
+	const form = h(
+		'form',
+		{ class: 'panel', id: 'settings-panel', novalidate: true, 'aria-labelledby': 'settings-heading' },
+		h('h2', { id: 'settings-heading' }, `Settings for ${record._id}`),
+		h('label', { for: 'settings-webhook' }, 'Forward to Custom Webhook'),
+		webhook,
+		h('p', { class: 'hint', id: 'settings-webhook-hint' }, 'Each message is POSTed as JSON to this http(s) URL. Leave empty to stop.'),
+		h('label', { for: 'settings-forward' }, 'Forward to email'),
+		forward,
+		h('p', { class: 'hint', id: 'settings-forward-hint' }, 'Each message is also sent on to this address. Leave empty to stop.'),
+		h('div', { class: 'check' }, enablews, h('label', { for: 'settings-enablews' }, 'Web socket forwarding')),
+		h('p', { class: 'hint', id: 'settings-enablews-hint' }, 'Push each message to websocket clients of your account as it arrives.'),
+		h('label', { for: 'settings-info' }, 'Info'),
+		info,
+		h('div', { class: 'actions' }, save, cancel),
+		status.element,
+	);
+	form.addEventListener('submit', (event) => {
+		event.preventDefault();
+		void busy(save, async () => {
+			try {
+				await sendJson<Forwarding>('PUT', `/api/addresses/${enc(record._id)}`, {
+					webhook: webhook.value.trim() || null,
+					forward: forward.value.trim() || null,
+					enablews: enablews.checked,
+					info: info.value,
+				});
+				status.ok(`Settings saved for ${record._id}.`);
+				saved();
+			} catch (error) {
+				status.error(error);
+			}
+		});
+	});
+	return form;
+}

@@ -1,0 +1,296 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { launchChromium, screenshot } from '../../helpers/browser';
+
+/** A real webhook receiver on 127.0.0.1 answering every POST with `status`. */
+async function receiver(status: number): Promise<{ url: string; bodies: unknown[]; server: Server }> {
+	const bodies: unknown[] = [];
+	const server = createServer((request: IncomingMessage, response) => {
+		let data = '';
+		request.on('data', (chunk) => (data += chunk));
+		request.on('end', () => {
+			bodies.push(JSON.parse(data));
+			response.writeHead(status).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, server };
+}
+
+describe('Dashboard in a real browser', () => {
+	let mailroom: TestMailroom;
+	let browser: Browser;
+	let context: BrowserContext;
+	let page: Page;
+	let good: Awaited<ReturnType<typeof receiver>>;
+	let failing: Awaited<ReturnType<typeof receiver>>;
+	const address = 'dash@example.test';
+	const failingAddress = 'broken@example.test';
+
+	beforeAll(async () => {
+		// Two attempts, close together: a failing endpoint shows "retrying" with a next retry, then "failed".
+		mailroom = await startTestMailroom({ webhookAllowPrivate: true, webhookRetrySchedule: [0, 300] });
+		[good, failing, browser] = await Promise.all([receiver(200), receiver(500), launchChromium()]);
+		context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+		page = await context.newPage();
+		page.setDefaultTimeout(10_000);
+		page.on('dialog', (dialog) => void dialog.accept());
+	}, 60_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		good?.server.close();
+		failing?.server.close();
+		await mailroom?.stop();
+	});
+
+	const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+	const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
+
+	async function signIn(key: string): Promise<void> {
+		await page.goto(mailroom.httpUrl);
+		await page.getByLabel('API key').fill(key);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+	}
+
+	async function saveWebhook(email: string, url: string): Promise<void> {
+		await nav('Manage Email Addresses').click();
+		await page.getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Settings' }).click();
+		await page.getByLabel('Forward to Custom Webhook').fill(url);
+		await page.getByRole('button', { name: 'Save Settings' }).click();
+		await status(`Settings saved for ${email}.`).waitFor();
+	}
+
+	it('serves the page with a Content-Security-Policy and no inline script', async () => {
+		const response = await mailroom.api('/');
+		expect(response.status).toBe(200);
+		expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+		expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+		expect(response.text).toContain('<script type="module" src="js/main.js"></script>');
+		expect(response.text.match(/<script\b[^>]*>/g)).toEqual(['<script type="module" src="js/main.js">']);
+		const script = await mailroom.api('/js/main.js');
+		expect(script.headers.get('content-type')).toMatch(/javascript/);
+		// Unknown paths still get the API's JSON error, not the page.
+		expect((await mailroom.api('/no-such-page')).body).toEqual({ error: 'Not Found', message: 'No route for GET /no-such-page' });
+	});
+
+	it('refuses a wrong key, then signs in with the key kept in sessionStorage only', async () => {
+		const violations: string[] = [];
+		page.on('console', (message) => {
+			if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+		});
+		await signIn('mr_not-a-real-key');
+		await status(/Sign-in failed: .*unknown or revoked/).waitFor();
+		await screenshot(page, '01-sign-in-error');
+
+		await page.getByLabel('API key').fill(mailroom.adminKey);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+		expect(await page.evaluate('sessionStorage.getItem("mailroom.apiKey")')).toBe(mailroom.adminKey);
+		expect(await page.evaluate('localStorage.length')).toBe(0);
+		expect(await page.evaluate('document.cookie')).toBe('');
+		expect(violations).toEqual([]);
+	});
+
+	it('Manage Email Addresses: reserve an address, open Settings, enter Forward to Custom Webhook, Save Settings', async () => {
+		await nav('Manage Email Addresses').click();
+		await page.getByRole('heading', { name: 'Manage Email Addresses', level: 1 }).waitFor();
+		for (const email of [address, failingAddress]) {
+			await page.getByLabel('Address to reserve').fill(email);
+			await page.getByRole('button', { name: 'Reserve' }).click();
+			await status(`Reserved ${email}`).waitFor();
+			await page.getByRole('row').filter({ hasText: email }).waitFor();
+		}
+
+		await page.getByRole('row').filter({ hasText: address }).getByRole('button', { name: 'Settings' }).click();
+		const webhook = page.getByLabel('Forward to Custom Webhook');
+		expect(await webhook.evaluate((input: { ownerDocument: { activeElement: unknown } }) => input.ownerDocument.activeElement === input)).toBe(true);
+		// The server's own message is shown when it refuses a value.
+		await webhook.fill('ftp://example.test/hook');
+		await page.getByRole('button', { name: 'Save Settings' }).click();
+		await page.locator('#settings-panel .status.error').waitFor();
+		const refusal = await page.locator('#settings-panel .status.error').textContent();
+		const direct = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, { method: 'PUT', key: mailroom.adminKey, body: { webhook: 'ftp://example.test/hook' } });
+		expect(direct.status).toBe(400);
+		expect(refusal).toBe(direct.body.message);
+
+		await webhook.fill(good.url);
+		await page.getByLabel('Info').fill('dashboard test');
+		await page.getByRole('button', { name: 'Save Settings' }).click();
+		await status(`Settings saved for ${address}.`).waitFor();
+		await page.getByRole('row').filter({ hasText: address }).filter({ hasText: good.url }).waitFor();
+		await screenshot(page, '02-manage-email-addresses-settings');
+		const record = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, { key: mailroom.adminKey });
+		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: false, forward: null });
+
+		await saveWebhook(failingAddress, failing.url);
+	});
+
+	it('Inbox: mail sent over SMTP appears by itself, and opens with text, HTML, attachments, links, headers and raw source', async () => {
+		await nav('Inbox').click();
+		await page.getByLabel('Email address').fill(address);
+		await page.getByRole('button', { name: 'Show messages' }).click();
+		await page.getByText('No messages yet.').waitFor();
+
+		await mailroom.send({
+			from: 'Sender <sender@example.org>',
+			to: address,
+			subject: 'Dashboard hello',
+			text: 'Hello from the test, see https://example.org/page',
+			html: '<p>Hello <b>bold</b> <a href="https://example.org/page">page</a></p><script>parent.postMessage("ran", "*")</script>',
+			attachments: [{ filename: 'notes.txt', content: 'attachment body', contentType: 'text/plain' }],
+		});
+		const link = page.getByRole('link', { name: 'Dashboard hello' });
+		await link.waitFor({ timeout: 15_000 });
+		await status('1 new message').waitFor();
+		await screenshot(page, '03-inbox');
+
+		await link.click();
+		await page.getByRole('heading', { name: 'Dashboard hello', level: 1 }).waitFor();
+		await page.getByText('Hello from the test').first().waitFor();
+		const frame = page.locator('iframe.html-body');
+		expect(await frame.getAttribute('sandbox')).toBe('');
+		await page.frameLocator('iframe.html-body').getByText('bold').waitFor();
+		expect(await page.getByRole('term').filter({ hasText: 'Spam score' }).count()).toBe(1);
+		await page.getByRole('link', { name: 'https://example.org/page' }).waitFor();
+
+		const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download notes\.txt/ }).click()]);
+		expect(download.suggestedFilename()).toBe('notes.txt');
+		expect(readFileSync(await download.path()).toString()).toBe('attachment body');
+
+		await page.getByText('Headers', { exact: true }).click();
+		await page.getByRole('cell', { name: 'subject', exact: true }).waitFor();
+		await page.getByText('Raw source', { exact: true }).click();
+		await page.locator('pre.raw').filter({ hasText: 'Subject: Dashboard hello' }).waitFor();
+		await screenshot(page, '04-message');
+	});
+
+	it('Recent Activity: the delivery to the webhook, and the failing endpoint with its error, which can be redelivered', async () => {
+		await mailroom.send({ from: 'sender@example.org', to: failingAddress, subject: 'Will fail', text: 'nobody home' });
+		await nav('Recent Activity').click();
+		await page.getByRole('heading', { name: 'Recent Activity', level: 1 }).waitFor();
+
+		const delivered = page.getByRole('row').filter({ hasText: address }).filter({ hasText: 'delivered' });
+		await delivered.waitFor({ timeout: 15_000 });
+		expect(await delivered.textContent()).toContain('HTTP 200');
+		expect(good.bodies).toHaveLength(1);
+		expect(good.bodies[0]).toMatchObject({ subject: 'Dashboard hello', inbox: address });
+
+		const failed = page.getByRole('row').filter({ hasText: failingAddress }).filter({ hasText: 'failed' });
+		await failed.waitFor({ timeout: 15_000 });
+		expect(await failed.textContent()).toContain('HTTP 500');
+		const retrying = page.getByRole('row').filter({ hasText: failingAddress }).filter({ hasText: 'retrying' });
+		expect(await retrying.count()).toBe(1);
+		await screenshot(page, '05-recent-activity');
+
+		const attempts = failing.bodies.length;
+		await failed.getByRole('button', { name: 'Redeliver' }).click();
+		await status('Redelivery of the message').waitFor();
+		await until(() => failing.bodies.length > attempts);
+		await page.getByRole('row').filter({ hasText: failingAddress }).filter({ hasText: 'failed' }).nth(1).waitFor({ timeout: 15_000 });
+	});
+
+	it('Account: outgoing credits, API keys created (shown once) and revoked, the webhook signing secret shown and rotated', async () => {
+		await nav('Account').click();
+		await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+		const me = await mailroom.api('/api/me', { key: mailroom.adminKey });
+		expect(await page.locator('#credits').textContent()).toBe(String(me.body.sendsRemaining));
+
+		await page.getByLabel('Label for a new key').fill('n8n workflow');
+		await page.getByRole('button', { name: 'Create key' }).click();
+		await status('Created the key n8n workflow.').waitFor();
+		const newKey = (await page.locator('#new-key').textContent())!;
+		expect((await mailroom.api('/api/me', { key: newKey })).status).toBe(200);
+		const row = page.getByRole('row').filter({ hasText: 'n8n workflow' });
+		await row.waitFor();
+		expect(await row.textContent()).not.toContain(newKey);
+
+		await page.getByRole('button', { name: 'Show secret' }).click();
+		const secret = (await page.locator('#signing-secret').textContent())!;
+		expect(secret).toBe((await mailroom.api('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
+		await page.getByRole('button', { name: 'Rotate secret' }).click();
+		await status('The signing secret was rotated').waitFor();
+		const rotated = (await page.locator('#signing-secret').textContent())!;
+		expect(rotated).not.toBe(secret);
+		expect(rotated).toBe((await mailroom.api('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
+		await screenshot(page, '06-account');
+
+		await row.getByRole('button', { name: 'Revoke' }).click();
+		await status('Revoked the key n8n workflow.').waitFor();
+		await row.filter({ hasText: 'Revoked' }).waitFor();
+		expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+		// The dashboard's own key is marked and cannot be revoked from it.
+		const own = page.getByRole('row').filter({ hasText: 'Active (this session)' });
+		expect(await own.count()).toBe(1);
+		expect(await own.getByRole('button').count()).toBe(0);
+		expect((await mailroom.api('/api/me', { key: newKey })).status).toBe(401);
+	});
+
+	it('works by keyboard with a visible focus ring', async () => {
+		// On a fresh load, the first Tab reaches the skip link, the next the navigation.
+		await page.goto(`${mailroom.httpUrl}/#/addresses`);
+		await page.reload();
+		await page.getByRole('heading', { name: 'Manage Email Addresses', level: 1 }).waitFor();
+		await page.keyboard.press('Tab');
+		expect(await focusedText()).toBe('Skip to content');
+		await page.keyboard.press('Tab');
+		expect(await focusedText()).toBe('Inbox');
+		expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+		// From the reserve field, Tab reaches the first Settings button; Enter opens the form with focus in its first field.
+		await page.getByLabel('Address to reserve').focus();
+		for (let i = 0; i < 10 && !(await focusedText()).startsWith('Settings'); i++) await page.keyboard.press('Tab');
+		await page.keyboard.press('Enter');
+		expect(await page.evaluate('document.activeElement.id')).toBe('settings-webhook');
+		// Every form control has a label.
+		const unlabelled = await page.evaluate(
+			'[...document.querySelectorAll("input, select, textarea")].filter((el) => el.labels.length === 0 && !el.getAttribute("aria-label")).map((el) => el.outerHTML)',
+		);
+		expect(unlabelled).toEqual([]);
+	});
+
+	it('fits a phone-sized screen', async () => {
+		const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+		const small = await phone.newPage();
+		try {
+			await small.goto(mailroom.httpUrl);
+			await small.getByLabel('API key').fill(mailroom.adminKey);
+			await small.getByRole('button', { name: 'Sign in' }).click();
+			for (const [route, heading, name] of [
+				['addresses', 'Manage Email Addresses', '07-phone-manage-email-addresses'],
+				['activity', 'Recent Activity', '08-phone-recent-activity'],
+				[`inbox/${encodeURIComponent(address)}`, 'Inbox', '09-phone-inbox'],
+			]) {
+				await small.goto(`${mailroom.httpUrl}/#/${route}`);
+				await small.getByRole('heading', { name: heading, level: 1 }).waitFor();
+				await small.getByRole('row').first().waitFor();
+				expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+				await screenshot(small, name);
+			}
+		} finally {
+			await phone.close();
+		}
+	});
+
+	it('signs out: the key is removed from the browser', async () => {
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await status('You are signed out.').waitFor();
+		expect(await page.evaluate('sessionStorage.length')).toBe(0);
+		expect(await page.getByRole('navigation').isHidden()).toBe(true);
+		await page.goto(`${mailroom.httpUrl}/#/account`);
+		await page.getByLabel('API key').waitFor();
+	});
+
+	const focusedText = async () => String(await page.evaluate('document.activeElement.textContent.trim()'));
+});
+
+/** Waits for a condition of the test's own state (a receiver's requests). */
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error('condition not met in time');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
