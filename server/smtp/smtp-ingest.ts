@@ -4,11 +4,20 @@ import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../store/messages';
 import { parseEmailAddress } from '../mail/email-address';
 import { readRaw } from './read-raw';
+import { bareLineEnding } from './bare-line-endings';
 import type { Logger } from '../log';
 
 export interface SmtpIngestOptions {
 	hostname: string;
 	maxMessageSize: number;
+	/** Connections open at once (smtp-server answers one more with 421). */
+	maxClients: number;
+	/** Recipients per transaction; the next RCPT TO gets 452. */
+	maxRecipients: number;
+	/** Idle time (ms) before a connection is closed with 421. */
+	socketTimeout: number;
+	/** `reject`: 550 for a message with a bare CR or LF (SMTP smuggling); `accept`: store it as sent. */
+	bareLf: 'reject' | 'accept';
 	tlsCert?: string;
 	tlsKey?: string;
 	/** Whether mail for this domain is accepted here. */
@@ -43,6 +52,8 @@ export class SmtpIngest {
 			name: options.hostname,
 			banner: 'Mailroom',
 			size: options.maxMessageSize,
+			maxClients: options.maxClients,
+			socketTimeout: options.socketTimeout,
 			authOptional: true,
 			disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
 			...tls,
@@ -52,7 +63,8 @@ export class SmtpIngest {
 				this.inTransaction.add(session.id);
 				callback();
 			},
-			onRcptTo: (address, _session, callback) => {
+			onRcptTo: (address, session, callback) => {
+				if (session.envelope.rcptTo.length >= options.maxRecipients) return callback(smtpError(452, '4.5.3 Error: too many recipients'));
 				const parsed = parseEmailAddress(address.address);
 				if (!parsed) return callback(smtpError(553, `Invalid recipient address <${address.address}>`));
 				if (!options.acceptsDomain(parsed.domain)) return callback(smtpError(550, `Mail for ${parsed.domain} is not accepted here`));
@@ -75,6 +87,8 @@ export class SmtpIngest {
 	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
 		const raw = await readRaw(stream, this.options.maxMessageSize);
 		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
+		const bare = this.options.bareLf === 'reject' ? bareLineEnding(raw) : null;
+		if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {
 			const parsed = parseEmailAddress(address)!;
