@@ -4,10 +4,11 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	INode,
 	JsonObject,
 } from 'n8n-workflow';
-import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { jsonParse, NodeApiError } from 'n8n-workflow';
 
 /** The functions objects our requests run in: the action node and the trigger's webhook methods. */
 export type MailroomContext = IExecuteFunctions | IHookFunctions;
@@ -31,9 +32,9 @@ export interface AddressRecord extends IDataObject {
 export const addressPath = (email: string) => encodeURIComponent(email.trim());
 
 /**
- * Calls the Mailroom REST API with the mailroomApi credential (its own `authenticate`
- * definition puts the key in the Service-Key header). Failures become a NodeApiError whose
- * message is the server's `message` and whose httpCode is the HTTP status.
+ * Calls the Mailroom REST API with the mailroomApi credential (its own `authenticate` definition
+ * puts the key in the Service-Key header). An error answer becomes a NodeApiError whose message is
+ * the server's `message` and whose httpCode is the HTTP status.
  */
 export async function mailroomRequest(
 	this: MailroomContext,
@@ -51,12 +52,19 @@ export async function mailroomRequest(
 		body,
 		json: !text,
 		...(text ? { encoding: 'text' as const } : {}),
+		// Error answers come back to us, so that their body is at hand whatever the encoding.
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
 	};
+	let response: IN8nHttpFullResponse;
 	try {
-		return await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request);
+		response = await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request);
 	} catch (error) {
-		throw mailroomError(this.getNode(), error, itemIndex);
+		// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
+		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 	}
+	if (response.statusCode < 400) return response.body;
+	throw errorOfAnswer(this.getNode(), response, itemIndex);
 }
 
 /** The HTTP status of a failed request, if the server answered at all. */
@@ -65,23 +73,16 @@ export function httpStatus(error: unknown): number | undefined {
 	return code ? Number(code) : undefined;
 }
 
-function mailroomError(node: INode, error: unknown, itemIndex?: number) {
-	const response = (error as { cause?: { response?: { status?: number; data?: unknown } } }).cause
-		?.response;
-	if (!response?.status) {
-		// No answer from the server (refused, timed out, ...): n8n's own error says which.
-		return error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeApiError(node, error as JsonObject, { itemIndex });
-	}
+/** A NodeApiError from an error answer `{"error": "Not Found", "message": "..."}` (or any other body). */
+function errorOfAnswer(node: INode, { statusCode, body }: IN8nHttpFullResponse, itemIndex?: number) {
 	const data =
-		typeof response.data === 'string'
-			? jsonParse<IDataObject>(response.data, { fallbackValue: { message: response.data } })
-			: ((response.data ?? {}) as IDataObject);
-	const status = String(response.status);
-	const serverMessage = typeof data.message === 'string' && data.message ? data.message : undefined;
+		typeof body === 'string'
+			? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } })
+			: ((body ?? {}) as IDataObject);
+	const status = String(statusCode);
+	const message = typeof data.message === 'string' && data.message ? data.message : `Mailroom answered HTTP ${status}`;
 	return new NodeApiError(node, { ...data, httpCode: status } as JsonObject, {
-		message: serverMessage ?? `Mailroom answered with HTTP ${status}`,
+		message,
 		description: `HTTP ${status}${typeof data.error === 'string' ? ` ${data.error}` : ''}`,
 		httpCode: status,
 		itemIndex,

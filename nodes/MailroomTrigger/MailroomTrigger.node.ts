@@ -111,7 +111,9 @@ export class MailroomTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const payload = this.getBodyData();
 		if (typeof payload._id !== 'string') {
-			this.getResponseObject().status(400).json({ error: 'Bad Request', message: 'Expected a Mailroom message' });
+			const response = this.getResponseObject();
+			response.writeHead(400, { 'content-type': 'application/json' });
+			response.end(JSON.stringify({ error: 'Bad Request', message: 'Expected a Mailroom message as JSON' }));
 			return { noWebhookResponse: true };
 		}
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
