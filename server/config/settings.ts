@@ -90,7 +90,10 @@ export function parseSize(value: string): number {
 	const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
 	const unit = match ? SIZE_UNITS[match[2].toLowerCase()] : undefined;
 	if (!match || unit === undefined) throw new ConfigError(`size must look like 25MB, 512KB or 1048576, got "${value}"`);
-	return Math.floor(Number(match[1]) * unit);
+	const bytes = Math.floor(Number(match[1]) * unit);
+	// A zero limit would refuse every message rather than mean "no limit".
+	if (bytes < 1) throw new ConfigError(`size must be at least 1 byte, got "${value}"`);
+	return bytes;
 }
 
 function oneOf<T extends string>(name: string, values: readonly T[]) {

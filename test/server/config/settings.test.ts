@@ -1,0 +1,25 @@
+import { ConfigError, parseSize } from '../../../dist/server/config/settings';
+
+describe('parseSize', () => {
+	it.each([
+		['1048576', 1048576],
+		['25MB', 25 * 1024 * 1024],
+		['25mb', 25 * 1024 * 1024],
+		['25M', 25 * 1024 * 1024],
+		['512KB', 512 * 1024],
+		['512k', 512 * 1024],
+		['1GB', 1024 ** 3],
+		['100b', 100],
+		[' 10 KB ', 10 * 1024],
+		['1.5MB', 1.5 * 1024 * 1024],
+		['0.5k', 512],
+		['1.0001', 1],
+	])('reads %j as %d bytes', (value, bytes) => {
+		expect(parseSize(value)).toBe(bytes);
+	});
+
+	it.each(['', 'MB', 'abc', '10TB', '10 MiB', '-5', '-5MB', '1,5MB', '1e6', '25 MB extra', '0x10', '0', '0KB', '0.4'])('refuses %j with a ConfigError that quotes it', (value) => {
+		expect(() => parseSize(value)).toThrow(ConfigError);
+		expect(() => parseSize(value)).toThrow(`"${value}"`);
+	});
+});
