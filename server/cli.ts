@@ -4,17 +4,29 @@ import { ConfigError, SETTINGS, resolveConfig } from './config/settings';
 import { startMailroom } from './app';
 import { openDatabase, DataDirError } from './store/database';
 import { AccountStore, AccountError } from './store/accounts';
+import { AddressStore } from './store/addresses';
+import { DomainStore, DomainError } from './store/domains';
+import { isDomain } from './mail/email-address';
 
 const DATA_DIR = SETTINGS.find((setting) => setting.key === 'dataDir')!;
 
+interface AdminStores {
+	accounts: AccountStore;
+	domains: DomainStore;
+}
+
 /** Runs an admin command on the database of --data-dir (or MAILROOM_DATA_DIR). */
-function withAccounts(dataDir: string | undefined, command: (accounts: AccountStore) => void): void {
+function withStores(dataDir: string | undefined, command: (stores: AdminStores) => void): void {
 	const db = openDatabase(resolveConfig({ dataDir }).dataDir);
 	try {
-		command(new AccountStore(db));
+		command({ accounts: new AccountStore(db), domains: new DomainStore(db, new AddressStore(db)) });
 	} finally {
 		db.close();
 	}
+}
+
+function withAccounts(dataDir: string | undefined, command: (accounts: AccountStore) => void): void {
+	withStores(dataDir, ({ accounts }) => command(accounts));
 }
 
 const dataDirOption = () => new Option(DATA_DIR.flag, `${DATA_DIR.description} [env ${DATA_DIR.env}, default ${DATA_DIR.default}]`);
@@ -131,6 +143,42 @@ program
 		}),
 	);
 
+const domains = program.command('domains').description('manage custom domains: all mail to a domain is private to the account that owns it');
+domains
+	.command('add <account> <domain>')
+	.description('give a domain to an account (id or name); SMTP then accepts its mail')
+	.addOption(dataDirOption())
+	.action((account: string, domain: string, options: { dataDir?: string }) =>
+		withStores(options.dataDir, (stores) => {
+			const name = domain.trim().toLowerCase();
+			if (!isDomain(name)) throw new DomainError(`"${domain}" is not a valid domain name`);
+			const owner = stores.accounts.require(account);
+			stores.domains.claim(name, owner.id);
+			console.log(`Domain ${name} belongs to account "${owner.name}" (id ${owner.id}).`);
+		}),
+	);
+domains
+	.command('list')
+	.description('list custom domains and their owners')
+	.addOption(dataDirOption())
+	.action((options: { dataDir?: string }) =>
+		withStores(options.dataDir, (stores) => {
+			const rows = stores.domains.list().map((d) => [d._id, stores.accounts.find(d.owner)?.name ?? d.owner, d.catchAll ?? '', d.created]);
+			printTable(['DOMAIN', 'OWNER', 'CATCH-ALL', 'CREATED'], rows);
+		}),
+	);
+domains
+	.command('remove <domain>')
+	.description('take a domain from its account: its mail becomes public (reserved addresses stay reserved)')
+	.addOption(dataDirOption())
+	.action((domain: string, options: { dataDir?: string }) =>
+		withStores(options.dataDir, (stores) => {
+			const name = domain.trim().toLowerCase();
+			if (!stores.domains.remove(name)) throw new DomainError(`no account owns the domain "${name}" (see: mailroom domains list)`);
+			console.log(`Removed domain ${name}.`);
+		}),
+	);
+
 function printTable(header: string[], rows: string[][]): void {
 	const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
 	for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
@@ -139,7 +187,7 @@ function printTable(header: string[], rows: string[][]): void {
 program.parseAsync().catch((err: NodeJS.ErrnoException) => {
 	// Operator mistakes (bad values, unusable folder, port in use, missing TLS file) need the message, not a stack.
 	const systemError = typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code);
-	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || systemError;
+	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || err instanceof DomainError || systemError;
 	console.error(`mailroom: ${expected ? err.message : err.stack}`);
 	process.exit(expected ? 2 : 1);
 });
