@@ -1,0 +1,27 @@
+import type { MessageContent } from '../store/messages';
+
+/** text, headers and raw: what webhook payloads and websocket frames add to a message record. */
+export interface BodyProps {
+	text: string;
+	headers: Record<string, string>;
+	raw: string;
+}
+
+/**
+ * Header lines as an object with lower-case names and string values. A header that occurs more
+ * than once (received, dkim-signature...) keeps every value, in order, joined with "\n".
+ */
+export function headerObject(lines: [string, string][]): Record<string, string> {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of lines) headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}\n${value}` : value;
+	return headers;
+}
+
+/** The raw message as text with CRLF line breaks, whatever the sender used. */
+export function crlfText(raw: Buffer): string {
+	return raw.toString('utf8').replace(/\r?\n/g, '\r\n');
+}
+
+export function bodyProps(content: MessageContent): BodyProps {
+	return { text: content.text, headers: headerObject(content.headers), raw: crlfText(content.raw) };
+}

@@ -1,0 +1,199 @@
+import type { GroupCommit } from '../store/group-commit';
+import type { MessageRecord, MessageStore } from '../store/messages';
+import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/webhook-deliveries';
+import type { WebhookSecretStore } from '../store/webhook-secrets';
+import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
+import type { Logger } from '../log';
+import type { SendResult, WebhookSender } from './webhook-sender';
+import { buildPayload } from './webhook-payload';
+import { signatureHeaders } from './signature';
+
+export interface WebhookWorkerOptions {
+	deliveries: WebhookDeliveryStore;
+	messages: MessageStore;
+	secrets: WebhookSecretStore;
+	encryptedInboxes: EncryptedInboxStore;
+	commit: GroupCommit;
+	sender: WebhookSender;
+	/** Delay (ms) before each attempt; schedule[n] is the wait after the n-th failed attempt. */
+	schedule: number[];
+	hostConcurrency: number;
+	log: Logger;
+	/** For jitter; tests may pin it. */
+	random?: () => number;
+}
+
+/** Rows read per query when looking for due deliveries. */
+const PAGE = 200;
+/** Deliveries held in memory per host; the rest wait in the database until the queue drains. */
+const MAX_QUEUED_PER_HOST = 1000;
+/** The worker looks at the database at least this often, whatever it expects. */
+const MAX_SLEEP_MS = 60_000;
+/** A Retry-After longer than this is cut to it. */
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+/** After an unexpected error (e.g. the database), the delivery is tried again this much later. */
+const ERROR_BACKOFF_MS = 5000;
+
+interface HostQueue {
+	active: number;
+	waiting: DeliveryRow[];
+}
+
+/** Retries are spread ±20% so deliveries that failed together do not come back together. */
+function jitter(delay: number, random: () => number): number {
+	return Math.round(delay * (0.8 + 0.4 * random()));
+}
+
+function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Sends due deliveries, at most `hostConcurrency` at a time per target host, so a slow or dead
+ * endpoint only holds up its own queue. New deliveries come straight from ingest (`dispatch`);
+ * retries and what was pending at the last stop are found in the database (`poll`).
+ */
+export class WebhookWorker {
+	private readonly claimed = new Set<string>();
+	private readonly hosts = new Map<string, HostQueue>();
+	private readonly inFlight = new Set<Promise<void>>();
+	private readonly random: () => number;
+	private timer?: NodeJS.Timeout;
+	private wakeAt = Infinity;
+	/** Some due deliveries were left in the database because their host's queue was full. */
+	private backlogged = false;
+	private closed = false;
+
+	constructor(private readonly options: WebhookWorkerOptions) {
+		this.random = options.random ?? Math.random;
+	}
+
+	start(): void {
+		this.poll();
+	}
+
+	/** Takes the deliveries of just-committed messages. */
+	dispatch(records: MessageRecord[]): void {
+		const now = Date.now();
+		for (const record of records) {
+			for (const delivery of this.options.deliveries.pendingForMessage(record._id)) {
+				if (delivery.next_attempt !== null && delivery.next_attempt > now) this.wake(delivery.next_attempt);
+				else this.claim(delivery);
+			}
+		}
+	}
+
+	/** Queues a failed or refused delivery again, due now; false when it is in neither state. */
+	redeliver(id: string): boolean {
+		if (!this.options.deliveries.redeliver(id, Date.now())) return false;
+		this.claim(this.options.deliveries.get(id)!);
+		return true;
+	}
+
+	/** Stops taking work and waits for attempts in flight; queued deliveries stay pending in the database. */
+	async close(): Promise<void> {
+		this.closed = true;
+		clearTimeout(this.timer);
+		for (const queue of this.hosts.values()) queue.waiting.length = 0;
+		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+		this.options.sender.close();
+	}
+
+	private wake(at: number): void {
+		if (this.closed || at >= this.wakeAt) return;
+		clearTimeout(this.timer);
+		this.wakeAt = at;
+		this.timer = setTimeout(() => {
+			this.wakeAt = Infinity;
+			this.poll();
+		}, Math.min(Math.max(0, at - Date.now()), MAX_SLEEP_MS));
+	}
+
+	private poll(): void {
+		if (this.closed) return;
+		const now = Date.now();
+		this.backlogged = false;
+		let page: DeliveryRow[];
+		let after: DeliveryRow | undefined;
+		do {
+			page = this.options.deliveries.due(now, PAGE, after);
+			for (const delivery of page) if (!this.claim(delivery)) this.backlogged = true;
+			after = page.at(-1);
+		} while (page.length === PAGE);
+		this.wake(this.options.deliveries.nextDue(now) ?? now + MAX_SLEEP_MS);
+	}
+
+	/** Puts a delivery in its host's queue; false when that queue is full. */
+	private claim(delivery: DeliveryRow): boolean {
+		if (this.closed || this.claimed.has(delivery.id)) return true;
+		const host = hostOf(delivery.url);
+		let queue = this.hosts.get(host);
+		if (!queue) this.hosts.set(host, (queue = { active: 0, waiting: [] }));
+		if (queue.waiting.length >= MAX_QUEUED_PER_HOST) return false;
+		this.claimed.add(delivery.id);
+		queue.waiting.push(delivery);
+		this.pump(host, queue);
+		return true;
+	}
+
+	private pump(host: string, queue: HostQueue): void {
+		while (queue.active < this.options.hostConcurrency && queue.waiting.length) {
+			const delivery = queue.waiting.shift()!;
+			queue.active++;
+			const run: Promise<void> = this.attempt(delivery)
+				.catch((err: Error) => {
+					this.options.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded; retrying later');
+					this.wake(Date.now() + ERROR_BACKOFF_MS);
+				})
+				.finally(() => {
+					queue.active--;
+					this.claimed.delete(delivery.id);
+					this.inFlight.delete(run);
+					if (queue.active === 0 && queue.waiting.length === 0) this.hosts.delete(host);
+					else this.pump(host, queue);
+					if (this.backlogged && queue.waiting.length < MAX_QUEUED_PER_HOST / 2) this.wake(Date.now());
+				});
+			this.inFlight.add(run);
+		}
+	}
+
+	private async attempt(delivery: DeliveryRow): Promise<void> {
+		const result = await this.send(delivery);
+		const outcome = this.judge(delivery, result);
+		await this.options.commit.run(() => this.options.deliveries.recordAttempt(delivery, outcome));
+		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
+	}
+
+	/** Builds the payload from the stored message, signs it and posts it. */
+	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
+		const { messages, secrets, encryptedInboxes, sender } = this.options;
+		const record = messages.get(delivery.address, delivery.message_id);
+		const content = record && messages.content(delivery.address, delivery.message_id);
+		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
+		const body = JSON.stringify(buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)));
+		const now = new Date();
+		return sender.send(delivery.url, body, signatureHeaders(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now, body));
+	}
+
+	/** 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. */
+	private judge(delivery: DeliveryRow, result: SendResult & { gone?: boolean }): AttemptRecord {
+		const time = Date.now();
+		const base = { statusCode: result.statusCode ?? null, durationMs: result.durationMs, time, nextRetry: null };
+		if (result.refused) return { ...base, status: 'refused', error: `refused: ${result.refused}` };
+		if (result.gone) return { ...base, status: 'failed', error: result.error! };
+		const code = result.statusCode;
+		if (code !== undefined && code >= 200 && code < 300) return { ...base, status: 'delivered', error: null };
+		const detail = result.bodySnippet ? `: ${result.bodySnippet}` : '';
+		if (code === 410) return { ...base, status: 'failed', error: `HTTP 410: the receiver asked to stop${detail}` };
+		const retryable = code === undefined || code === 408 || code === 429 || code >= 500;
+		const error = code === undefined ? result.error! : `HTTP ${code}${code >= 300 && code < 400 ? ' (redirects are not followed)' : ''}${detail}`;
+		const position = delivery.attempts + 1 - delivery.schedule_start;
+		if (!retryable || position >= this.options.schedule.length) return { ...base, status: 'failed', error };
+		const delay = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : jitter(this.options.schedule[position], this.random);
+		return { ...base, status: 'retrying', error, nextRetry: time + delay };
+	}
+}

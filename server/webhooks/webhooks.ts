@@ -1,0 +1,96 @@
+import type { MailroomConfig } from '../config/settings';
+import type { Db } from '../store/database';
+import type { GroupCommit } from '../store/group-commit';
+import type { MessageRecord, MessageStore } from '../store/messages';
+import type { Ingest } from '../ingest/ingest';
+import type { Logger } from '../log';
+import { WebhookDeliveryStore } from '../store/webhook-deliveries';
+import { WebhookSecretStore } from '../store/webhook-secrets';
+import { EncryptedInboxStore } from '../store/encrypted-inboxes';
+import { WebhookTargets } from './webhook-target';
+import { WebhookSender } from './webhook-sender';
+import { WebhookWorker } from './webhook-worker';
+import type { Resolver } from './target-policy';
+
+export interface WebhooksOptions {
+	db: Db;
+	config: Pick<MailroomConfig, 'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays'>;
+	ingest: Ingest;
+	commit: GroupCommit;
+	messages: MessageStore;
+	encryptedInboxes: EncryptedInboxStore;
+	log: Logger;
+	/** DNS for webhook hosts; the system resolver unless a test injects one. */
+	resolver?: Resolver;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
+
+/**
+ * Webhook forwarding: records a delivery in the transaction of every message whose inbox has
+ * a webhook, sends it once committed, and keeps the Recent Activity log within its retention.
+ */
+export class Webhooks {
+	readonly deliveries: WebhookDeliveryStore;
+	readonly secrets: WebhookSecretStore;
+	private readonly worker: WebhookWorker;
+	private readonly targets: WebhookTargets;
+	private pruneTimer?: NodeJS.Timeout;
+
+	constructor(private readonly options: WebhooksOptions) {
+		const { db, config } = options;
+		this.deliveries = new WebhookDeliveryStore(db);
+		this.secrets = new WebhookSecretStore(db);
+		this.targets = new WebhookTargets(db);
+		this.worker = new WebhookWorker({
+			deliveries: this.deliveries,
+			messages: options.messages,
+			secrets: this.secrets,
+			encryptedInboxes: options.encryptedInboxes,
+			commit: options.commit,
+			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate, resolver: options.resolver }),
+			schedule: config.webhookRetrySchedule,
+			hostConcurrency: config.webhookHostConcurrency,
+			log: options.log,
+		});
+		options.ingest.addTransactionHook((records) => this.recordDeliveries(records));
+		options.ingest.on('delivered', (records) => this.worker.dispatch(records));
+	}
+
+	/** Picks up what was pending at the last stop, and starts the retention sweep. */
+	start(): void {
+		this.prune();
+		this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
+		this.worker.start();
+	}
+
+	redeliver(deliveryId: string): boolean {
+		return this.worker.redeliver(deliveryId);
+	}
+
+	async close(): Promise<void> {
+		clearInterval(this.pruneTimer);
+		await this.worker.close();
+	}
+
+	/** Runs inside the message's transaction: a crash cannot lose a delivery to make. */
+	private recordDeliveries(records: MessageRecord[]): void {
+		const due = Date.now() + this.options.config.webhookRetrySchedule[0];
+		for (const record of records) {
+			const target = this.targets.find(record.inbox, record.domain);
+			if (!target) continue;
+			// The payload reveals the encrypted address, so it must route from now on.
+			this.options.encryptedInboxes.remember(record.inbox);
+			this.deliveries.create({ messageId: record._id, accountId: target.accountId, address: record.inbox, url: target.url }, due);
+		}
+	}
+
+	private prune(): void {
+		try {
+			this.deliveries.prune(Date.now() - this.options.config.webhookActivityDays * DAY_MS);
+		} catch (err) {
+			this.options.log.warn({ err }, 'pruning the webhook activity log failed');
+		}
+	}
+}

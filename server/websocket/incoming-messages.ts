@@ -1,0 +1,157 @@
+import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import type { HttpDeps } from '../http/http-deps';
+import type { MessageRecord } from '../store/messages';
+import { isDomain, parseEmailAddress } from '../mail/email-address';
+import { bodyProps } from '../mail/body-props';
+
+/** Idle connections are pinged this often; one that has not answered the previous ping is dropped. */
+const PING_EVERY_MS = 30_000;
+/** A client that has this much unsent data is too slow: it is dropped rather than buffered for without bound. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Close code 1008, policy violation: the key is not valid. */
+const CLOSE_UNAUTHORIZED = 1008;
+
+interface Subscriber {
+	socket: WebSocket;
+	accountId: string;
+	alive: boolean;
+}
+
+/**
+ * Pushes each new message over the websockets listening to its inbox or domain, when the
+ * address (or, without a record of its own, its domain's catch-all) has `enablews`.
+ */
+class IncomingMessagesHub {
+	/** Listeners by address or domain. */
+	private readonly listeners = new Map<string, Set<Subscriber>>();
+	private readonly subscribers = new Set<Subscriber>();
+	private readonly pinger: NodeJS.Timeout;
+	private readonly onDelivered = (records: MessageRecord[]) => this.publish(records);
+
+	constructor(private readonly deps: HttpDeps) {
+		deps.ingest.on('delivered', this.onDelivered);
+		this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
+	}
+
+	connect(socket: WebSocket, query: { key?: string; addresses?: string }): void {
+		const account = query.key ? this.deps.accounts.forKey(query.key) : undefined;
+		if (!account) {
+			socket.send(JSON.stringify({ status: 401, msg: 'Unknown or revoked API key: pass a valid one as ?key=' }));
+			socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+			return;
+		}
+		const { addresses, domains } = this.ownedEntries(account.id, query.addresses ?? '');
+		const subscriber: Subscriber = { socket, accountId: account.id, alive: true };
+		const topics = [...addresses, ...domains];
+		for (const topic of topics) {
+			let set = this.listeners.get(topic);
+			if (!set) this.listeners.set(topic, (set = new Set()));
+			set.add(subscriber);
+		}
+		this.subscribers.add(subscriber);
+		socket.on('pong', () => (subscriber.alive = true));
+		socket.on('close', () => {
+			this.subscribers.delete(subscriber);
+			for (const topic of topics) {
+				const set = this.listeners.get(topic);
+				set?.delete(subscriber);
+				if (set?.size === 0) this.listeners.delete(topic);
+			}
+		});
+		socket.send(JSON.stringify({ status: 200, msg: 'Listening', addresses, domains }));
+	}
+
+	close(): void {
+		clearInterval(this.pinger);
+		this.deps.ingest.off('delivered', this.onDelivered);
+	}
+
+	/** The listed addresses and domains that belong to the account; others are left out. */
+	private ownedEntries(accountId: string, list: string): { addresses: string[]; domains: string[] } {
+		const addresses = new Set<string>();
+		const domains = new Set<string>();
+		for (const entry of list.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)) {
+			const email = entry.includes('@') ? parseEmailAddress(entry) : null;
+			if (email && this.deps.addresses.ownerOfInbox(email.address, email.domain) === accountId) addresses.add(email.address);
+			else if (!email && isDomain(entry) && this.deps.domains.get(entry)?.owner === accountId) domains.add(entry);
+		}
+		return { addresses: [...addresses], domains: [...domains] };
+	}
+
+	private publish(records: MessageRecord[]): void {
+		for (const record of records) {
+			const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
+			if (subscribers.size === 0) continue;
+			let frame: string | undefined;
+			for (const subscriber of subscribers) {
+				if (!this.enabledFor(subscriber.accountId, record)) continue;
+				frame ??= this.frame(record);
+				if (frame) this.send(subscriber, frame);
+			}
+		}
+	}
+
+	/** Checked per message, so changing enablews or giving an address up takes effect at once. */
+	private enabledFor(accountId: string, record: MessageRecord): boolean {
+		const { addresses, domains } = this.deps;
+		const own = addresses.get(record.inbox);
+		if (own) return own.owner === accountId && own.enablews;
+		const domain = domains.get(record.domain);
+		if (!domain || domain.owner !== accountId || !domain.catchAll) return false;
+		const catchAll = addresses.get(domain.catchAll);
+		return catchAll !== undefined && catchAll.owner === accountId && catchAll.enablews;
+	}
+
+	/** The message record plus text, headers and raw; empty when the message is already gone. */
+	private frame(record: MessageRecord): string {
+		const content = this.deps.messages.content(record.inbox, record._id);
+		return content ? JSON.stringify({ status: 200, email: { ...record, ...bodyProps(content) } }) : '';
+	}
+
+	private send(subscriber: Subscriber, frame: string): void {
+		const { socket } = subscriber;
+		if (socket.readyState !== socket.OPEN) return;
+		if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+			// terminate, not close: a close frame would queue behind the data the client is not reading.
+			socket.terminate();
+			return;
+		}
+		socket.send(frame);
+	}
+
+	private ping(): void {
+		for (const subscriber of this.subscribers) {
+			if (!subscriber.alive) subscriber.socket.terminate();
+			else {
+				subscriber.alive = false;
+				subscriber.socket.ping();
+			}
+		}
+	}
+}
+
+/** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6). */
+export async function incomingMessagesRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
+	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+	const hub = new IncomingMessagesHub(deps);
+	app.addHook('onClose', async () => hub.close());
+	app.get<{ Querystring: { key?: string; addresses?: string } }>(
+		'/incoming-messages',
+		{
+			websocket: true,
+			schema: {
+				summary: 'Websocket of new messages to your addresses and domains that have enablews (upgrade request)',
+				querystring: {
+					type: 'object',
+					properties: {
+						key: { type: 'string', description: 'API key' },
+						addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
+					},
+				},
+			},
+		},
+		(socket, request) => hub.connect(socket, request.query),
+	);
+}
