@@ -16,7 +16,8 @@ export function launchChromium(): Promise<Browser> {
 /** Screenshots for a reviewer to look at; the folder is gitignored. */
 export const SCREENSHOTS = join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** `fullPage: false` for views with frames, which full-page captures can leave blank. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
 	mkdirSync(SCREENSHOTS, { recursive: true });
-	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }

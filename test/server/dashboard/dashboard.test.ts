@@ -118,18 +118,22 @@ describe('Dashboard in a real browser', () => {
 		expect(refusal).toBe(direct.body.message);
 
 		await webhook.fill(good.url);
+		await page.getByLabel('Web socket forwarding').check();
 		await page.getByLabel('Info').fill('dashboard test');
 		await page.getByRole('button', { name: 'Save Settings' }).click();
 		await status(`Settings saved for ${address}.`).waitFor();
 		await page.getByRole('row').filter({ hasText: address }).filter({ hasText: good.url }).waitFor();
 		await screenshot(page, '02-manage-email-addresses-settings');
 		const record = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, { key: mailroom.adminKey });
-		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: false, forward: null });
+		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: true, forward: null });
 
 		await saveWebhook(failingAddress, failing.url);
 	});
 
 	it('Inbox: mail sent over SMTP appears by itself, and opens with text, HTML, attachments, links, headers and raw source', async () => {
+		// The address has web socket forwarding on, so the page also gets the message over its websocket.
+		const frames: string[] = [];
+		page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
 		await nav('Inbox').click();
 		await page.getByLabel('Email address').fill(address);
 		await page.getByRole('button', { name: 'Show messages' }).click();
@@ -147,6 +151,7 @@ describe('Dashboard in a real browser', () => {
 		await link.waitFor({ timeout: 15_000 });
 		await status('1 new message').waitFor();
 		await screenshot(page, '03-inbox');
+		await until(() => frames.some((frame) => frame.includes('"subject":"Dashboard hello"')));
 
 		await link.click();
 		await page.getByRole('heading', { name: 'Dashboard hello', level: 1 }).waitFor();
@@ -166,6 +171,13 @@ describe('Dashboard in a real browser', () => {
 		await page.getByText('Raw source', { exact: true }).click();
 		await page.locator('pre.raw').filter({ hasText: 'Subject: Dashboard hello' }).waitFor();
 		await screenshot(page, '04-message');
+		await frame.scrollIntoViewIfNeeded();
+		await screenshot(page, '04-message-html-part', false);
+
+		await page.getByRole('button', { name: 'Delete message' }).click();
+		await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+		await page.getByText('No messages yet.').waitFor();
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(address)}/messages`, { key: mailroom.adminKey })).body).toEqual([]);
 	});
 
 	it('Recent Activity: the delivery to the webhook, and the failing endpoint with its error, which can be redelivered', async () => {
@@ -191,6 +203,14 @@ describe('Dashboard in a real browser', () => {
 		await status('Redelivery of the message').waitFor();
 		await until(() => failing.bodies.length > attempts);
 		await page.getByRole('row').filter({ hasText: failingAddress }).filter({ hasText: 'failed' }).nth(1).waitFor({ timeout: 15_000 });
+	});
+
+	it('Manage Email Addresses: release an address', async () => {
+		await nav('Manage Email Addresses').click();
+		await page.getByRole('row').filter({ hasText: failingAddress }).getByRole('button', { name: 'Release' }).click();
+		await status(`Released ${failingAddress}`).waitFor();
+		await page.getByRole('row').filter({ hasText: failingAddress }).waitFor({ state: 'detached' });
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(failingAddress)}`, { key: mailroom.adminKey })).status).toBe(404);
 	});
 
 	it('Account: outgoing credits, API keys created (shown once) and revoked, the webhook signing secret shown and rotated', async () => {
@@ -254,6 +274,8 @@ describe('Dashboard in a real browser', () => {
 	it('fits a phone-sized screen', async () => {
 		const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
 		const small = await phone.newPage();
+		small.setDefaultTimeout(10_000);
+		await mailroom.send({ from: 'sender@example.org', to: address, subject: 'Seen on a phone', text: 'small screen' });
 		try {
 			await small.goto(mailroom.httpUrl);
 			await small.getByLabel('API key').fill(mailroom.adminKey);
