@@ -4,6 +4,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	// The crash-safety test is slow: `npm run test:crash` runs it on its own.
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/crash/'],
 	testTimeout: 30000,
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: { warnOnly: false }, tsconfig: { rootDir: '.', noUnusedLocals: true } }],
