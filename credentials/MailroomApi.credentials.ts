@@ -6,6 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** HTTP error statuses (400-599) other than 401. */
+const ERROR_STATUSES_BUT_401 = Array.from({ length: 200 }, (_, i) => 400 + i).filter((status) => status !== 401);
+
 export class MailroomApi implements ICredentialType {
 	name = 'mailroomApi';
 
@@ -45,25 +48,32 @@ export class MailroomApi implements ICredentialType {
 		},
 	};
 
+	// n8n 2.x does not see the status of a failed test request (its `responseCode` rules never
+	// match), so a 401 is let through as an answer and recognised by its body instead; every other
+	// error status still fails the test with n8n's own message. The rules apply in order.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/me',
 			method: 'GET',
+			ignoreHttpStatusErrors: { ignore: true, except: ERROR_STATUSES_BUT_401 },
 		},
 		rules: [
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 401,
-					message: 'The API key was rejected by the Mailroom server (401 Unauthorized). Check the key.',
+					key: 'error',
+					value: 'Unauthorized',
+					message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.',
 				},
 			},
 			{
-				type: 'responseCode',
+				// Some other server answering 200 (a web page, say) has no account in its answer.
+				type: 'responseSuccessBody',
 				properties: {
-					value: 404,
-					message: 'No Mailroom API at this Base URL (404 for /api/me). Check the Base URL.',
+					key: '_id',
+					value: undefined,
+					message: 'No Mailroom server answered at this Base URL (GET /api/me gave no account). Check the Base URL.',
 				},
 			},
 		],

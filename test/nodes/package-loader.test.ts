@@ -111,10 +111,11 @@ describe('Mailroom action node', () => {
 
 	it('offers the resources and operations of the issue', () => {
 		const resources = property(description('mailroom').properties, 'resource')!;
-		expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual(['address', 'email', 'message']);
+		expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual(['address', 'domain', 'email', 'message']);
 		expect(operations('message')).toEqual(['getAll', 'getText', 'waitFor']);
 		expect(operations('email')).toEqual(['send']);
-		expect(operations('address')).toEqual(['release', 'reserve', 'setWebhook']);
+		expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);
+		expect(operations('domain')).toEqual(['get', 'getAll', 'getMessages']);
 	});
 
 	it('describes every parameter, collection option and operation', () => {
@@ -161,6 +162,19 @@ describe('Mailroom action node', () => {
 			'resource',
 			'operation',
 			'email',
+			'deleteMessages',
+		]);
+		expect(shownParameters(d, { resource: 'address', operation: 'get' })).toEqual(['resource', 'operation', 'email']);
+		expect(shownParameters(d, { resource: 'address', operation: 'getAll' })).toEqual(['resource', 'operation', 'returnAll', 'limit']);
+		expect(shownParameters(d, { resource: 'address', operation: 'reserve' })).toEqual(['resource', 'operation', 'email', 'settings']);
+		expect(shownParameters(d, { resource: 'address', operation: 'update' })).toEqual(['resource', 'operation', 'email', 'updateFields']);
+		expect(shownParameters(d, { resource: 'domain' })).toEqual(['resource', 'operation', 'returnAll', 'limit']);
+		expect(shownParameters(d, { resource: 'domain', operation: 'get' })).toEqual(['resource', 'operation', 'domain']);
+		expect(shownParameters(d, { resource: 'domain', operation: 'getMessages', returnAll: true })).toEqual([
+			'resource',
+			'operation',
+			'domain',
+			'returnAll',
 		]);
 	});
 
@@ -209,11 +223,22 @@ describe('Mailroom API credential', () => {
 			type: 'generic',
 			properties: { headers: { 'Service-Key': '={{$credentials.apiKey}}' } },
 		});
-		expect(c.test!.request).toMatchObject({ url: '/api/me', method: 'GET' });
-		expect(c.test!.rules).toContainEqual({
-			type: 'responseCode',
-			properties: { value: 401, message: expect.stringMatching(/API key was rejected/) },
-		});
+		const { request, rules } = c.test!;
+		expect(request).toMatchObject({ url: '/api/me', method: 'GET' });
+		// A 401 comes back as an answer, recognised by its body; any other error status fails the test.
+		const { except } = request.ignoreHttpStatusErrors as { except: number[] };
+		expect(except).not.toContain(401);
+		expect(except).toEqual(expect.arrayContaining([400, 403, 404, 429, 500, 502, 503]));
+		expect(rules).toEqual([
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'error', value: 'Unauthorized', message: expect.stringMatching(/rejected this API key/) },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: '_id', value: undefined, message: expect.stringMatching(/No Mailroom server/) },
+			},
+		]);
 		expect(c.documentationUrl).toBe(DOCS);
 	});
 
