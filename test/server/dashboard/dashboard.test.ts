@@ -264,6 +264,10 @@ describe('Dashboard in a real browser', () => {
 		for (let i = 0; i < 10 && !(await focusedText()).startsWith('Settings'); i++) await page.keyboard.press('Tab');
 		await page.keyboard.press('Enter');
 		expect(await page.evaluate('document.activeElement.id')).toBe('settings-webhook');
+		// Close hands focus back to the Settings button, which says the form is closed.
+		await page.getByRole('button', { name: 'Close' }).click();
+		expect(await focusedText()).toMatch(/^Settings for /);
+		expect(await page.evaluate('document.activeElement.getAttribute("aria-expanded")')).toBe('false');
 		// Every form control has a label.
 		const unlabelled = await page.evaluate(
 			'[...document.querySelectorAll("input, select, textarea")].filter((el) => el.labels.length === 0 && !el.getAttribute("aria-label")).map((el) => el.outerHTML)',

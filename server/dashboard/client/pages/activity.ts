@@ -81,7 +81,9 @@ export function activityPage(root: HTMLElement): () => void {
 		list,
 	);
 	void refresh();
-	const timer = setInterval(() => void refresh(), POLL_MS);
+	const timer = setInterval(() => {
+		if (!document.hidden) void refresh(); // no polling while the tab is in the background
+	}, POLL_MS);
 	return () => clearInterval(timer);
 }
 

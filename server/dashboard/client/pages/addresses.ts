@@ -55,17 +55,30 @@ export function addressesPage(root: HTMLElement): void {
 		);
 	};
 
+	// The list is redrawn after each change, so buttons are found by address rather than kept.
+	let open: string | undefined;
+	const settingsButtonOf = (address: string) => [...list.querySelectorAll<HTMLButtonElement>('button[data-address]')].find((button) => button.dataset.address === address);
+	const closeSettings = () => {
+		const address = open;
+		open = undefined;
+		settings.replaceChildren();
+		settingsButtonOf(address ?? '')?.setAttribute('aria-expanded', 'false');
+		settingsButtonOf(address ?? '')?.focus();
+	};
+
 	const settingsButton = (record: Forwarding) => {
-		const button = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' }, 'Settings', hidden(` for ${record._id}`));
+		const button = h(
+			'button',
+			{ type: 'button', class: 'secondary', 'data-address': record._id, 'aria-expanded': String(open === record._id), 'aria-controls': 'settings-panel' },
+			'Settings',
+			hidden(` for ${record._id}`),
+		);
 		button.addEventListener('click', () => {
-			for (const other of list.querySelectorAll('[aria-expanded]')) other.setAttribute('aria-expanded', 'false');
+			settingsButtonOf(open ?? '')?.setAttribute('aria-expanded', 'false');
+			open = record._id;
 			button.setAttribute('aria-expanded', 'true');
 			status.clear();
-			settings.replaceChildren(settingsForm(record, () => void refresh(), () => {
-				settings.replaceChildren();
-				button.setAttribute('aria-expanded', 'false');
-				button.focus();
-			}));
+			settings.replaceChildren(settingsForm(record, () => void refresh(), closeSettings));
 			settings.querySelector('input')?.focus();
 		});
 		return button;
@@ -78,7 +91,7 @@ export function addressesPage(root: HTMLElement): void {
 			void busy(button, async () => {
 				try {
 					await request(`/api/addresses/${enc(record._id)}`, { method: 'DELETE' });
-					settings.replaceChildren();
+					if (open === record._id) closeSettings();
 					status.ok(`Released ${record._id}: its mail is public again.`);
 					await refresh();
 				} catch (error) {

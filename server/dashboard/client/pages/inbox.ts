@@ -52,7 +52,9 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 		}
 	};
 	void refresh();
-	const timer = setInterval(() => void refresh(), POLL_MS);
+	const timer = setInterval(() => {
+		if (!document.hidden) void refresh(); // no polling while the tab is in the background
+	}, POLL_MS);
 	const stopSocket = listen(address, () => void refresh());
 	return () => {
 		clearInterval(timer);
