@@ -1,0 +1,126 @@
+import { refusalReason } from '../../../dist/server/webhooks/target-policy';
+import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
+
+const enc = encodeURIComponent;
+
+describe('SSRF policy: refusalReason', () => {
+	it.each([
+		['169.254.169.254', 'linkLocal'],
+		['fe80::1', 'linkLocal'],
+		['::ffff:169.254.169.254', 'linkLocal'],
+		['0.0.0.0', 'unspecified'],
+		['::', 'unspecified'],
+		['224.0.0.1', 'multicast'],
+		['ff02::1', 'multicast'],
+		['255.255.255.255', 'broadcast'],
+	])('always refuses %s (%s), even with private targets allowed', (ip, range) => {
+		expect(refusalReason(ip, true)).toContain(range);
+		expect(refusalReason(ip, false)).toContain(range);
+	});
+
+	it.each(['127.0.0.1', '::1', '10.1.2.3', '192.168.1.10', '172.16.0.1', 'fd00:ec2::254', '100.100.100.200'])(
+		'allows the private or loopback address %s only while private targets are allowed',
+		(ip) => {
+			expect(refusalReason(ip, true)).toBeNull();
+			expect(refusalReason(ip, false)).toMatch(/MAILROOM_WEBHOOK_ALLOW_PRIVATE is false/);
+		},
+	);
+
+	it('allows public addresses', () => {
+		expect(refusalReason('93.184.216.34', false)).toBeNull();
+		expect(refusalReason('2606:2800:220:1::1', false)).toBeNull();
+	});
+});
+
+describe('WebhookSender connects only to checked addresses', () => {
+	let receiver: WebhookReceiver;
+	beforeAll(async () => {
+		receiver = new WebhookReceiver();
+		await receiver.listen();
+	});
+	afterAll(() => receiver.close());
+	beforeEach(() => (receiver.requests.length = 0));
+
+	/** A resolver standing in for DNS: the names below resolve as a rebinding attacker would make them. */
+	const resolver = async (hostname: string) =>
+		({
+			'metadata.test': [{ address: '169.254.169.254', family: 4 }],
+			'internal.test': [{ address: '127.0.0.1', family: 4 }],
+			'mixed.test': [
+				{ address: '169.254.169.254', family: 4 },
+				{ address: '127.0.0.1', family: 4 },
+			],
+		})[hostname] ?? [];
+
+	it('refuses a host name that resolves to a link-local (metadata) address', async () => {
+		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
+		const result = await sender.send(`http://metadata.test:${receiver.port}/`, '{}', {});
+		sender.close();
+		expect(result.refused).toMatch(/metadata\.test resolves only to refused addresses: 169\.254\.169\.254 is a linkLocal address/);
+		expect(result.statusCode).toBeUndefined();
+	});
+
+	it('refuses a host name that resolves to loopback when private targets are not allowed; nothing reaches the receiver', async () => {
+		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: false, resolver });
+		const result = await sender.send(`http://internal.test:${receiver.port}/`, '{}', {});
+		sender.close();
+		expect(result.refused).toMatch(/127\.0\.0\.1 is a loopback address/);
+		expect(receiver.requests).toHaveLength(0);
+	});
+
+	it('connects to the allowed address when a name resolves to both refused and allowed ones', async () => {
+		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
+		const result = await sender.send(`http://mixed.test:${receiver.port}/`, '{}', {});
+		sender.close();
+		expect(result.statusCode).toBe(200);
+		expect(receiver.requests).toHaveLength(1);
+	});
+});
+
+describe('refused webhook targets in a running server', () => {
+	let receiver: WebhookReceiver;
+	beforeAll(async () => {
+		receiver = new WebhookReceiver();
+		await receiver.listen();
+	});
+	afterAll(() => receiver.close());
+
+	async function refusedDelivery(server: TestMailroom, email: string, url: string) {
+		const { key } = server.createAccount(`owner-${email.split('@')[0]}`);
+		await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key });
+		expect((await server.api(`/api/private-address-forwarding/${enc(email)}`, { method: 'PUT', key, body: { webhook: url } })).status).toBe(200);
+		const info = await server.send({ from: 'a@example.org', to: email, subject: 'ssrf', text: 'x' });
+		const messageId = /stored as (\S+)/.exec(info.response)![1];
+		const status = await waitFor(async () => {
+			const response = await server.api(`/api/addresses/${enc(email)}/messages/${messageId}/webhook-status`, { key });
+			return response.body.status === 'refused' ? response.body : undefined;
+		}, 'a refused delivery');
+		const [attempt] = (await server.api('/api/webhook-activity?status=refused', { key })).body;
+		expect(attempt).toMatchObject({ status: 'refused', statusCode: null, attempt: 1, nextRetry: null });
+		expect(attempt.error).toBe(status.lastError);
+		return status.lastError as string;
+	}
+
+	it('refuses the metadata address literal by default, before connecting', async () => {
+		const server = await startTestMailroom();
+		try {
+			expect(await refusedDelivery(server, 'meta@ssrf.test', 'http://169.254.169.254/latest/meta-data/')).toMatch(/^refused: 169\.254\.169\.254 is a linkLocal address/);
+			expect(await refusedDelivery(server, 'meta6@ssrf.test', 'http://[fe80::1]:8080/')).toMatch(/^refused: fe80::1 is a linkLocal address/);
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('refuses loopback literals and names resolving to loopback when MAILROOM_WEBHOOK_ALLOW_PRIVATE=false', async () => {
+		const server = await startTestMailroom({ webhookAllowPrivate: false });
+		try {
+			expect(await refusedDelivery(server, 'literal@ssrf.test', `${receiver.url}/`)).toMatch(/127\.0\.0\.1 is a loopback address and MAILROOM_WEBHOOK_ALLOW_PRIVATE is false/);
+			expect(await refusedDelivery(server, 'name@ssrf.test', `http://localhost:${receiver.port}/`)).toMatch(/^refused: localhost resolves only to refused addresses/);
+			expect(receiver.requests).toHaveLength(0);
+		} finally {
+			await server.stop();
+		}
+	});
+});
