@@ -4,13 +4,9 @@ import { join } from 'node:path';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 import { freePort, startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
 import { selfSignedCertificate } from '../../helpers/tls';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
 const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
-
-/** Waits (the Jest timeout bounds it) until `check` holds. */
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 /** An account with `credits` that owns `address` (reserved through the API). */
 async function sender(server: TestMailroom, name: string, address: string, credits: number) {
@@ -80,7 +76,11 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect(mail.raw).not.toMatch(/^dkim-signature:/im);
 	});
 
-	it('delivers local recipients into their inbox through ingest, and relays the rest, in one send', async () => {
+	it('delivers local recipients into their inbox through ingest (webhooks fire), and relays the rest, in one send', async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const dan = await sender(server, 'dan', 'dan@local.test', 0);
+		expect((await server.api('/api/private-address-forwarding/dan@local.test', { method: 'PUT', key: dan.key, body: { webhook: `${receiver.url}/dan` } })).status).toBe(200);
 		const delivered: string[][] = [];
 		const onDelivered = (records: { inbox: string }[]) => delivered.push(records.map((r) => r.inbox));
 		server.ingest.on('delivered', onDelivered);
@@ -98,7 +98,7 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect(res.body.recipients.map((r: { route: string }) => r.route)).toEqual(['local', 'relay', 'local']);
 		expect(delivered).toEqual([['dan@local.test', 'fay@local.test']]);
 
-		const inbox = await server.api('/api/addresses/dan@local.test/messages');
+		const inbox = await server.api('/api/addresses/dan@local.test/messages', { key: dan.key });
 		expect(inbox.body).toHaveLength(1);
 		expect(inbox.body[0]).toMatchObject({
 			from: [{ address: 'alice@local.test', name: '' }],
@@ -108,7 +108,12 @@ describe('POST /api/outgoing-messages with a relay', () => {
 			rtls: false,
 		});
 		expect(inbox.body[0].to.map((a: { address: string }) => a.address)).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);
-		expect((await server.api(`/api/text/dan@local.test/${inbox.body[0]._id}`)).text).toBe('to everyone\n');
+		expect((await server.api(`/api/text/dan@local.test/${inbox.body[0]._id}`, { key: dan.key })).text).toBe('to everyone\n');
+
+		const hook = await waitFor(() => receiver.requests[0], 'the webhook request');
+		await receiver.close();
+		expect(hook.url).toBe('/dan');
+		expect(JSON.parse(hook.body)).toMatchObject({ _id: inbox.body[0]._id, subject: 'Mixed', inbox: 'dan@local.test', from: [{ address: 'alice@local.test' }] });
 		expect((await server.api('/api/addresses/fay@local.test/messages')).body).toHaveLength(1);
 
 		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
@@ -253,10 +258,10 @@ describe('relay retries', () => {
 				expect(mail.to).toEqual(['later@remote.test']);
 				expect(mail.parsed.subject).toBe('when you are back');
 				let listed: { status: string; attempts: number }[] = [];
-				await until(async () => {
+				await waitFor(async () => {
 					listed = (await server.api('/api/outgoing-messages', { key: account.key })).body;
 					return listed[0].status === 'delivered';
-				});
+				}, 'status delivered');
 				expect(listed[0].attempts).toBeGreaterThan(1);
 				expect(relay.received).toHaveLength(1);
 			} finally {
@@ -288,10 +293,10 @@ describe('relay retries', () => {
 			const never = await post('never@remote.test');
 			expect(never.body.status).toBe('queued');
 			let listed: { subject: string; status: string; attempts: number; lastError: string }[] = [];
-			await until(async () => {
+			await waitFor(async () => {
 				listed = (await server.api('/api/outgoing-messages', { key: account.key })).body;
 				return listed.every((m) => m.status !== 'queued');
-			});
+			}, 'retries to end');
 			expect(listed.find((m) => m.subject === 'grey@remote.test')).toMatchObject({ status: 'delivered', attempts: 3 });
 			expect(listed.find((m) => m.subject === 'never@remote.test')).toMatchObject({
 				status: 'failed',
@@ -325,7 +330,7 @@ describe('relay retries', () => {
 			const [mail] = await relay.waitFor(1);
 			expect(mail.parsed.subject).toBe('survives');
 			expect(mail.parsed.messageId).toBe(`<${res.body._id}@local.test>`);
-			await until(async () => (await second.api('/api/outgoing-messages', { key: account.key })).body[0].status === 'delivered');
+			await waitFor(async () => (await second.api('/api/outgoing-messages', { key: account.key })).body[0].status === 'delivered', 'status delivered');
 		} finally {
 			await second.stop();
 			await relay.close();
