@@ -89,7 +89,10 @@ function errorOfAnswer(node: INode, { statusCode, body }: IN8nHttpFullResponse, 
 	});
 }
 
-/** The forwarding record of one of the account's addresses, or undefined when the account does not own it (404). */
+/**
+ * The forwarding record of one of the account's addresses, or undefined when the account does not
+ * own it: not reserved by anyone (404) or reserved by another account (403).
+ */
 export async function getAddressRecord(
 	this: MailroomContext,
 	email: string,
@@ -97,7 +100,8 @@ export async function getAddressRecord(
 	try {
 		return (await mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}`)) as AddressRecord;
 	} catch (error) {
-		if (httpStatus(error) === 404) return undefined;
+		const status = httpStatus(error);
+		if (status === 404 || status === 403) return undefined;
 		throw new NodeApiError(this.getNode(), error as JsonObject);
 	}
 }
