@@ -232,4 +232,48 @@ export const MIGRATIONS: string[] = [
 	);
 	CREATE INDEX outbox_due ON outbox(next_attempt) WHERE in_flight = 0;
 	`,
+	`
+	-- Search covers only private mail (reserved addresses and owned domains), so only private mail is indexed:
+	-- public mail, usually the bulk, skips the trigram cost at ingest. A message is in the index exactly while
+	-- its inbox is private, so reserving, releasing, claiming and giving up a domain add or remove entries.
+	-- The retention sweep walks messages in seq order instead of using an index on received.
+	DROP INDEX messages_unstarred_received;
+	DROP TRIGGER messages_search_insert;
+	INSERT INTO messages_search (messages_search) VALUES ('delete-all');
+	CREATE VIEW messages_search_rows AS
+		SELECT seq, inbox, domain,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(from_json)), '') AS sender,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(to_json)), '') || ' ' || inbox AS recipients,
+			subject
+		FROM messages;
+	CREATE TRIGGER messages_search_insert AFTER INSERT ON messages
+		WHEN EXISTS (SELECT 1 FROM addresses WHERE email = new.inbox) OR EXISTS (SELECT 1 FROM domains WHERE domain = new.domain)
+	BEGIN
+		INSERT INTO messages_search (rowid, sender, recipients, subject)
+			SELECT seq, sender, recipients, subject FROM messages_search_rows WHERE seq = new.seq;
+	END;
+	CREATE TRIGGER addresses_search_reserve AFTER INSERT ON addresses
+		WHEN NOT EXISTS (SELECT 1 FROM domains WHERE domain = substr(new.email, instr(new.email, '@') + 1))
+	BEGIN
+		INSERT INTO messages_search (rowid, sender, recipients, subject)
+			SELECT seq, sender, recipients, subject FROM messages_search_rows WHERE inbox = new.email;
+	END;
+	CREATE TRIGGER addresses_search_release AFTER DELETE ON addresses
+		WHEN NOT EXISTS (SELECT 1 FROM domains WHERE domain = substr(old.email, instr(old.email, '@') + 1))
+	BEGIN
+		DELETE FROM messages_search WHERE rowid IN (SELECT seq FROM messages WHERE inbox = old.email);
+	END;
+	CREATE TRIGGER domains_search_claim AFTER INSERT ON domains BEGIN
+		INSERT INTO messages_search (rowid, sender, recipients, subject)
+			SELECT seq, sender, recipients, subject FROM messages_search_rows
+			WHERE domain = new.domain AND inbox NOT IN (SELECT email FROM addresses);
+	END;
+	CREATE TRIGGER domains_search_remove AFTER DELETE ON domains BEGIN
+		DELETE FROM messages_search
+			WHERE rowid IN (SELECT seq FROM messages WHERE domain = old.domain AND inbox NOT IN (SELECT email FROM addresses));
+	END;
+	INSERT INTO messages_search (rowid, sender, recipients, subject)
+		SELECT seq, sender, recipients, subject FROM messages_search_rows
+		WHERE inbox IN (SELECT email FROM addresses) OR domain IN (SELECT domain FROM domains);
+	`,
 ];

@@ -92,6 +92,20 @@ describe('account-wide inbox, filter and search', () => {
 			expect(idsOf((await server.api('/api/inbox-search?q=welcome', { key: account.key })).body.messages)).toEqual([ids.welcome]);
 		});
 
+		it('finds mail that arrived before the address was reserved, and not after it is released', async () => {
+			const [early] = await sendMail(server, { to: 'later@example.test', subject: 'Arrived early' });
+			expect((await search('arrived early')).messages).toEqual([]);
+			server.addresses.reserve('later@example.test', account.id);
+			expect(idsOf((await search('arrived early')).messages)).toEqual([early]);
+			server.addresses.release('later@example.test');
+			expect((await search('arrived early')).messages).toEqual([]);
+			server.domains.claim('late.test', account.id);
+			const [onDomain] = await sendMail(server, { to: 'x@late.test', subject: 'Domain mail' });
+			expect(idsOf((await search('domain mail')).messages)).toEqual([onDomain]);
+			server.domains.remove('late.test');
+			expect((await search('domain mail')).messages).toEqual([]);
+		});
+
 		it('needs a key and a query', async () => {
 			expectError(await server.api('/api/inbox-search?query=invoice'), 401);
 			expectError(await server.api('/api/inbox-search', { key: account.key }), 400);
