@@ -62,10 +62,10 @@ export async function outgoingRoutes(app: FastifyInstance, deps: HttpDeps): Prom
 					properties: {
 						_serviceKey: { type: 'string', description: 'the API key, if not sent in the Service-Key header' },
 						to: {
-							type: ['string', 'array'],
-							items: { type: 'string', maxLength: 320 },
-							minItems: 1,
-							maxItems: MAX_RECIPIENTS,
+							anyOf: [
+								{ type: 'string', minLength: 1, maxLength: MAX_RECIPIENTS * 320 },
+								{ type: 'array', items: { type: 'string', maxLength: 320 }, minItems: 1, maxItems: MAX_RECIPIENTS },
+							],
 							description: `one address, a comma-separated list or an array (at most ${MAX_RECIPIENTS}); "Name <address>" allowed`,
 						},
 						from: { type: 'string', maxLength: 320, description: 'one of your private addresses, or an address in one of your domains' },
