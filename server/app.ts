@@ -7,6 +7,7 @@ import { MessageStore } from './store/messages';
 import { DomainStore } from './store/domains';
 import { AccountStatsReader } from './store/account-stats';
 import { MessageDeletion } from './store/message-deletion';
+import { RetentionSweep } from './retention/retention-sweep';
 import { MessageStateStore } from './store/message-state';
 import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
@@ -37,6 +38,8 @@ export interface Mailroom {
 	domains: DomainStore;
 	ingest: Ingest;
 	http: FastifyInstance;
+	/** Background deletion of old mail (started with the server). */
+	retention: RetentionSweep;
 	/** Set on the first start of an empty database: the admin account and its only clear-text key. */
 	bootstrap?: { account: Account; key: string };
 	close(): Promise<void>;
@@ -101,12 +104,14 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const httpPort = (http.server.address() as { port: number }).port;
 	outbox.start();
 	webhooks.start();
+	const retention = new RetentionSweep(db, deletion, ingest, { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval }, log);
+	retention.start();
 	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
 
 	let closing: Promise<void> | undefined;
 	const close = () =>
 		(closing ??= (async () => {
-			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close()]);
+			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close(), retention.stop()]);
 			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.settled();
 			await webhooks.close();
@@ -128,6 +133,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		domains,
 		ingest,
 		http,
+		retention,
 		bootstrap,
 		close,
 	};

@@ -54,6 +54,12 @@ export interface MailroomConfig {
 	smtpBareLf: 'reject' | 'accept';
 	/** Time (ms) one message may take to parse; then it is stored unparsed (raw) instead. */
 	parseTimeout: number;
+	/** Retention: messages older than this (ms) are deleted; 0 keeps them forever. Starred mail is always kept. */
+	retentionMaxAge: number;
+	/** Retention: the newest this many unstarred messages of an inbox are kept; 0 means no limit. */
+	retentionMaxPerInbox: number;
+	/** How often (ms) the retention sweep runs. */
+	retentionSweepInterval: number;
 }
 
 export interface SettingSpec {
@@ -153,6 +159,19 @@ function boolean(name: string) {
 	};
 }
 
+/** A duration, or 0 for "no limit". */
+function durationOrZero(name: string) {
+	return (value: string) => (value.trim() === '0' ? 0 : duration(name)(value));
+}
+
+function nonNegativeInt(name: string) {
+	return (value: string) => {
+		const n = Number(value);
+		if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, 0 or more, got "${value}"`);
+		return n;
+	};
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const SETTINGS: SettingSpec[] = [
@@ -213,6 +232,9 @@ export const SETTINGS: SettingSpec[] = [
 	{ key: 'smtpSocketTimeout', flag: '--smtp-socket-timeout <duration>', env: 'MAILROOM_SMTP_SOCKET_TIMEOUT', default: '60s', description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)', parse: duration('SMTP socket timeout') },
 	{ key: 'smtpBareLf', flag: '--smtp-bare-lf <policy>', env: 'MAILROOM_SMTP_BARE_LF', default: 'reject', description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)', parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const) },
 	{ key: 'parseTimeout', flag: '--parse-timeout <duration>', env: 'MAILROOM_PARSE_TIMEOUT', default: '30s', description: 'time one message may take to parse; then it is stored unparsed (raw)', parse: duration('parse timeout') },
+	{ key: 'retentionMaxAge', flag: '--retention-max-age <duration>', env: 'MAILROOM_RETENTION_MAX_AGE', default: '30d', description: 'delete messages older than this (e.g. 30d, 12h); 0 keeps them forever; starred mail is kept', parse: durationOrZero('retention max age') },
+	{ key: 'retentionMaxPerInbox', flag: '--retention-max-per-inbox <n>', env: 'MAILROOM_RETENTION_MAX_PER_INBOX', default: '10000', description: 'keep at most this many unstarred messages per inbox, deleting the oldest; 0: no limit', parse: nonNegativeInt('retention max per inbox') },
+	{ key: 'retentionSweepInterval', flag: '--retention-sweep-interval <duration>', env: 'MAILROOM_RETENTION_SWEEP_INTERVAL', default: '1m', description: 'how often the retention sweep runs (e.g. 1m, 30s)', parse: duration('retention sweep interval') },
 ];
 
 /** Builds a config from defaults, then the environment, then explicit values (flags), validating each. */

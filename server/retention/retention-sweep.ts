@@ -1,0 +1,126 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../store/database';
+import type { MessageDeletion } from '../store/message-deletion';
+import type { Ingest } from '../ingest/ingest';
+import type { MessageRecord } from '../store/messages';
+import type { Logger } from '../log';
+
+/** Messages deleted per transaction: small enough that SMTP and HTTP never wait long for the database. */
+const BATCH = 500;
+
+export interface RetentionLimits {
+	/** ms; 0 keeps messages forever. */
+	maxAge: number;
+	/** Unstarred messages kept per inbox; 0 means no limit. */
+	maxPerInbox: number;
+	/** ms between sweeps. */
+	interval: number;
+}
+
+export interface SweepResult {
+	expired: number;
+	overflow: number;
+}
+
+/**
+ * Deletes old mail in the background: messages older than the maximum age, and the oldest of an inbox
+ * beyond its maximum count. Starred messages are never deleted. Everything goes through MessageDeletion,
+ * so raw mail and attachment bytes go with the records (shared ones when their last message goes).
+ */
+export class RetentionSweep {
+	private timer: NodeJS.Timeout | undefined;
+	private running: Promise<SweepResult> | undefined;
+	private stopped = false;
+	/** Inboxes that received mail since the last sweep: only they can have grown past the limit. */
+	private readonly touched = new Set<string>();
+	/** The first sweep checks every inbox (the limit may have been lowered since the last run). */
+	private checkedAll = false;
+	private readonly onDelivered = (records: MessageRecord[]) => records.forEach((record) => this.touched.add(record.inbox));
+	private readonly oldestAfter: Statement;
+	private readonly overfullInboxes: Statement;
+	private readonly beyondLimit: Statement;
+
+	constructor(
+		db: Db,
+		private readonly deletion: MessageDeletion,
+		private readonly ingest: Ingest,
+		private readonly limits: RetentionLimits,
+		private readonly log: Logger,
+	) {
+		this.oldestAfter = db.prepare('SELECT seq, received, saved_by AS savedBy FROM messages WHERE seq > ? ORDER BY seq LIMIT ?');
+		// Counts starred mail too, so it reads only the inbox index; the trim itself skips starred messages.
+		this.overfullInboxes = db.prepare('SELECT inbox FROM messages GROUP BY inbox HAVING count(*) > ?').pluck();
+		this.beyondLimit = db
+			.prepare('SELECT seq FROM messages WHERE inbox = ? AND saved_by IS NULL ORDER BY received DESC, seq DESC LIMIT ? OFFSET ?')
+			.pluck();
+	}
+
+	start(): void {
+		this.ingest.on('delivered', this.onDelivered);
+		this.timer = setInterval(() => void this.sweep(), this.limits.interval);
+		this.timer.unref();
+		void this.sweep();
+	}
+
+	/** Stops the timer and waits for a sweep in progress, which ends at its next batch. */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		clearInterval(this.timer);
+		this.ingest.off('delivered', this.onDelivered);
+		await this.running;
+	}
+
+	/** Runs one sweep now (or joins the one running); resolves with what it deleted. */
+	sweep(now = Date.now()): Promise<SweepResult> {
+		this.running ??= this.run(now)
+			.catch((err: Error) => {
+				this.log.error({ err: err.message }, 'retention sweep failed');
+				return { expired: 0, overflow: 0 };
+			})
+			.finally(() => (this.running = undefined));
+		return this.running;
+	}
+
+	private async run(now: number): Promise<SweepResult> {
+		const result = { expired: this.limits.maxAge > 0 ? await this.deleteExpired(now - this.limits.maxAge) : 0, overflow: 0 };
+		if (this.limits.maxPerInbox > 0) result.overflow = await this.deleteOverflow();
+		if (result.expired || result.overflow) this.log.info(result, 'retention sweep deleted messages');
+		return result;
+	}
+
+	/** Walks messages oldest first (seq follows arrival) and stops at the first one young enough to keep. */
+	private async deleteExpired(cutoff: number): Promise<number> {
+		let deleted = 0;
+		let after = 0;
+		while (!this.stopped) {
+			const rows = this.oldestAfter.all(after, BATCH) as { seq: number; received: number; savedBy: string | null }[];
+			const young = rows.findIndex((row) => row.received >= cutoff);
+			const old = young === -1 ? rows : rows.slice(0, young);
+			deleted += this.deletion.deleteBySeq(old.filter((row) => row.savedBy === null).map((row) => row.seq));
+			if (young !== -1 || rows.length < BATCH) break;
+			after = rows[rows.length - 1].seq;
+			await yieldToEventLoop();
+		}
+		return deleted;
+	}
+
+	/** Trims the inboxes that got mail since the last sweep; the first sweep checks every inbox. */
+	private async deleteOverflow(): Promise<number> {
+		const inboxes = new Set(this.checkedAll ? [] : (this.overfullInboxes.all(this.limits.maxPerInbox) as string[]));
+		this.checkedAll = true;
+		for (const inbox of this.touched) inboxes.add(inbox);
+		this.touched.clear();
+		let deleted = 0;
+		for (const inbox of inboxes) {
+			while (!this.stopped) {
+				const seqs = this.beyondLimit.all(inbox, BATCH, this.limits.maxPerInbox) as number[];
+				deleted += this.deletion.deleteBySeq(seqs);
+				if (seqs.length < BATCH) break;
+				await yieldToEventLoop();
+			}
+			if (this.stopped) break;
+		}
+		return deleted;
+	}
+}

@@ -1,0 +1,65 @@
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { sendMail } from '../../helpers/messages';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+
+describe('retention sweep', () => {
+	let server: TestMailroom;
+	let account: { id: string; key: string };
+	const count = (sql: string) => server.db.prepare(sql).pluck().get() as number;
+	const idsIn = async (inbox: string) => (await server.api(`/api/addresses/${inbox}/messages`)).body.map((m: { _id: string }) => m._id);
+	const star = (inbox: string, id: string) => server.api(`/api/addresses/${inbox}/messages/${id}/star`, { method: 'PUT', key: account.key });
+
+	beforeEach(async () => {
+		server = await startTestMailroom({ retentionMaxAge: DAY, retentionMaxPerInbox: 3, retentionSweepInterval: HOUR });
+		account = server.createAccount('keeper');
+	});
+	afterEach(() => server.stop());
+
+	it('keeps the newest messages of an inbox up to the limit, and every starred one', async () => {
+		const ids: string[] = [];
+		for (let i = 0; i < 6; i++) ids.push(...(await sendMail(server, { to: 'full@example.test', subject: `m${i}` })));
+		await star('full@example.test', ids[0]);
+		await sendMail(server, { to: 'small@example.test' });
+		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 2 });
+		expect(await idsIn('full@example.test')).toEqual([ids[5], ids[4], ids[3], ids[0]]);
+		expect(await idsIn('small@example.test')).toHaveLength(1);
+		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0 });
+	});
+
+	it('deletes messages past the maximum age with their raw mail and unshared attachments; starred mail stays', async () => {
+		const shared = { filename: 'shared.txt', content: 'kept while a young message has it' };
+		const [starred] = await sendMail(server, { to: 'old@example.test', subject: 'starred' });
+		const [old] = await sendMail(server, { to: 'old@example.test', subject: 'old', attachments: [{ filename: 'own.txt', content: 'only mine' }, shared] });
+		const [young] = await sendMail(server, { to: 'young@example.test', subject: 'young', attachments: [shared] });
+		await star('old@example.test', starred);
+		server.db.prepare('UPDATE messages SET received = received - ? WHERE id IN (?, ?)').run(2 * DAY, starred, old);
+		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([3, 2]);
+
+		expect(await server.retention.sweep()).toEqual({ expired: 1, overflow: 0 });
+		expect(await idsIn('old@example.test')).toEqual([starred]);
+		expect(await idsIn('young@example.test')).toEqual([young]);
+		expect((await server.api(`/api/raw/old@example.test/${old}`)).status).toBe(404);
+		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([2, 1]);
+		const download = await server.api(`/api/addresses/young@example.test/messages/${young}/attachments/shared.txt`);
+		expect(download.text).toBe(shared.content);
+	});
+});
+
+describe('retention sweep in the background', () => {
+	it('runs on its interval after start', async () => {
+		const server = await startTestMailroom({ retentionMaxPerInbox: 1, retentionSweepInterval: 100 });
+		try {
+			for (let i = 0; i < 3; i++) await sendMail(server, { to: 'busy@example.test' });
+			let left = 3;
+			for (let tries = 0; tries < 200 && left > 1; tries++) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+				left = (await server.api('/api/addresses/busy@example.test/message-count')).body.count;
+			}
+			expect(left).toBe(1);
+		} finally {
+			await server.stop();
+		}
+	});
+});
