@@ -144,25 +144,33 @@ export class WebhookWorker {
 		while (queue.active < this.options.hostConcurrency && queue.waiting.length) {
 			const delivery = queue.waiting.shift()!;
 			queue.active++;
-			const run: Promise<void> = this.attempt(delivery)
+			// The host's slot is freed once the exchange is over; the delivery stays claimed until its outcome is committed.
+			const freeSlot = () => {
+				queue.active--;
+				if (queue.active === 0 && queue.waiting.length === 0) this.hosts.delete(host);
+				else this.pump(host, queue);
+				if (this.backlogged && queue.waiting.length < MAX_QUEUED_PER_HOST / 2) this.wake(Date.now());
+			};
+			const run: Promise<void> = this.attempt(delivery, freeSlot)
 				.catch((err: Error) => {
 					this.options.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded; retrying later');
 					this.wake(Date.now() + ERROR_BACKOFF_MS);
 				})
 				.finally(() => {
-					queue.active--;
 					this.claimed.delete(delivery.id);
 					this.inFlight.delete(run);
-					if (queue.active === 0 && queue.waiting.length === 0) this.hosts.delete(host);
-					else this.pump(host, queue);
-					if (this.backlogged && queue.waiting.length < MAX_QUEUED_PER_HOST / 2) this.wake(Date.now());
 				});
 			this.inFlight.add(run);
 		}
 	}
 
-	private async attempt(delivery: DeliveryRow): Promise<void> {
-		const result = await this.send(delivery);
+	private async attempt(delivery: DeliveryRow, freeSlot: () => void): Promise<void> {
+		let result: SendResult & { gone?: boolean };
+		try {
+			result = await this.send(delivery);
+		} finally {
+			freeSlot();
+		}
 		const outcome = this.judge(delivery, result);
 		await this.options.commit.run(() => this.options.deliveries.recordAttempt(delivery, outcome));
 		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
