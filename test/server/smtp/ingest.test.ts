@@ -1,37 +1,18 @@
 import { createHash } from 'node:crypto';
-import { Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 import { selfSignedCertificate } from '../../helpers/tls';
+import { RawSmtp } from '../../helpers/raw-smtp';
 
 const md5 = (data: string | Buffer) => createHash('md5').update(data).digest('hex');
 
 /** A raw SMTP conversation, for replies nodemailer would hide. Returns every reply line. */
 async function smtpDialogue(port: number, commands: string[]): Promise<string[]> {
-	const socket = new Socket();
-	const replies: string[] = [];
-	let buffered = '';
-	let waiting: (() => void) | undefined;
-	socket.on('data', (chunk) => {
-		buffered += chunk.toString();
-		const lines = buffered.split('\r\n');
-		buffered = lines.pop()!;
-		for (const line of lines) {
-			replies.push(line);
-			if (/^\d{3} /.test(line)) waiting?.();
-		}
-	});
-	const nextReply = () => new Promise<void>((resolve) => (waiting = resolve));
-	const greeting = nextReply();
-	socket.connect(port, '127.0.0.1');
-	await greeting;
-	for (const command of commands) {
-		const reply = nextReply();
-		socket.write(`${command}\r\n`);
-		await reply;
-	}
-	socket.destroy();
-	return replies;
+	const { client, greeting } = await RawSmtp.connect(port);
+	const replies = [greeting];
+	for (const command of commands) replies.push(await client.command(command));
+	client.close();
+	return replies.flatMap((reply) => reply.split('\n'));
 }
 
 describe('SMTP ingest', () => {
