@@ -82,7 +82,7 @@ export class WebhookWorker {
 		for (const record of records) {
 			for (const delivery of this.options.deliveries.pendingForMessage(record._id)) {
 				if (delivery.next_attempt !== null && delivery.next_attempt > now) this.wake(delivery.next_attempt);
-				else this.claim(delivery);
+				else if (!this.claim(delivery)) this.backlogged = true;
 			}
 		}
 	}

@@ -343,3 +343,66 @@ describe('webhook signing secret', () => {
 		expect(() => new Webhook(graceSecret).verify(request.body, headers)).toThrow();
 	});
 });
+
+describe('webhook isolation between hosts', () => {
+	it('keeps at most webhookHostConcurrency requests in flight per host, and a slow host does not hold up another', async () => {
+		const server = await startTestMailroom({ webhookHostConcurrency: 2, webhookTimeout: 5000 });
+		const slow = new WebhookReceiver();
+		const fast = new WebhookReceiver();
+		let inFlight = 0;
+		let maxInFlight = 0;
+		slow.reply = () => {
+			maxInFlight = Math.max(maxInFlight, ++inFlight);
+			setTimeout(() => inFlight--, 1000).unref();
+			return { status: 200, delayMs: 1000 };
+		};
+		try {
+			await slow.listen();
+			await fast.listen();
+			const owner = server.createAccount('isolation');
+			await withWebhook(server, owner.key, 'slow-host@hooks.test', slow.url);
+			await withWebhook(server, owner.key, 'fast-host@hooks.test', fast.url);
+			for (let i = 0; i < 6; i++) await deliveredMessageId(server, 'slow-host@hooks.test', `slow ${i}`);
+			await deliveredMessageId(server, 'fast-host@hooks.test');
+
+			await waitFor(() => fast.requests.length === 1, 'the fast host delivery');
+			// Six requests of a second each, two at a time, take three seconds: the fast host did not wait for them.
+			expect(slow.requests.length).toBeLessThan(6);
+			await waitFor(() => slow.requests.length === 6, 'all slow host deliveries');
+			expect(maxInFlight).toBe(2);
+		} finally {
+			await server.stop();
+			await slow.close();
+			await fast.close();
+		}
+	});
+});
+
+describe('Recent Activity retention', () => {
+	it('prunes attempts and finished deliveries older than webhookActivityDays when the sweep runs', async () => {
+		const dataDir = tempDataDir();
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const first = await startTestMailroom({ dataDir, webhookActivityDays: 2 });
+		const owner = first.createAccount('retention');
+		await withWebhook(first, owner.key, 'old@hooks.test', receiver.url);
+		const oldId = await deliveredMessageId(first, 'old@hooks.test', 'old');
+		await waitForStatus(first, owner.key, 'old@hooks.test', oldId, 'delivered');
+		const newId = await deliveredMessageId(first, 'old@hooks.test', 'new');
+		await waitForStatus(first, owner.key, 'old@hooks.test', newId, 'delivered');
+		const threeDaysAgo = Date.now() - 3 * 24 * 3600 * 1000;
+		first.db.prepare('UPDATE webhook_attempts SET time = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
+		first.db.prepare('UPDATE webhook_deliveries SET updated = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
+		await first.stop({ removeData: false });
+
+		const second = await startTestMailroom({ dataDir, webhookActivityDays: 2 }); // the sweep also runs at start
+		try {
+			expect((await activity(second, owner.key)).map((entry) => entry.messageId)).toEqual([newId]);
+			expect((await status(second, owner.key, 'old@hooks.test', oldId)).status).toBe(404);
+			expect((await status(second, owner.key, 'old@hooks.test', newId)).status).toBe(200);
+		} finally {
+			await second.stop();
+			await receiver.close();
+		}
+	});
+});
