@@ -159,8 +159,8 @@ export class OutgoingStore {
 			const record = this.get(id)!;
 			let lastError = record.lastError;
 			for (const recipient of record.recipients) {
-				const outcome = outcomes.get(recipient.address);
-				if (!outcome || recipient.status !== 'queued') continue;
+				if (recipient.status !== 'queued') continue;
+				const outcome = outcomes.get(recipient.address) ?? { status: 'temporary', error: 'the relay reported nothing for this recipient' };
 				if (outcome.status === 'delivered') {
 					recipient.status = 'delivered';
 					recipient.error = null;

@@ -82,7 +82,13 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		const dan = await sender(server, 'dan', 'dan@local.test', 0);
 		expect((await server.api('/api/private-address-forwarding/dan@local.test', { method: 'PUT', key: dan.key, body: { webhook: `${receiver.url}/dan` } })).status).toBe(200);
 		const delivered: string[][] = [];
-		const onDelivered = (records: { inbox: string }[]) => delivered.push(records.map((r) => r.inbox));
+		let statusAtCommit: { address: string; status: string }[] = [];
+		const onDelivered = (records: { inbox: string }[]) => {
+			delivered.push(records.map((r) => r.inbox));
+			// Emitted right after the commit that stored the copies: it must have marked them delivered too.
+			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as { recipients_json: string };
+			statusAtCommit = JSON.parse(row.recipients_json);
+		};
 		server.ingest.on('delivered', onDelivered);
 		const relayedBefore = relay.received.length;
 		const res = await send({
@@ -97,6 +103,7 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect(res.body.to).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);
 		expect(res.body.recipients.map((r: { route: string }) => r.route)).toEqual(['local', 'relay', 'local']);
 		expect(delivered).toEqual([['dan@local.test', 'fay@local.test']]);
+		expect(statusAtCommit.filter((r) => r.address.endsWith('@local.test')).map((r) => r.status)).toEqual(['delivered', 'delivered']);
 
 		const inbox = await server.api('/api/addresses/dan@local.test/messages', { key: dan.key });
 		expect(inbox.body).toHaveLength(1);
