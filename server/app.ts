@@ -53,6 +53,10 @@ function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
 }
 
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
+	// First, so a bad DKIM key stops the start before anything is opened.
+	const relay = config.relayUrl
+		? new Relay(config.relayUrl, config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined)
+		: undefined;
 	const db = openDatabase(config.dataDir);
 	// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
 	const walSync = config.durability === 'full' ? new WalSync(`${db.name}-wal`) : undefined;
@@ -77,9 +81,6 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const webhooks = new Webhooks({ db, config, ingest, commit, messages, encryptedInboxes, log });
 
 	const outgoing = new OutgoingStore(db);
-	const relay = config.relayUrl
-		? new Relay(config.relayUrl, config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined)
-		: undefined;
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
 	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain: localDomainRule(config, db), hasRelay: relay !== undefined });
 

@@ -1,12 +1,25 @@
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import nodemailer, { type Mail } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { ConfigError } from '../config/settings';
 import type { Outcome } from './outgoing-store';
 
 export interface DkimSettings {
 	domain: string;
 	selector: string;
 	keyFile: string;
+}
+
+/** Reads the DKIM key at start, so a bad one stops the server instead of failing every send. */
+function readDkimKey(file: string): string {
+	const pem = readFileSync(file, 'utf8');
+	try {
+		createPrivateKey(pem);
+	} catch (err) {
+		throw new ConfigError(`--dkim-key ${file} is not a PEM private key: ${(err as Error).message}`);
+	}
+	return pem;
 }
 
 /** An SMTP error as nodemailer reports it. */
@@ -42,7 +55,7 @@ export class Relay {
 		const options = parseConnectionUrl(url);
 		this.transport = nodemailer.createTransport(
 			{ requireTLS: options.secure === false && options.auth !== undefined, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000, ...options },
-			dkim && { dkim: { domainName: dkim.domain, keySelector: dkim.selector, privateKey: readFileSync(dkim.keyFile, 'utf8') } },
+			dkim && { dkim: { domainName: dkim.domain, keySelector: dkim.selector, privateKey: readDkimKey(dkim.keyFile) } },
 		);
 	}
 
