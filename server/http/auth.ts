@@ -17,15 +17,19 @@ export function serviceKeyOf(request: FastifyRequest): string | undefined {
 	return typeof key === 'string' && key !== '' ? key : undefined;
 }
 
-/** Resolves the Service-Key header on every request; an unknown or revoked key is refused at once. */
+/**
+ * Resolves the Service-Key header on every request; an unknown or revoked key is refused with 401.
+ * The refusal waits for preParsing, after the rate limiter (an onRequest hook of each route) has
+ * counted the request against the caller's IP, so made-up keys cannot get around the limits.
+ */
 export function registerAuth(app: FastifyInstance, accounts: AccountStore): void {
 	app.decorateRequest('account', null);
 	app.addHook('onRequest', async (request) => {
 		const key = serviceKeyOf(request);
-		if (key === undefined) return;
-		const account = accounts.forKey(key);
-		if (!account) throw unauthorized('The API key in the Service-Key header is unknown or revoked');
-		request.account = account;
+		if (key !== undefined) request.account = accounts.forKey(key) ?? null;
+	});
+	app.addHook('preParsing', async (request) => {
+		if (serviceKeyOf(request) !== undefined && !request.account) throw unauthorized('The API key in the Service-Key header is unknown or revoked');
 	});
 }
 

@@ -47,12 +47,12 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
 	});
 	app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`)));
 
-	// Counted per API key when one is sent, else per client IP.
+	// Counted per API key when a valid one is sent, else per client IP (registerAuth has resolved the key by now).
 	await app.register(rateLimit, {
 		timeWindow: '1 minute',
 		keyGenerator: (request) => {
 			const key = serviceKeyOf(request);
-			return key ? `key:${hashKey(key)}` : `ip:${request.ip}`;
+			return key && request.account ? `key:${hashKey(key)}` : `ip:${request.ip}`;
 		},
 		max: (_request, key) => (key.startsWith('key:') ? deps.config.rateLimitKey : deps.config.rateLimitIp),
 		errorResponseBuilder: (_request, context) => new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),

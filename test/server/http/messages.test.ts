@@ -220,6 +220,19 @@ describe('rate limits', () => {
 		expect((await server.api('/api/me', { key: second.key })).status).toBe(200);
 	});
 
+	it("counts requests with unknown keys against the caller's IP, so made-up keys do not get around it", async () => {
+		const fresh = await startTestMailroom({ rateLimitIp: 3, rateLimitKey: 5 });
+		try {
+			for (let i = 0; i < 3; i++) expectError(await fresh.api('/api/me', { key: `mr_made-up-${i}` }), 401);
+			expectError(await fresh.api('/api/me', { key: 'mr_made-up-again' }), 429);
+			expectError(await fresh.api('/api/addresses/x@example.test/messages'), 429);
+			// a valid key has its own budget
+			expect((await fresh.api('/api/me', { key: fresh.adminKey })).status).toBe(200);
+		} finally {
+			await fresh.stop();
+		}
+	});
+
 	it('documents the defaults: 1200 per key and 300 per IP each minute', async () => {
 		const defaults = await startTestMailroom();
 		try {
