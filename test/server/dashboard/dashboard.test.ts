@@ -295,6 +295,11 @@ describe('Dashboard in a real browser', () => {
 				expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
 				await screenshot(small, name);
 			}
+			await small.goto(`${mailroom.httpUrl}/#/addresses`);
+			await small.getByRole('button', { name: 'Settings' }).first().click();
+			await small.getByLabel('Forward to Custom Webhook').waitFor();
+			expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+			await screenshot(small, '10-phone-settings');
 		} finally {
 			await phone.close();
 		}
