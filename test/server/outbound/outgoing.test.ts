@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
@@ -7,6 +7,34 @@ import { selfSignedCertificate } from '../../helpers/tls';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
 const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
+
+/**
+ * Checks a DKIM-Signature (relaxed/relaxed, rsa-sha256) against the public key, as a receiver would (RFC 6376 3.4.2, 3.4.4, 3.7):
+ * the body hash and the signature over the signed headers. Returns the signature's tags.
+ */
+function verifyDkim(raw: string, publicKey: KeyObject): Record<string, string> {
+	const split = raw.indexOf('\r\n\r\n');
+	const fields = raw.slice(0, split + 2).split(/\r\n(?![ \t])/).filter(Boolean);
+	const nameOf = (field: string) => field.slice(0, field.indexOf(':')).trim().toLowerCase();
+	const relaxed = (field: string) => `${nameOf(field)}:${field.slice(field.indexOf(':') + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+	const signature = fields.find((field) => nameOf(field) === 'dkim-signature')!;
+	const tags = Object.fromEntries(
+		relaxed(signature).slice('dkim-signature:'.length).split(';').filter((tag) => tag.trim()).map((tag) => {
+			const [name, ...value] = tag.split('=');
+			return [name.trim(), value.join('=').replace(/\s/g, '')];
+		}),
+	);
+	const body = raw.slice(split + 4).split('\r\n').map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, '')).join('\r\n').replace(/(\r\n)*$/, '');
+	expect(tags.bh).toBe(createHash('sha256').update(body ? `${body}\r\n` : '').digest('base64'));
+	const unused = [...fields];
+	const signed = tags.h.split(':').map((name) => {
+		const index = unused.map(nameOf).lastIndexOf(name.toLowerCase());
+		return index < 0 ? '' : `${relaxed(unused.splice(index, 1)[0])}\r\n`;
+	});
+	const data = signed.join('') + relaxed(signature).replace(/([; ]b=)[^;]*/, '$1');
+	expect(verify('sha256', Buffer.from(data), publicKey, Buffer.from(tags.b, 'base64'))).toBe(true);
+	return tags;
+}
 
 /** An account with `credits` that owns `address` (reserved through the API). */
 async function sender(server: TestMailroom, name: string, address: string, credits: number) {
@@ -351,7 +379,8 @@ describe('relay security and DKIM', () => {
 		const tls = selfSignedCertificate(dir);
 		const relay = await startTestRelay({ tls, auth: { user: 'mailer', pass: 's3cret' } });
 		const keyFile = join(dir, 'dkim.pem');
-		writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+		const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		writeFileSync(keyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }));
 		const server = await startTestMailroom({
 			domains: ['local.test'],
 			relayUrl: `smtp://mailer:s3cret@127.0.0.1:${relay.port}?tls.rejectUnauthorized=false`,
@@ -370,7 +399,9 @@ describe('relay security and DKIM', () => {
 			const [mail] = await relay.waitFor(1);
 			expect(mail.secure).toBe(true);
 			expect(mail.user).toBe('mailer');
-			expect(mail.parsed.headers.get('dkim-signature')).toMatchObject({ value: 'v=1', params: { a: 'rsa-sha256', d: 'local.test', s: 'mail2026' } });
+			expect(verifyDkim(mail.raw, keys.publicKey)).toMatchObject({ v: '1', a: 'rsa-sha256', c: 'relaxed/relaxed', d: 'local.test', s: 'mail2026' });
+			expect(() => verifyDkim(mail.raw.replace('Subject: signed', 'Subject: altered'), keys.publicKey)).toThrow();
+			expect(() => verifyDkim(`${mail.raw}appended line\r\n`, keys.publicKey)).toThrow();
 		} finally {
 			await server.stop();
 			await relay.close();
