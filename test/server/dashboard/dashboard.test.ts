@@ -29,6 +29,8 @@ describe('Dashboard in a real browser', () => {
 	let failing: Awaited<ReturnType<typeof receiver>>;
 	const address = 'dash@example.test';
 	const failingAddress = 'broken@example.test';
+	// Link-local targets are always refused by the SSRF policy, before any connection is made.
+	const refusedAddress = 'refused@example.test';
 
 	beforeAll(async () => {
 		// Two attempts, close together: a failing endpoint shows "retrying" with a next retry, then "failed".
@@ -98,7 +100,7 @@ describe('Dashboard in a real browser', () => {
 	it('Manage Email Addresses: reserve an address, open Settings, enter Forward to Custom Webhook, Save Settings', async () => {
 		await nav('Manage Email Addresses').click();
 		await page.getByRole('heading', { name: 'Manage Email Addresses', level: 1 }).waitFor();
-		for (const email of [address, failingAddress]) {
+		for (const email of [address, failingAddress, refusedAddress]) {
 			await page.getByLabel('Address to reserve').fill(email);
 			await page.getByRole('button', { name: 'Reserve' }).click();
 			await status(`Reserved ${email}`).waitFor();
@@ -128,6 +130,7 @@ describe('Dashboard in a real browser', () => {
 		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: true, forward: null });
 
 		await saveWebhook(failingAddress, failing.url);
+		await saveWebhook(refusedAddress, 'http://169.254.169.254/hook');
 	});
 
 	it('Inbox: mail sent over SMTP appears by itself, and opens with text, HTML, attachments, links, headers and raw source', async () => {
@@ -181,7 +184,7 @@ describe('Dashboard in a real browser', () => {
 	});
 
 	it('Recent Activity: the delivery to the webhook, and the failing endpoint with its error, which can be redelivered', async () => {
-		await mailroom.send({ from: 'sender@example.org', to: failingAddress, subject: 'Will fail', text: 'nobody home' });
+		await mailroom.send({ from: 'sender@example.org', to: [failingAddress, refusedAddress], subject: 'Will fail', text: 'nobody home' });
 		await nav('Recent Activity').click();
 		await page.getByRole('heading', { name: 'Recent Activity', level: 1 }).waitFor();
 
@@ -196,6 +199,10 @@ describe('Dashboard in a real browser', () => {
 		expect(await failed.textContent()).toContain('HTTP 500');
 		const retrying = page.getByRole('row').filter({ hasText: failingAddress }).filter({ hasText: 'retrying' });
 		expect(await retrying.count()).toBe(1);
+		// No status code there: the error says why.
+		const refused = page.getByRole('row').filter({ hasText: refusedAddress }).filter({ hasText: 'refused' });
+		await refused.waitFor();
+		expect(await refused.textContent()).toMatch(/refused: 169\.254\.169\.254 .*link-?local/i);
 		await screenshot(page, '05-recent-activity');
 
 		const attempts = failing.bodies.length;
