@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { waitFor } from '../../helpers/webhook-receiver';
@@ -89,6 +90,18 @@ describe('websocket /incoming-messages', () => {
 		await reserve(server, alice.key, 'on@ws.test', true);
 		listener.socket.close();
 	});
+
+	it('drops a client that stops reading instead of buffering for it without bound', async () => {
+		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}`);
+		const tcp = (listener.socket as unknown as { _socket: import('node:net').Socket })._socket;
+		tcp.pause(); // the client reads nothing more: frames pile up in the kernel, then in the server
+		const body = `${randomBytes(48).toString('base64')}\n`.repeat(16 * 1024); // 1 MB of short lines
+		const sent = 12;
+		for (let i = 0; i < sent; i++) await server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: `big ${i}`, text: body });
+		tcp.resume();
+		expect(await listener.closed).toBe(1006); // terminated, no close frame
+		expect(listener.frames.length - 1).toBeLessThan(sent);
+	}, 90_000);
 
 	it('answers an unknown key with a 401 frame and closes', async () => {
 		const listener = await listen(server, 'key=mr_not-a-real-key&addresses=on%40ws.test');
