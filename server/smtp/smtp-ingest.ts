@@ -32,6 +32,13 @@ function smtpError(responseCode: number, message: string): Error & { responseCod
 	return Object.assign(new Error(message), { responseCode });
 }
 
+/** The SIZE=n the client declared in MAIL FROM, if any. */
+function declaredSize(session: SMTPServerSession): number | undefined {
+	const args = session.envelope.mailFrom ? session.envelope.mailFrom.args : false;
+	const size = args ? Number((args as Record<string, string>).SIZE) : NaN;
+	return Number.isInteger(size) && size > 0 ? size : undefined;
+}
+
 /** IPv4 clients reach a dual-stack socket as ::ffff:a.b.c.d; report the plain address. */
 function plainIp(address: string | undefined): string {
 	return (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
@@ -85,7 +92,7 @@ export class SmtpIngest {
 	}
 
 	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
-		const raw = await readRaw(stream, this.options.maxMessageSize);
+		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session));
 		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
 		const bare = this.options.bareLf === 'reject' ? bareLineEnding(raw) : null;
 		if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);

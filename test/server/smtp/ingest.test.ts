@@ -107,6 +107,7 @@ describe('SMTP ingest', () => {
 
 	it('identifies attachments by the MD5 of their content', async () => {
 		const pdf = Buffer.from('%PDF-1.4 fake pdf content for the test');
+		const large = Buffer.alloc(48 * 1024, 'large attachment ');
 		await server.send({
 			from: 'files@sender.test',
 			to: 'files@example.test',
@@ -115,10 +116,12 @@ describe('SMTP ingest', () => {
 			attachments: [
 				{ filename: 'notes.txt', content: 'some notes' },
 				{ filename: 'doc.pdf', content: pdf, contentType: 'application/pdf' },
+				// large enough to own its memory, so the parser worker moves it instead of copying
+				{ filename: 'big.bin', content: large },
 			],
 		});
 		const record = await onlyMessage('files@example.test');
-		expect(record.attachments).toEqual([md5('some notes'), md5(pdf)]);
+		expect(record.attachments).toEqual([md5('some notes'), md5(pdf), md5(large)]);
 	});
 
 	it('stores one record per recipient inbox, each with its own id, and keeps cc and bcc', async () => {

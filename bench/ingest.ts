@@ -1,0 +1,56 @@
+// Ingest throughput: Mailroom (250 only after commit) against a no-op smtp-server, same load, same run.
+import { haveSmtpSource, smtpSource } from './support/load';
+import { cpuMsOf, memoryOf, startMailroomProcess, startScriptProcess } from './support/processes';
+import { envNumber, printTable } from './support/report';
+
+const MESSAGES = envNumber('BENCH_MESSAGES', 30000);
+const NEW_CONNECTION_MESSAGES = envNumber('BENCH_NEW_CONNECTION_MESSAGES', 2000);
+const SESSIONS = envNumber('BENCH_SESSIONS', 16);
+const SIZE = envNumber('BENCH_SIZE', 4096);
+
+const ratio = (a: { perSecond: number }, b: { perSecond: number }) => `${Math.round((100 * a.perSecond) / b.perSecond)}%`;
+
+async function main(): Promise<void> {
+	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see README, Performance)');
+	const load = (port: number, reuse: boolean, messages: number) => smtpSource({ port, sessions: SESSIONS, messages, size: SIZE, reuse });
+	/** Runs a load and reports the server's CPU time per message: a figure that holds even on a busy machine. */
+	const measure = async (pid: number, reuse: boolean, messages: number) => {
+		const cpuBefore = cpuMsOf(pid);
+		const result = await load(pid === 0 ? 0 : ports.get(pid)!, reuse, messages);
+		return { ...result, cpuUsPerMessage: ((cpuMsOf(pid) - cpuBefore) * 1000) / messages };
+	};
+	const ports = new Map<number, number>();
+
+	const noop = await startScriptProcess('noop-smtp-server.js');
+	ports.set(noop.child.pid!, noop.port);
+	await load(noop.port, true, 2000); // warm-up
+	const noopReused = await measure(noop.child.pid!, true, MESSAGES);
+	const noopNew = await measure(noop.child.pid!, false, NEW_CONNECTION_MESSAGES);
+	await noop.stop();
+
+	const mailroom = await startMailroomProcess();
+	ports.set(mailroom.child.pid!, mailroom.smtpPort);
+	await load(mailroom.smtpPort, true, 2000);
+	const reused = await measure(mailroom.child.pid!, true, MESSAGES);
+	const memory = memoryOf(mailroom.child.pid!);
+	const fresh = await measure(mailroom.child.pid!, false, NEW_CONNECTION_MESSAGES);
+	const stored = (await (await fetch(`${mailroom.httpUrl}/api/addresses/load%40bench.test/messages?limit=1`)).json()) as unknown[];
+	await mailroom.stop();
+	if (stored.length !== 1) throw new Error('messages were not stored');
+
+	printTable(
+		`Ingest: ${SIZE}-byte messages, ${SESSIONS} sessions (smtp-source)`,
+		['server', 'connections', 'messages', 'msg/s', 'vs no-op', 'server CPU µs/msg', 'RSS MB', 'peak RSS MB'],
+		[
+			['no-op smtp-server', 'reused', MESSAGES, noopReused.perSecond, '100%', noopReused.cpuUsPerMessage, '', ''],
+			['mailroom (durable)', 'reused', MESSAGES, reused.perSecond, ratio(reused, noopReused), reused.cpuUsPerMessage, memory.rssMb, memory.peakMb],
+			['no-op smtp-server', 'new each', NEW_CONNECTION_MESSAGES, noopNew.perSecond, '100%', noopNew.cpuUsPerMessage, '', ''],
+			['mailroom (durable)', 'new each', NEW_CONNECTION_MESSAGES, fresh.perSecond, ratio(fresh, noopNew), fresh.cpuUsPerMessage, '', ''],
+		],
+	);
+}
+
+main().catch((err) => {
+	console.error(err);
+	process.exit(1);
+});

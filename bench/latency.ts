@@ -1,0 +1,58 @@
+// Latency at a steady rate: end of DATA to the 250 (commit + fsync), and to the message being readable through the API.
+import { startMailroomProcess } from './support/processes';
+import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
+import { envNumber, latencySummary, printTable } from './support/report';
+
+const RATE = envNumber('BENCH_RATE', 500);
+const SECONDS = envNumber('BENCH_SECONDS', 10);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 8);
+const SIZE = envNumber('BENCH_SIZE', 4096);
+
+async function main(): Promise<void> {
+	const server = await startMailroomProcess();
+	const connections = await Promise.all(Array.from({ length: CONNECTIONS }, () => TimedSmtpConnection.open(server.smtpPort)));
+	const toReply: number[] = [];
+	const toVisible: number[] = [];
+	const total = RATE * SECONDS;
+	const start = performance.now();
+	let late = 0;
+
+	// Connection c sends messages c, c+CONNECTIONS, ... each at its slot on the schedule.
+	await Promise.all(
+		connections.map(async (connection, c) => {
+			for (let i = c; i < total; i += CONNECTIONS) {
+				const wait = start + (i * 1000) / RATE - performance.now();
+				if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+				else late++;
+				const inbox = `latency${i % 100}@bench.test`;
+				const dataEnd = performance.now();
+				const { reply, ms } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, `m${i}`, SIZE));
+				toReply.push(ms);
+				const id = /stored as (\S+)/.exec(reply)?.[1];
+				const response = await fetch(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`);
+				const [newest] = (await response.json()) as { _id: string }[];
+				if (newest?._id !== id) throw new Error(`message ${id} not visible after its 250 (${reply})`);
+				toVisible.push(performance.now() - dataEnd);
+			}
+		}),
+	);
+	const seconds = (performance.now() - start) / 1000;
+	connections.forEach((connection) => connection.close());
+	await server.stop();
+
+	const reply = latencySummary(toReply);
+	const visible = latencySummary(toVisible);
+	printTable(
+		`Latency at ${RATE} msg/s for ${SECONDS} s over ${CONNECTIONS} reused connections (${SIZE}-byte messages; ${late} sends behind schedule; achieved ${Math.round(total / seconds)} msg/s)`,
+		['from end of DATA to', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+		[
+			['250 (committed + fsynced)', reply.p50, reply.p95, reply.p99, reply.max],
+			['visible through the API', visible.p50, visible.p95, visible.p99, visible.max],
+		],
+	);
+}
+
+main().catch((err) => {
+	console.error(err);
+	process.exit(1);
+});

@@ -1,0 +1,73 @@
+// Reads at scale: fill the store through SMTP (one record per recipient inbox), watching RSS,
+// then time inbox listings and text reads of random inboxes through the API.
+import { haveSmtpSource, smtpSource } from './support/load';
+import { memoryOf, startMailroomProcess } from './support/processes';
+import { envNumber, latencySummary, printTable } from './support/report';
+
+const RECORDS = envNumber('BENCH_RECORDS', 1_000_000);
+const INBOXES = envNumber('BENCH_INBOXES', 10_000);
+const READS = envNumber('BENCH_READS', 2000);
+// smtp-source -r N sends each message to N inboxes: <base>, 2<base>, ... N<base>.
+const RECIPIENTS_PER_MESSAGE = 100;
+
+async function timed(url: string, samples: number[]): Promise<Response> {
+	const start = performance.now();
+	const response = await fetch(url);
+	await response.arrayBuffer();
+	samples.push(performance.now() - start);
+	if (response.status !== 200) throw new Error(`${url} -> ${response.status}`);
+	return response;
+}
+
+function inboxName(index: number): string {
+	const group = Math.floor(index / RECIPIENTS_PER_MESSAGE);
+	const n = (index % RECIPIENTS_PER_MESSAGE) + 1;
+	return `${n === 1 ? '' : n}g${group}@scale.test`;
+}
+
+async function main(): Promise<void> {
+	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see README, Performance)');
+	const server = await startMailroomProcess();
+	const pid = server.child.pid!;
+	const groups = Math.ceil(INBOXES / RECIPIENTS_PER_MESSAGE);
+	const messagesPerGroup = Math.ceil(RECORDS / INBOXES);
+	let peakRss = 0;
+	const watch = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rssMb)), 200);
+	const started = performance.now();
+	for (let group = 0; group < groups; group++) {
+		await smtpSource({ port: server.smtpPort, sessions: 4, messages: messagesPerGroup, size: 2048, reuse: true, to: `g${group}@scale.test`, recipients: RECIPIENTS_PER_MESSAGE });
+		if (group % 10 === 9) console.log(`  stored ${((group + 1) * messagesPerGroup * RECIPIENTS_PER_MESSAGE).toLocaleString('en-US')} records, RSS ${Math.round(memoryOf(pid).rssMb)} MB`);
+	}
+	const fillSeconds = (performance.now() - started) / 1000;
+	clearInterval(watch);
+	const stored = groups * messagesPerGroup * RECIPIENTS_PER_MESSAGE;
+
+	const list: number[] = [];
+	const text: number[] = [];
+	for (let i = 0; i < READS; i++) {
+		const inbox = encodeURIComponent(inboxName(Math.floor(Math.random() * INBOXES)));
+		const response = await timed(`${server.httpUrl}/api/addresses/${inbox}/messages`, list);
+		const records = (await fetch(`${server.httpUrl}/api/addresses/${inbox}/messages?limit=${messagesPerGroup}`).then((r) => r.json())) as { _id: string }[];
+		void response;
+		const pick = records[Math.floor(Math.random() * records.length)];
+		await timed(`${server.httpUrl}/api/text/${inbox}/${pick._id}`, text);
+	}
+	const memory = memoryOf(pid);
+	await server.stop();
+
+	const l = latencySummary(list);
+	const t = latencySummary(text);
+	printTable(
+		`Reads with ${stored.toLocaleString('en-US')} messages in ${INBOXES.toLocaleString('en-US')} inboxes (filled in ${Math.round(fillSeconds)} s, ${Math.round(stored / fillSeconds)} records/s; peak RSS while filling ${Math.round(peakRss)} MB, now ${Math.round(memory.rssMb)} MB)`,
+		['request', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+		[
+			['list an inbox (100 newest)', l.p50, l.p95, l.p99, l.max],
+			['read a message text', t.p50, t.p95, t.p99, t.max],
+		],
+	);
+}
+
+main().catch((err) => {
+	console.error(err);
+	process.exit(1);
+});
