@@ -107,7 +107,7 @@ describe('SMTP ingest', () => {
 
 	it('identifies attachments by the MD5 of their content', async () => {
 		const pdf = Buffer.from('%PDF-1.4 fake pdf content for the test');
-		const large = Buffer.alloc(48 * 1024, 'large attachment ');
+		const large = Buffer.alloc(24 * 1024, 'large attachment ');
 		await server.send({
 			from: 'files@sender.test',
 			to: 'files@example.test',
