@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { addressDescription, executeAddress } from './resources/address';
+import { domainDescription, executeDomain } from './resources/domain';
 import { emailDescription, executeEmail } from './resources/email';
 import { executeMessage, messageDescription } from './resources/message';
 
@@ -21,6 +22,7 @@ type ResourceExecutor = (
 
 const executors: Record<string, ResourceExecutor> = {
 	address: executeAddress,
+	domain: executeDomain,
 	email: executeEmail,
 	message: executeMessage,
 };
@@ -57,6 +59,7 @@ export class Mailroom implements INodeType {
 				description: 'What the operation works on',
 				options: [
 					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
+					{ name: 'Domain', value: 'domain', description: 'Read your custom domains and their mail' },
 					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
 					{ name: 'Message', value: 'message', description: 'Read received mail' },
 				],
@@ -65,6 +68,7 @@ export class Mailroom implements INodeType {
 			...messageDescription,
 			...emailDescription,
 			...addressDescription,
+			...domainDescription,
 		],
 	};
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
+import { getManyMessages, MAX_PAGE, messagePages, type ListedMessage } from '../listing';
 import { addressPath, mailroomRequest } from '../transport';
 
-/** The most the listing endpoint returns in one page. */
-const MAX_PAGE = 1000;
+const inboxPath = (email: string) => `/api/addresses/${addressPath(email)}/messages`;
 
 const show = (operation: string[]) => ({ show: { resource: ['message'], operation } });
 
@@ -128,42 +128,6 @@ export const messageDescription: INodeProperties[] = [
 	},
 ];
 
-interface Message extends IDataObject {
-	_id: string;
-	received: string;
-	subject?: string;
-	from?: Array<{ address?: string; name?: string }>;
-}
-
-/** Pages of an inbox, newest first: each next page starts at the `received` of the last record. */
-async function* inboxPages(this: IExecuteFunctions, email: string, pageSize: number, itemIndex: number) {
-	const seen = new Set<string>();
-	let until: string | undefined;
-	for (;;) {
-		const page = (await mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}/messages`, {
-			qs: { limit: pageSize, ...(until && { until }) },
-			itemIndex,
-		})) as Message[];
-		// `until` may or may not include the boundary record: skip what an earlier page had.
-		const fresh = page.filter((message) => !seen.has(message._id));
-		fresh.forEach((message) => seen.add(message._id));
-		if (fresh.length) yield fresh;
-		if (page.length < pageSize || !fresh.length) return;
-		until = page[page.length - 1].received;
-	}
-}
-
-async function getMany(this: IExecuteFunctions, email: string, itemIndex: number) {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
-	const messages: Message[] = [];
-	for await (const page of inboxPages.call(this, email, Math.min(limit, MAX_PAGE), itemIndex)) {
-		messages.push(...page.slice(0, limit - messages.length));
-		if (messages.length >= limit) break;
-	}
-	return messages;
-}
-
 interface WaitFilters {
 	receivedAfterStart?: boolean;
 	senderContains?: string;
@@ -178,7 +142,7 @@ async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number
 	const interval = (this.getNodeParameter('pollInterval', itemIndex) as number) * 1000;
 	const filters = this.getNodeParameter('filters', itemIndex) as WaitFilters;
 	const after = filters.receivedAfterStart ? startedAt.getTime() : -Infinity;
-	const matches = (message: Message) =>
+	const matches = (message: ListedMessage) =>
 		(!filters.senderContains ||
 			(message.from ?? []).some(
 				(sender) => contains(sender.address, filters.senderContains!) || contains(sender.name, filters.senderContains!),
@@ -187,7 +151,7 @@ async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number
 
 	const deadline = Date.now() + timeout;
 	for (;;) {
-		pages: for await (const page of inboxPages.call(this, email, 100, itemIndex)) {
+		pages: for await (const page of messagePages.call(this, inboxPath(email), 100, itemIndex)) {
 			for (const message of page) {
 				// Newest first: once older than the start, every later record is too.
 				if (Date.parse(message.received) < after) break pages;
@@ -219,7 +183,7 @@ export async function executeMessage(
 	const email = this.getNodeParameter('email', itemIndex) as string;
 	switch (operation) {
 		case 'getAll':
-			return await getMany.call(this, email, itemIndex);
+			return await getManyMessages.call(this, inboxPath(email), itemIndex);
 		case 'getText': {
 			const messageId = this.getNodeParameter('messageId', itemIndex) as string;
 			const text = (await mailroomRequest.call(

@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { mailroomRequest } from './transport';
+
+/** The most a Mailroom listing returns in one page. */
+export const MAX_PAGE = 1000;
+
+/** A listed message: what paging needs of it. */
+export interface ListedMessage extends IDataObject {
+	_id: string;
+	received: string;
+	subject?: string;
+	from?: Array<{ address?: string; name?: string }>;
+}
+
+/**
+ * Pages of a message listing (an inbox or a domain), newest first: each next page starts at the
+ * `received` of the last record of the previous one.
+ */
+export async function* messagePages(this: IExecuteFunctions, path: string, pageSize: number, itemIndex: number) {
+	const seen = new Set<string>();
+	let until: string | undefined;
+	for (;;) {
+		const page = (await mailroomRequest.call(this, 'GET', path, {
+			qs: { limit: pageSize, ...(until && { until }) },
+			itemIndex,
+		})) as ListedMessage[];
+		// `until` may or may not include the boundary record: skip what an earlier page had.
+		const fresh = page.filter((message) => !seen.has(message._id));
+		fresh.forEach((message) => seen.add(message._id));
+		if (fresh.length) yield fresh;
+		if (page.length < pageSize || !fresh.length) return;
+		until = page[page.length - 1].received;
+	}
+}
+
+/** The `limit` parameter, or no limit when `returnAll` is on. */
+export function wantedCount(this: IExecuteFunctions, itemIndex: number): number {
+	return this.getNodeParameter('returnAll', itemIndex) ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
+}
+
+/** Get Many of a message listing: as many messages as the Return All / Limit parameters ask for. */
+export async function getManyMessages(this: IExecuteFunctions, path: string, itemIndex: number) {
+	const limit = wantedCount.call(this, itemIndex);
+	const messages: ListedMessage[] = [];
+	for await (const page of messagePages.call(this, path, Math.min(limit, MAX_PAGE), itemIndex)) {
+		messages.push(...page.slice(0, limit - messages.length));
+		if (messages.length >= limit) break;
+	}
+	return messages;
+}

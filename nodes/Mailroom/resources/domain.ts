@@ -1,0 +1,85 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { getManyMessages, MAX_PAGE, wantedCount } from '../listing';
+import { mailroomRequest } from '../transport';
+
+const show = (operation: string[]) => ({ show: { resource: ['domain'], operation } });
+
+export const domainDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		description: 'What to do with your custom domains',
+		displayOptions: { show: { resource: ['domain'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one of your domains with its message count and catch-all address',
+				action: 'Get a domain',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the custom domains of your account',
+				action: 'Get many domains',
+			},
+			{
+				name: 'Get Messages',
+				value: 'getMessages',
+				description: 'List the messages of every address of a domain, newest first',
+				action: 'Get the messages of a domain',
+			},
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Domain',
+		name: 'domain',
+		type: 'string',
+		placeholder: 'example.com',
+		required: true,
+		default: '',
+		displayOptions: show(['get', 'getMessages']),
+		description: 'A custom domain your account owns',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll', 'getMessages']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PAGE },
+		default: 50,
+		displayOptions: { show: { resource: ['domain'], operation: ['getAll', 'getMessages'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+export async function executeDomain(
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[]> {
+	if (operation === 'getAll') {
+		const domains = (await mailroomRequest.call(this, 'GET', '/api/domains', { itemIndex })) as IDataObject[];
+		return domains.slice(0, wantedCount.call(this, itemIndex));
+	}
+	const domain = encodeURIComponent((this.getNodeParameter('domain', itemIndex) as string).trim().toLowerCase());
+	switch (operation) {
+		case 'get':
+			return await mailroomRequest.call(this, 'GET', `/api/domains/${domain}`, { itemIndex });
+		case 'getMessages':
+			return await getManyMessages.call(this, `/api/domains/${domain}/messages`, itemIndex);
+	}
+	throw new NodeOperationError(this.getNode(), `Unknown domain operation "${operation}"`, { itemIndex });
+}
