@@ -78,7 +78,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const encryptedInboxes = new EncryptedInboxStore(db);
 	const resolveRecipient = (address: string, domain: string): Recipient =>
 		encryptedInboxes.resolve(address, domain) ?? { inbox: address, originalInbox: address, domain };
-	const webhooks = new Webhooks({ db, config, ingest, commit, messages, encryptedInboxes, log });
+	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, log });
 
 	const outgoing = new OutgoingStore(db);
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });

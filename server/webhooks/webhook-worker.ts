@@ -13,7 +13,11 @@ export interface WebhookWorkerOptions {
 	messages: MessageStore;
 	secrets: WebhookSecretStore;
 	encryptedInboxes: EncryptedInboxStore;
-	commit: GroupCommit;
+	/**
+	 * Batches attempt records into transactions. It does not wait for an fsync: an outcome lost in a crash
+	 * means the attempt is made again (at least once), and message acknowledgements never queue behind it.
+	 */
+	attemptLog: GroupCommit;
 	sender: WebhookSender;
 	/** Delay (ms) before each attempt; schedule[n] is the wait after the n-th failed attempt. */
 	schedule: number[];
@@ -172,7 +176,7 @@ export class WebhookWorker {
 			freeSlot();
 		}
 		const outcome = this.judge(delivery, result);
-		await this.options.commit.run(() => this.options.deliveries.recordAttempt(delivery, outcome));
+		await this.options.attemptLog.run(() => this.options.deliveries.recordAttempt(delivery, outcome));
 		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
 	}
 

@@ -1,6 +1,6 @@
 import type { MailroomConfig } from '../config/settings';
 import type { Db } from '../store/database';
-import type { GroupCommit } from '../store/group-commit';
+import { GroupCommit } from '../store/group-commit';
 import type { MessageRecord, MessageStore } from '../store/messages';
 import type { Ingest } from '../ingest/ingest';
 import type { Logger } from '../log';
@@ -16,7 +16,6 @@ export interface WebhooksOptions {
 	db: Db;
 	config: Pick<MailroomConfig, 'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays'>;
 	ingest: Ingest;
-	commit: GroupCommit;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
 	log: Logger;
@@ -48,7 +47,7 @@ export class Webhooks {
 			messages: options.messages,
 			secrets: this.secrets,
 			encryptedInboxes: options.encryptedInboxes,
-			commit: options.commit,
+			attemptLog: new GroupCommit(db),
 			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate, resolver: options.resolver }),
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,
