@@ -58,6 +58,15 @@ describe('SMTP limits with the defaults', () => {
 		await stillAccepts(server, 'after-long-command@limits.test');
 	});
 
+	it('closes a connection after 10 unrecognised commands with 421', async () => {
+		const { client } = await RawSmtp.connect(server.smtpPort);
+		const replies: string[] = [];
+		for (let i = 0; i < 10; i++) replies.push(await client.command(`GARBAGE${i} \u0000\u00ff`));
+		expect(replies.slice(0, 9).every((reply) => reply.startsWith('500 '))).toBe(true);
+		expect(replies[9]).toBe('421 Error: too many unrecognized commands');
+		await client.closed;
+	});
+
 	it('answers 5xx to very long and nested addresses within the command limit', async () => {
 		const { client } = await RawSmtp.connect(server.smtpPort);
 		try {
