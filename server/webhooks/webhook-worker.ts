@@ -14,7 +14,7 @@ export interface WebhookWorkerOptions {
 	secrets: WebhookSecretStore;
 	encryptedInboxes: EncryptedInboxStore;
 	/**
-	 * Batches attempt records into transactions. It does not wait for an fsync: an outcome lost in a crash
+	 * Batches attempt records into transactions. It does not wait for an fsync: an outcome lost to a power failure
 	 * means the attempt is made again (at least once), and message acknowledgements never queue behind it.
 	 */
 	attemptLog: GroupCommit;
