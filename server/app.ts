@@ -21,6 +21,7 @@ import { OutgoingStore } from './outbound/outgoing-store';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
+import { Forwarding } from './outbound/forwarding';
 import { localDomainRule } from './outbound/local-domains';
 import type { Recipient } from './store/messages';
 import { EncryptedInboxStore } from './store/encrypted-inboxes';
@@ -82,7 +83,9 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 
 	const outgoing = new OutgoingStore(db);
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
-	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain: localDomainRule(config, db), hasRelay: relay !== undefined });
+	const isLocalDomain = localDomainRule(config, db);
+	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined });
+	new Forwarding({ db, ingest, store: outgoing, outbox, isLocalDomain, hasRelay: relay !== undefined, log });
 
 	const smtp = new SmtpIngest({
 		hostname: config.hostname,
