@@ -1,88 +1,327 @@
+/**
+ * Runs our n8n nodes in n8n-core's real contexts (ExecuteContext, HookContext, WebhookContext),
+ * with the node types loaded from the built package by PackageDirectoryLoader (as n8n loads a
+ * community package) and the credential applied through its own `authenticate` definition, so
+ * every request is real HTTP through n8n's `httpRequestWithAuthentication`.
+ *
+ * What the n8n application provides and n8n-core does not is done here the way n8n does it:
+ * credential storage and applying `authenticate` (its CredentialsHelper), running a credential's
+ * test request (its CredentialsTester, with n8n-core's RoutingNode), and the HTTP server in front
+ * of webhooks (raw body kept, JSON parsed, routed by path). Nothing else is stubbed.
+ */
 import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode, INodeExecutionData } from 'n8n-workflow';
-import { MailroomApi } from '../../dist/credentials/MailroomApi.credentials';
-import { Mailroom } from '../../dist/nodes/Mailroom/Mailroom.node';
+import path from 'node:path';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+	IWebhookData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { createRunExecutionData, ICredentialsHelper, Workflow } from 'n8n-workflow';
 
-// n8n-core keeps its settings (an encryption key) in the user folder: a throw-away one, before it loads.
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mailroom-n8n-'));
+// n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
+process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ExecuteContext } = require('n8n-core') as typeof import('n8n-core');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Workflow } = require('n8n-workflow') as typeof import('n8n-workflow');
+const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } = require('n8n-core') as typeof import('n8n-core');
+
+export const PACKAGE = 'n8n-nodes-mailroom';
+const REPO_ROOT = path.resolve(__dirname, '../..');
+
+type CredentialData = Record<string, ICredentialDataDecryptedObject>;
+
+/** Loads the built package as n8n does; node type names are `n8n-nodes-mailroom.<name>`. */
+export async function loadPackage(root = REPO_ROOT) {
+	const loader = new PackageDirectoryLoader(root);
+	await loader.loadAll();
+	const local = (type: string) => type.replace(`${PACKAGE}.`, '');
+	const nodeTypes: INodeTypes = {
+		getByName: (type) => loader.getNode(local(type)).type,
+		getByNameAndVersion: (type, version) => {
+			const nodeType = loader.getNode(local(type)).type;
+			return 'nodeVersions' in nodeType ? (nodeType as IVersionedNodeType).getNodeType(version) : nodeType;
+		},
+		getKnownTypes: () => loader.known.nodes,
+	};
+	const credentialType = (name: string) => loader.getCredential(name).type;
+	return { loader, nodeTypes, credentialType };
+}
+
+/**
+ * Holds decrypted credential data by type and applies a credential type's `authenticate`
+ * definition: a function is called; a generic one has each key and value resolved as an n8n
+ * expression with `$credentials` and set on the request (what n8n's CredentialsHelper does).
+ */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly data: CredentialData,
+		private readonly types: (name: string) => ICredentialType,
+	) {
+		super();
+	}
+
+	getParentTypes() {
+		return [];
+	}
+
+	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions, workflow: Workflow, node: INode) {
+		const { authenticate } = this.types(typeName);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate?.type !== 'generic') return requestOptions;
+		const resolve = (value: string) => workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '');
+		const options = requestOptions as unknown as Record<string, IDataObject>;
+		for (const [where, entries] of Object.entries(authenticate.properties)) {
+			options[where] ??= {};
+			for (const [key, value] of Object.entries(entries as IDataObject)) options[where][String(resolve(key))] = resolve(value as string) as string;
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		if (!this.data[type]) throw new Error(`no ${type} credential in this test`);
+		return this.data[type];
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by these nodes');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string) {
+		return this.types(type).properties;
+	}
+}
+
+type Route = (req: IncomingMessage & { body?: unknown; rawBody?: Buffer }, res: ServerResponse) => Promise<void>;
+
+/** n8n's webhook server in small: reads the body (raw kept, JSON parsed) and routes by path. */
+async function startWebhookServer() {
+	const routes = new Map<string, Route>();
+	const server = createServer(async (req, res) => {
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const rawBody = Buffer.concat(chunks);
+		let body: unknown = {};
+		try {
+			body = rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {};
+		} catch {
+			body = rawBody.toString('utf8');
+		}
+		const route = routes.get(new URL(req.url ?? '/', 'http://localhost').pathname);
+		if (!route) return void res.writeHead(404).end();
+		Object.assign(req, { body, rawBody, query: {}, params: {} });
+		try {
+			await route(req, res);
+		} catch (error) {
+			if (!res.headersSent) res.writeHead(500);
+			res.end(String(error));
+		}
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		routes,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+export interface HarnessOptions {
+	/** Decrypted credential data by credential type, e.g. { mailroomApi: { apiKey, baseUrl } }. */
+	credentials?: CredentialData;
+	/** Package root (package.json with the n8n block, and dist/); the repository by default. */
+	root?: string;
+}
+
+export interface ExecuteOptions {
+	/** The node's "On Error: Continue" setting. */
+	continueOnFail?: boolean;
+	abortSignal?: AbortSignal;
+	/** Credentials for this call instead of the harness's. */
+	credentials?: CredentialData;
+}
+
+export type N8nHarness = Awaited<ReturnType<typeof createN8nHarness>>;
+
+export async function createN8nHarness({ credentials = {}, root }: HarnessOptions = {}) {
+	const { loader, nodeTypes, credentialType } = await loadPackage(root);
+	// Started by the first trigger: action-node tests need no server.
+	let webhooks: Awaited<ReturnType<typeof startWebhookServer>> | undefined;
+
+	const additionalData = (data: CredentialData, webhookBaseUrl = 'http://127.0.0.1:1/webhook', extra: Partial<IWorkflowExecuteAdditionalData> = {}) => {
+		const base = webhookBaseUrl.replace(/\/webhook$/, '');
+		return {
+			credentialsHelper: new CredentialsHelper(data, credentialType),
+			webhookBaseUrl,
+			webhookTestBaseUrl: `${base}/webhook-test`,
+			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+			formWaitingBaseUrl: `${base}/form-waiting`,
+			restApiUrl: `${base}/rest`,
+			instanceBaseUrl: base,
+			variables: {},
+			currentNodeExecutionIndex: 0,
+			...extra,
+		} as IWorkflowExecuteAdditionalData;
+	};
+
+	/** A one-node workflow, its parameter defaults filled in as n8n does when a node is added. */
+	function workflowWith(type: string, parameters: INodeParameters, data: CredentialData, nodeOptions: Partial<INode> = {}) {
+		const workflow = new Workflow({
+			id: 'workflow-1',
+			name: 'test',
+			nodes: [
+				{
+					id: 'node-1',
+					name: 'Node',
+					type: `${PACKAGE}.${type}`,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters,
+					credentials: Object.fromEntries(Object.keys(data).map((name) => [name, { id: name, name }])),
+					webhookId: 'test-webhook-id',
+					...nodeOptions,
+				},
+			],
+			connections: {},
+			active: false,
+			nodeTypes,
+			staticData: {},
+		});
+		const node = workflow.getNode('Node')!;
+		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, 1) as INodeType };
+	}
+
+	/** Runs an action node's execute() on the input items in an ExecuteContext; returns its outputs. */
+	async function execute(type: string, parameters: INodeParameters, items: INodeExecutionData[] = [{ json: {} }], options: ExecuteOptions = {}) {
+		const data = options.credentials ?? credentials;
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data, options.continueOnFail ? { onError: 'continueRegularOutput' } : {});
+		const inputData = { main: [items] };
+		const context = new ExecuteContext(workflow, node, additionalData(data), 'manual', createRunExecutionData(), 0, items, inputData, { node, data: inputData, source: null }, [], options.abortSignal);
+		return (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+	}
+
+	/**
+	 * A trigger node: its webhook methods (checkExists/create/delete) run in HookContexts, and
+	 * deliveries to its webhook URL run webhook() in a WebhookContext; `runs` has the workflow
+	 * data of every run a delivery started.
+	 */
+	async function trigger(type: string, parameters: INodeParameters, { mode = 'trigger' as WorkflowExecuteMode, credentials: data = credentials } = {}) {
+		webhooks ??= await startWebhookServer();
+		const server = webhooks;
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data);
+		const description = nodeType.description.webhooks![0];
+		const hookData = () => additionalData(data, `${server.baseUrl}/webhook`);
+		const webhookData: IWebhookData = {
+			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+			node: node.name,
+			path: `${node.webhookId}/${description.path}`,
+			webhookDescription: description,
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: hookData(),
+			webhookId: node.webhookId,
+		};
+		const hook = (method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate') =>
+			nodeType.webhookMethods!.default![method].call(new HookContext(workflow, node, hookData(), mode, activation, webhookData)) as Promise<boolean>;
+		const url = new HookContext(workflow, node, hookData(), mode, 'activate', webhookData).getNodeWebhookUrl('default')!;
+
+		const runs: INodeExecutionData[][][] = [];
+		server.routes.set(new URL(url).pathname, async (req, res) => {
+			const context = new WebhookContext(workflow, node, additionalData(data, `${server.baseUrl}/webhook`, { httpRequest: req as never, httpResponse: res as never }), mode, webhookData, [], null);
+			const result = await nodeType.webhook!.call(context);
+			if (result.workflowData) runs.push(result.workflowData);
+			if (!result.noWebhookResponse) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Workflow was started' }));
+		});
+
+		return { workflow, node, url, runs, hook, staticData: () => workflow.getStaticData('node', node) };
+	}
+
+	/**
+	 * Tests a credential as n8n's CredentialsTester does for a credential with a `test` request:
+	 * the request runs through n8n-core's RoutingNode in an ExecuteContext, then the rules apply.
+	 */
+	async function testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		const { test } = credentialType(type) as { test: ICredentialTestRequest };
+		const testNode: INodeType = {
+			description: {
+				displayName: 'Temp',
+				name: 'temp',
+				group: ['transform'],
+				version: 1,
+				description: '',
+				defaults: {},
+				inputs: [],
+				outputs: [],
+				credentials: [{ name: type, required: true }],
+				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			},
+		};
+		const node: INode = { id: 'temp', name: 'Temp-Node', type: 'temp', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { [type]: { id: 'test', name: 'test' } } };
+		const tempTypes: INodeTypes = { getByName: () => testNode, getByNameAndVersion: () => testNode, getKnownTypes: () => ({}) };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: tempTypes });
+		const inputData = { main: [[{ json: {} }]] };
+		const context = new ExecuteContext(workflow, node, additionalData({ [type]: data }), 'internal', createRunExecutionData(), 0, [], inputData, { node, data: {}, source: null }, []);
+		let response;
+		try {
+			response = await new RoutingNode(context, testNode, { id: 'test', name: 'test', type, data }).runNode();
+		} catch (error) {
+			const { cause, message } = error as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+			if (cause?.response) return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+			return { status: 'Error', message: cause?.code ?? message };
+		}
+		for (const rule of test.rules ?? []) {
+			if (rule.type !== 'responseSuccessBody') continue;
+			const json = response![0][0].json as IDataObject;
+			if (json[rule.properties.key] === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+		return { status: 'OK', message: 'Connection successful!' };
+	}
+
+	async function close() {
+		await webhooks?.close();
+		stopN8nCore();
+	}
+
+	return { loader, execute, trigger, testCredential, close };
+}
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. Call in afterAll. */
 export function stopN8nCore(): void {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { Container } = require('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+	// Not exported by n8n-core's index.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
 }
 
-/**
- * Applies the credential's own `authenticate` definition (headers from `={{$credentials.x}}`), as n8n's
- * CredentialsHelper does; that helper lives in the n8n application, not in n8n-core.
- */
-function authenticate(credentials: ICredentialDataDecryptedObject, request: IHttpRequestOptions): IHttpRequestOptions {
-	const headers = { ...(request.headers ?? {}) };
-	const definition = new MailroomApi().authenticate.properties.headers ?? {};
-	for (const [name, value] of Object.entries(definition)) {
-		const field = /^=\{\{\$credentials\.(\w+)\}\}$/.exec(String(value))?.[1];
-		headers[name] = field ? String(credentials[field]) : value;
-	}
-	return { ...request, headers };
-}
+let shared: Promise<N8nHarness> | undefined;
 
 /**
- * Runs the Mailroom action node once, in a real n8n-core ExecuteContext, against a real server.
- * Returns the JSON of the output items, or throws the node's error.
+ * Runs the Mailroom action node once against a real server (a shared harness); returns the JSON
+ * of the output items, or throws the node's error.
  */
 export async function runMailroomNode(parameters: Record<string, unknown>, credentials: { baseUrl: string; apiKey: string }): Promise<IDataObject[]> {
-	const nodeType = new Mailroom();
-	const nodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
-	const node: INode = {
-		id: 'mailroom-node',
-		name: 'Mailroom',
-		type: 'n8n-nodes-mailroom.mailroom',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: parameters as INode['parameters'],
-		credentials: { mailroomApi: { id: 'test', name: 'Mailroom test server' } },
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: nodeTypes as never });
-	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			getDecrypted: async () => credentials,
-			authenticate: async (decrypted: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) => authenticate(decrypted, request),
-			preAuthentication: async () => undefined,
-		},
-		restApiUrl: '',
-		webhookBaseUrl: '',
-		webhookWaitingBaseUrl: '',
-		webhookTestBaseUrl: '',
-		formWaitingBaseUrl: '',
-		userId: 'test-user',
-	};
-	const runExecutionData = {
-		resultData: { runData: {} },
-		executionData: { contextData: {}, nodeExecutionStack: [], waitingExecution: {}, waitingExecutionSource: {}, metadata: {} },
-	};
-	const inputData = { main: [[{ json: {} }]] };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData as never,
-		'manual',
-		runExecutionData as never,
-		0,
-		inputData.main[0],
-		inputData,
-		{ node, data: inputData, source: null },
-		[],
-	);
-	const [output] = (await nodeType.execute.call(context as never)) as INodeExecutionData[][];
+	shared ??= createN8nHarness();
+	const [output] = await (await shared).execute('mailroom', parameters as INodeParameters, undefined, { credentials: { mailroomApi: credentials } });
 	return output.map((item) => item.json);
 }
