@@ -18,7 +18,11 @@ type ResourceExecutor = (
 	operation: string,
 	itemIndex: number,
 	startedAt: Date,
-) => Promise<IDataObject | IDataObject[]>;
+) => Promise<IDataObject | IDataObject[] | INodeExecutionData>;
+
+/** An operation that outputs a file (Get Attachment) returns a whole item: JSON and binary data. */
+const isItem = (result: IDataObject | IDataObject[] | INodeExecutionData): result is INodeExecutionData =>
+	!Array.isArray(result) && typeof result.json === 'object' && typeof result.binary === 'object';
 
 const executors: Record<string, ResourceExecutor> = {
 	address: executeAddress,
@@ -82,7 +86,7 @@ export class Mailroom implements INodeType {
 				const operation = this.getNodeParameter('operation', itemIndex) as string;
 				const result = await executors[resource].call(this, operation, itemIndex, startedAt);
 				returnData.push(
-					...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
+					...this.helpers.constructExecutionMetaData(isItem(result) ? [result] : this.helpers.returnJsonArray(result), {
 						itemData: { item: itemIndex },
 					}),
 				);

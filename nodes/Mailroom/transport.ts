@@ -6,18 +6,21 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { jsonParse, NodeApiError } from 'n8n-workflow';
 
-/** The functions objects our requests run in: the action node and the trigger's webhook methods. */
-export type MailroomContext = IExecuteFunctions | IHookFunctions;
+/** The functions objects our requests run in: the action node, the trigger's webhook methods and its webhook. */
+export type MailroomContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface RequestOptions {
 	body?: IDataObject;
 	qs?: IDataObject;
 	/** The response is plain text, not JSON (GET /api/text/...). */
 	text?: boolean;
+	/** The response is a file: resolve with its bytes (attachments). */
+	binary?: boolean;
 	itemIndex?: number;
 }
 
@@ -40,7 +43,7 @@ export async function mailroomRequest(
 	this: MailroomContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, text = false, itemIndex }: RequestOptions = {},
+	{ body, qs, text = false, binary = false, itemIndex }: RequestOptions = {},
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any> {
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('mailroomApi', itemIndex);
@@ -50,8 +53,9 @@ export async function mailroomRequest(
 		url: path,
 		qs,
 		body,
-		json: !text,
+		json: !text && !binary,
 		...(text ? { encoding: 'text' as const } : {}),
+		...(binary ? { encoding: 'arraybuffer' as const } : {}),
 		// Error answers come back to us, so that their body is at hand whatever the encoding.
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
@@ -63,7 +67,7 @@ export async function mailroomRequest(
 		// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
 		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 	}
-	if (response.statusCode < 400) return response.body;
+	if (response.statusCode < 400) return binary ? Buffer.from(response.body as ArrayBuffer) : response.body;
 	throw errorOfAnswer(this.getNode(), response, itemIndex);
 }
 
@@ -74,7 +78,9 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 /** A NodeApiError from an error answer `{"error": "Not Found", "message": "..."}` (or any other body). */
-function errorOfAnswer(node: INode, { statusCode, body }: IN8nHttpFullResponse, itemIndex?: number) {
+function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullResponse, itemIndex?: number) {
+	// A binary request gets its error answer as bytes too.
+	const body = answer instanceof ArrayBuffer || ArrayBuffer.isView(answer) ? Buffer.from(answer as ArrayBuffer).toString() : answer;
 	const data =
 		typeof body === 'string'
 			? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } })

@@ -112,7 +112,10 @@ describe('Mailroom action node', () => {
 	it('offers the resources and operations of the issue', () => {
 		const resources = property(description('mailroom').properties, 'resource')!;
 		expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual(['address', 'domain', 'email', 'message']);
-		expect(operations('message')).toEqual(['getAll', 'getText', 'waitFor']);
+		expect(operations('message')).toEqual([
+			'addLabel', 'delete', 'deleteAll', 'get', 'getAll', 'getAttachment', 'getHeaders', 'getHtml', 'getRaw', 'getText',
+			'markRead', 'markUnread', 'moveToFolder', 'removeLabel', 'star', 'waitFor',
+		]);
 		expect(operations('email')).toEqual(['send']);
 		expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);
 		expect(operations('domain')).toEqual(['get', 'getAll', 'getMessages']);
@@ -142,6 +145,23 @@ describe('Mailroom action node', () => {
 			'timeout',
 			'filters',
 			'pollInterval',
+		]);
+		for (const operation of ['get', 'getRaw', 'getHeaders', 'delete', 'markRead', 'markUnread', 'star']) {
+			expect(shownParameters(d, { operation })).toEqual(['resource', 'operation', 'email', 'messageId']);
+		}
+		expect(shownParameters(d, { operation: 'deleteAll' })).toEqual(['resource', 'operation', 'email']);
+		expect(shownParameters(d, { operation: 'addLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
+		expect(shownParameters(d, { operation: 'removeLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
+		expect(shownParameters(d, { operation: 'moveToFolder' })).toEqual(['resource', 'operation', 'email', 'messageId', 'folder']);
+		expect(shownParameters(d, { operation: 'getHtml' })).toEqual(['resource', 'operation', 'email', 'messageId', 'sanitized', 'remoteImages']);
+		expect(shownParameters(d, { operation: 'getHtml', sanitized: false })).toEqual(['resource', 'operation', 'email', 'messageId', 'sanitized']);
+		expect(shownParameters(d, { operation: 'getAttachment' })).toEqual([
+			'resource',
+			'operation',
+			'email',
+			'messageId',
+			'attachment',
+			'binaryPropertyName',
 		]);
 		expect(shownParameters(d, { resource: 'email' })).toEqual([
 			'resource',

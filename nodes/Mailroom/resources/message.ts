@@ -1,8 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import { getManyMessages, MAX_PAGE, messagePages, type ListedMessage } from '../listing';
 import { addressPath, mailroomRequest } from '../transport';
+import {
+	executeMessageAction,
+	messageActionOptions,
+	messageActionProperties,
+	ONE_MESSAGE_ACTIONS,
+} from './message-actions';
 
 const inboxPath = (email: string) => `/api/addresses/${addressPath(email)}/messages`;
 
@@ -35,7 +41,8 @@ export const messageDescription: INodeProperties[] = [
 				description: 'Wait until a matching message arrives in an inbox, or fail after a timeout',
 				action: 'Wait for a message',
 			},
-		],
+			...messageActionOptions,
+		].sort((a, b) => a.name.localeCompare(b.name)),
 		default: 'getAll',
 	},
 	{
@@ -45,7 +52,7 @@ export const messageDescription: INodeProperties[] = [
 		placeholder: 'name@example.com',
 		required: true,
 		default: '',
-		displayOptions: show(['getAll', 'getText', 'waitFor']),
+		displayOptions: show(['getAll', 'getText', 'waitFor', ...messageActionOptions.map((option) => option.value as string)]),
 		description: 'The address whose inbox to read',
 	},
 	{
@@ -54,7 +61,7 @@ export const messageDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		displayOptions: show(['getText']),
+		displayOptions: show(['getText', ...ONE_MESSAGE_ACTIONS]),
 		description: 'The _id of the message, as returned by Get Many or Wait For',
 	},
 	{
@@ -126,6 +133,7 @@ export const messageDescription: INodeProperties[] = [
 		displayOptions: show(['waitFor']),
 		description: 'How often to check the inbox while waiting',
 	},
+	...messageActionProperties,
 ];
 
 interface WaitFilters {
@@ -179,7 +187,7 @@ export async function executeMessage(
 	operation: string,
 	itemIndex: number,
 	startedAt: Date,
-): Promise<IDataObject | IDataObject[]> {
+): Promise<IDataObject | IDataObject[] | INodeExecutionData> {
 	const email = this.getNodeParameter('email', itemIndex) as string;
 	switch (operation) {
 		case 'getAll':
@@ -197,5 +205,5 @@ export async function executeMessage(
 		case 'waitFor':
 			return await waitFor.call(this, email, itemIndex, startedAt);
 	}
-	throw new NodeOperationError(this.getNode(), `Unknown message operation "${operation}"`, { itemIndex });
+	return await executeMessageAction.call(this, operation, email, itemIndex);
 }
