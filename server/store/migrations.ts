@@ -276,4 +276,9 @@ export const MIGRATIONS: string[] = [
 		SELECT seq, sender, recipients, subject FROM messages_search_rows
 		WHERE inbox IN (SELECT email FROM addresses) OR domain IN (SELECT domain FROM domains);
 	`,
+	`
+	-- Slack summaries (webhookSlack) go through the webhook deliveries, with the same retries and Recent Activity;
+	-- kind says which body is posted: the webhook payload, or a Slack message with or without From/To.
+	ALTER TABLE webhook_deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'webhook' CHECK (kind IN ('webhook', 'slack', 'slack-to-from'));
+	`,
 ];

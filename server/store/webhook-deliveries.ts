@@ -2,6 +2,8 @@ import type { Db } from './database';
 import { newId } from './ids';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused';
+/** What is posted: the webhook payload, or a Slack summary (with the From and To lines or without). */
+export type DeliveryKind = 'webhook' | 'slack' | 'slack-to-from';
 export type AttemptStatus = 'delivered' | 'retrying' | 'failed' | 'refused';
 
 export interface DeliveryRow {
@@ -10,6 +12,7 @@ export interface DeliveryRow {
 	account_id: string;
 	address: string;
 	url: string;
+	kind: DeliveryKind;
 	status: DeliveryStatus;
 	attempts: number;
 	schedule_start: number;
@@ -126,11 +129,13 @@ export class WebhookDeliveryStore {
 	private readonly restart;
 
 	constructor(private readonly db: Db) {
-		this.insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, status, next_attempt, created, updated)
-			VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`);
+		this.insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, status, next_attempt, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`);
 		this.selectOne = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
 		this.selectPendingForMessage = db.prepare("SELECT * FROM webhook_deliveries WHERE message_id = ? AND status = 'pending'");
-		this.selectForMessage = db.prepare('SELECT * FROM webhook_deliveries WHERE message_id = ? AND address = ? ORDER BY created DESC LIMIT 1');
+		this.selectForMessage = db.prepare(
+			"SELECT * FROM webhook_deliveries WHERE message_id = ? AND address = ? AND kind = 'webhook' ORDER BY created DESC LIMIT 1",
+		);
 		const due = "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt <= ?";
 		this.selectDue = db.prepare(`${due} ORDER BY next_attempt, id LIMIT ?`);
 		this.selectDueAfter = db.prepare(`${due} AND (next_attempt, id) > (?, ?) ORDER BY next_attempt, id LIMIT ?`);
@@ -145,9 +150,9 @@ export class WebhookDeliveryStore {
 	}
 
 	/** Records a delivery to make, due at once. Call inside the message's transaction. */
-	create(delivery: { messageId: string; accountId: string; address: string; url: string }, now: number): string {
+	create(delivery: { messageId: string; accountId: string; address: string; url: string; kind: DeliveryKind }, now: number): string {
 		const id = newId();
-		this.insertDelivery.run(id, delivery.messageId, delivery.accountId, delivery.address, delivery.url, now, now, now);
+		this.insertDelivery.run(id, delivery.messageId, delivery.accountId, delivery.address, delivery.url, delivery.kind, now, now, now);
 		return id;
 	}
 

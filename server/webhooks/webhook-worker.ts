@@ -6,6 +6,7 @@ import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { Logger } from '../log';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { buildPayload } from './webhook-payload';
+import { buildSlackPayload } from './slack-payload';
 import { signatureHeaders } from './signature';
 
 export interface WebhookWorkerOptions {
@@ -180,12 +181,13 @@ export class WebhookWorker {
 		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
 	}
 
-	/** Builds the payload from the stored message, signs it and posts it. */
+	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
 	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
 		const { messages, secrets, encryptedInboxes, sender } = this.options;
 		const record = messages.get(delivery.address, delivery.message_id);
 		const content = record && messages.content(delivery.address, delivery.message_id);
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
+		if (delivery.kind !== 'webhook') return sender.send(delivery.url, JSON.stringify(buildSlackPayload(record, content, delivery.kind === 'slack-to-from')), {});
 		const body = JSON.stringify(buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)));
 		const now = new Date();
 		return sender.send(delivery.url, body, signatureHeaders(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now, body));

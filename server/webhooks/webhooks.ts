@@ -28,7 +28,7 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 
 /**
  * Webhook forwarding: records a delivery in the transaction of every message whose inbox has
- * a webhook, sends it once committed, and keeps the Recent Activity log within its retention.
+ * a webhook or a Slack webhook, sends it once committed, and keeps the Recent Activity log within its retention.
  */
 export class Webhooks {
 	readonly deliveries: WebhookDeliveryStore;
@@ -77,11 +77,11 @@ export class Webhooks {
 	private recordDeliveries(records: MessageRecord[]): void {
 		const due = Date.now() + this.options.config.webhookRetrySchedule[0];
 		for (const record of records) {
-			const target = this.targets.find(record.inbox, record.domain);
-			if (!target) continue;
-			// The payload reveals the encrypted address, so it must route from now on.
-			this.options.encryptedInboxes.remember(record.inbox);
-			this.deliveries.create({ messageId: record._id, accountId: target.accountId, address: record.inbox, url: target.url }, due);
+			for (const target of this.targets.find(record.inbox, record.domain)) {
+				// The payload reveals the encrypted address, so it must route from now on.
+				if (target.kind === 'webhook') this.options.encryptedInboxes.remember(record.inbox);
+				this.deliveries.create({ messageId: record._id, accountId: target.accountId, address: record.inbox, url: target.url, kind: target.kind }, due);
+			}
 		}
 	}
 

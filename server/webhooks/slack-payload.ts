@@ -1,0 +1,20 @@
+import type { MessageContent, MessageRecord } from '../store/messages';
+import type { AddressObject } from '../parse/parsed-mail';
+
+/** How much of the text body the summary quotes. */
+export const SLACK_EXCERPT_CHARS = 300;
+
+/** Slack's mrkdwn gives &, < and > a meaning: they must be escaped in text we did not write. */
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const addressList = (addresses: AddressObject[]) =>
+	addresses.map(({ name, address }) => (name ? `${name} <${address}>` : address)).join(', ');
+
+/** The short summary posted to a Slack incoming webhook (`{ "text": ... }`); From and To only when asked for. */
+export function buildSlackPayload(record: MessageRecord, content: MessageContent, withToFrom: boolean): { text: string } {
+	const excerpt = content.text.replace(/\s+/g, ' ').trim();
+	const lines = [`New mail for ${escape(record.inbox)}: *${escape(record.subject || '(no subject)')}*`];
+	if (withToFrom) lines.push(`From: ${escape(addressList(record.from))}`, `To: ${escape(addressList(record.to))}`);
+	if (excerpt) lines.push(`> ${escape(excerpt.length > SLACK_EXCERPT_CHARS ? `${excerpt.slice(0, SLACK_EXCERPT_CHARS)}…` : excerpt)}`);
+	return { text: lines.join('\n') };
+}
