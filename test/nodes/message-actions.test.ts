@@ -1,0 +1,71 @@
+import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
+import { sendMail } from '../helpers/messages';
+import { createN8nHarness, type N8nHarness } from '../helpers/n8n';
+
+/** The Message operations on one message, in n8n-core's real ExecuteContext against a real server. */
+describe('Mailroom node: message operations', () => {
+	let server: TestMailroom;
+	let n8n: N8nHarness;
+	let account: { id: string; key: string };
+	const inbox = 'actions@example.test';
+
+	beforeAll(async () => {
+		server = await startTestMailroom();
+		account = server.createAccount('n8n-actions');
+		server.addresses.reserve(inbox, account.id);
+		n8n = await createN8nHarness({ credentials: { mailroomApi: { apiKey: account.key, baseUrl: server.httpUrl } } });
+	});
+	afterAll(async () => {
+		await n8n.close();
+		await server.stop();
+	});
+
+	const run = async (operation: string, parameters: Record<string, unknown>) =>
+		(await n8n.execute('mailroom', { resource: 'message', operation, email: inbox, ...parameters } as never))[0];
+	const one = async (operation: string, parameters: Record<string, unknown>) => (await run(operation, parameters))[0].json;
+	const record = async (id: string) => (await server.api(`/api/addresses/${inbox}/messages/${id}`, { key: account.key })).body;
+
+	it('Get, Get Raw, Get Headers and Get HTML read a message', async () => {
+		const [id] = await sendMail(server, { to: inbox, subject: 'Parts', html: '<p onclick="x()">Hi <img src="https://t.test/p.png"></p>' });
+		expect(await one('get', { messageId: id })).toMatchObject({ _id: id, subject: 'Parts', inbox });
+		expect((await one('getRaw', { messageId: id })).raw).toMatch(/^Subject: Parts\r?$/m);
+		expect((await one('getHeaders', { messageId: id })).headers).toMatchObject({ subject: ['Parts'] });
+		expect((await one('getHtml', { messageId: id })).html).toBe('<p>Hi </p>');
+		expect((await one('getHtml', { messageId: id, remoteImages: true })).html).toBe('<p>Hi <img src="https://t.test/p.png" /></p>');
+		expect((await one('getHtml', { messageId: id, sanitized: false })).html).toContain('onclick="x()"');
+	});
+
+	it('Get Attachment outputs binary data with the file name and MIME type', async () => {
+		const content = Buffer.from('%PDF-1.4 bytes');
+		const [id] = await sendMail(server, { to: inbox, attachments: [{ filename: 'invoice.pdf', content, contentType: 'application/pdf' }] });
+		const [item] = await run('getAttachment', { messageId: id, attachment: 'invoice.pdf', binaryPropertyName: 'file' });
+		expect(item.json).toMatchObject({ fileName: 'invoice.pdf', contentType: 'application/pdf', length: content.length });
+		expect(item.binary!.file).toMatchObject({ fileName: 'invoice.pdf', mimeType: 'application/pdf' });
+		expect(Buffer.from(item.binary!.file.data, 'base64')).toEqual(content);
+		const missing = await run('getAttachment', { messageId: id, attachment: 'other.pdf' }).catch((e: Error) => e);
+		expect(missing).toMatchObject({ message: 'The message has no attachment "other.pdf"' });
+	});
+
+	it('Add/Remove Label, Move to Folder, Mark Read/Unread and Star change the message', async () => {
+		const [id] = await sendMail(server, { to: inbox });
+		expect(await one('addLabel', { messageId: id, label: 'to do' })).toEqual({ _id: id, labels: ['to do'] });
+		expect(await one('removeLabel', { messageId: id, label: 'to do' })).toEqual({ _id: id, labels: [] });
+		expect(await one('moveToFolder', { messageId: id, folder: 'trash' })).toEqual({ _id: id, folder: 'trash' });
+		expect(await one('markRead', { messageId: id })).toEqual({ _id: id, read: true });
+		expect(await one('markUnread', { messageId: id })).toEqual({ _id: id, read: false });
+		expect(await one('star', { messageId: id })).toMatchObject({ _id: id, savedBy: account.id });
+		expect(await record(id)).toMatchObject({ folder: 'trash', read: false, savedBy: account.id, labels: [] });
+	});
+
+	it('Delete removes one message; Delete All empties the inbox but for starred mail', async () => {
+		const [gone, starred, other] = [(await sendMail(server, { to: inbox }))[0], (await sendMail(server, { to: inbox }))[0], (await sendMail(server, { to: inbox }))[0]];
+		expect(await one('delete', { messageId: gone })).toEqual({ _id: gone, inbox, message: 'Message was deleted.' });
+		await one('star', { messageId: starred });
+		expect(await one('deleteAll', {})).toEqual({ email: inbox, deleted: true });
+		const left = (await server.api(`/api/addresses/${inbox}/messages`, { key: account.key })).body.map((m: { _id: string }) => m._id);
+		expect(left).toContain(starred);
+		expect(left).not.toContain(other);
+		const error = await one('delete', { messageId: gone }).catch((e: unknown) => e);
+		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
+	});
+});
