@@ -9,11 +9,14 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { addressPath, getAddressRecord, mailroomRequest } from '../Mailroom/transport';
+import { hasValidSignature, signatureProblem } from './signature';
 
 /** What the trigger remembers between create and delete. */
 interface TriggerState {
 	email?: string;
 	webhookUrl?: string;
+	/** The account's webhook signing secret (whsec_...), to verify deliveries with. */
+	secret?: string;
 }
 
 /** Fields kept by the Simplify option. */
@@ -27,6 +30,35 @@ async function setWebhook(this: IHookFunctions, email: string, webhook: string |
 	await mailroomRequest.call(this, 'PUT', `/api/private-address-forwarding/${addressPath(email)}`, {
 		body: { webhook },
 	});
+}
+
+async function fetchSecret(this: IHookFunctions | IWebhookFunctions): Promise<string> {
+	return ((await mailroomRequest.call(this, 'GET', '/api/webhook-secret')) as { secret: string }).secret;
+}
+
+/**
+ * Why a delivery is not signed by our Mailroom account, or undefined when it is. When the kept
+ * secret does not verify, the secret is fetched again once: the account may have rotated it.
+ */
+async function unverifiedReason(this: IWebhookFunctions): Promise<string | undefined> {
+	const headers = this.getHeaderData() as IDataObject;
+	const problem = signatureProblem(headers);
+	if (problem) return problem;
+	const rawBody = (this.getRequestObject() as { rawBody?: Uint8Array }).rawBody;
+	const body = rawBody ?? new TextEncoder().encode(JSON.stringify(this.getBodyData()));
+	const state = this.getWorkflowStaticData('node') as TriggerState;
+	if (state.secret && (await hasValidSignature(state.secret, headers, body))) return undefined;
+	const secret = await fetchSecret.call(this);
+	if (secret === state.secret) return 'The webhook signature does not match';
+	state.secret = secret;
+	return (await hasValidSignature(secret, headers, body)) ? undefined : 'The webhook signature does not match';
+}
+
+function answer(this: IWebhookFunctions, status: number, error: string, message: string): IWebhookResponseData {
+	const response = this.getResponseObject();
+	response.writeHead(status, { 'content-type': 'application/json' });
+	response.end(JSON.stringify({ error, message }));
+	return { noWebhookResponse: true };
 }
 
 export class MailroomTrigger implements INodeType {
@@ -90,7 +122,8 @@ export class MailroomTrigger implements INodeType {
 					await mailroomRequest.call(this, 'POST', `/api/addresses/${addressPath(email)}`);
 				}
 				await setWebhook.call(this, email, webhookUrl);
-				Object.assign(this.getWorkflowStaticData('node'), { email, webhookUrl } satisfies TriggerState);
+				const secret = await fetchSecret.call(this);
+				Object.assign(this.getWorkflowStaticData('node'), { email, webhookUrl, secret } satisfies TriggerState);
 				return true;
 			},
 
@@ -103,18 +136,19 @@ export class MailroomTrigger implements INodeType {
 				if (record?.webhook === webhookUrl) await setWebhook.call(this, email, null);
 				delete state.email;
 				delete state.webhookUrl;
+				delete state.secret;
 				return true;
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Only the Mailroom server holds the account's signing secret: anything else is refused.
+		const unverified = await unverifiedReason.call(this);
+		if (unverified) return answer.call(this, 401, 'Unauthorized', unverified);
 		const payload = this.getBodyData();
 		if (typeof payload._id !== 'string') {
-			const response = this.getResponseObject();
-			response.writeHead(400, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ error: 'Bad Request', message: 'Expected a Mailroom message as JSON' }));
-			return { noWebhookResponse: true };
+			return answer.call(this, 400, 'Bad Request', 'Expected a Mailroom message as JSON');
 		}
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
 		const json: IDataObject = simplify
