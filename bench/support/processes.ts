@@ -55,7 +55,8 @@ export interface ServerProcess {
 	stop(): Promise<void>;
 }
 
-const CLI = join(__dirname, '..', '..', 'server', 'cli.js');
+// The shipped server (dist/, built by `npm run build`), with its dashboard assets.
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'server', 'cli.js');
 
 /** Starts `mailroom serve` on a temporary data folder and free ports; resolves once both listen. */
 export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: string): Promise<ServerProcess> {
