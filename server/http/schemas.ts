@@ -112,7 +112,7 @@ export const domainSchema = {
 	properties: {
 		_id: { type: 'string', description: 'the domain' },
 		owner: { type: 'string', description: 'id of the owning account' },
-		catchAll: { type: ['string', 'null'], description: 'the catch-all address: it gets the forwarding of every address of the domain without a record of its own' },
+		catchAll: { type: ['string', 'null'], description: 'the catch-all address: its forwarding settings apply to the addresses of the domain that lack them (set with PUT /api/domains/{domain})' },
 		created: { type: 'string', format: 'date-time' },
 	},
 	required: ['_id', 'owner', 'catchAll', 'created'],

@@ -89,8 +89,8 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 			schema: {
 				summary: 'Set (or with "" / null clear) the catch-all address of your domain',
 				description:
-					'The catch-all address must be an address of the domain; it is reserved for you if it is not yet. It receives the forwarding ' +
-					'(webhook, Slack, forward, WebSocket) of every address of the domain that has no forwarding record of its own. ' +
+					'The catch-all address must be an address of the domain; it is reserved for you if it is not yet. Its webhook, webhookSlack and ' +
+					'forward apply to every address of the domain without that setting of its own, its enablews to every address without a record. ' +
 					'A domain has at most one catch-all address: setting a new one replaces the old.',
 				params: domainParams,
 				body: {
