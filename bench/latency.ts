@@ -2,6 +2,7 @@
 import { startMailroomProcess } from './support/processes';
 import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
 import { envNumber, latencySummary, printTable } from './support/report';
+import { atSteadyRate } from './support/steady-rate';
 
 const RATE = envNumber('BENCH_RATE', 500);
 const SECONDS = envNumber('BENCH_SECONDS', 10);
@@ -14,28 +15,16 @@ async function main(): Promise<void> {
 	const toReply: number[] = [];
 	const toVisible: number[] = [];
 	const total = RATE * SECONDS;
-	const start = performance.now();
-	let late = 0;
-
-	// Connection c sends messages c, c+CONNECTIONS, ... each at its slot on the schedule.
-	await Promise.all(
-		connections.map(async (connection, c) => {
-			for (let i = c; i < total; i += CONNECTIONS) {
-				const wait = start + (i * 1000) / RATE - performance.now();
-				if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-				else late++;
-				const inbox = `latency${i % 100}@bench.test`;
-				const dataEnd = performance.now();
-				const { reply, ms } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, `m${i}`, SIZE));
-				toReply.push(ms);
-				const id = /stored as (\S+)/.exec(reply)?.[1];
-				const response = await fetch(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`);
-				const [newest] = (await response.json()) as { _id: string }[];
-				if (newest?._id !== id) throw new Error(`message ${id} not visible after its 250 (${reply})`);
-				toVisible.push(performance.now() - dataEnd);
-			}
-		}),
-	);
+	const { start, late } = await atSteadyRate(connections, RATE, total, async (connection, i) => {
+		const inbox = `latency${i % 100}@bench.test`;
+		const { reply, ms, dataEnd } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, `m${i}`, SIZE));
+		toReply.push(ms);
+		const id = /stored as (\S+)/.exec(reply)?.[1];
+		const response = await fetch(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`);
+		const [newest] = (await response.json()) as { _id: string }[];
+		if (newest?._id !== id) throw new Error(`message ${id} not visible after its 250 (${reply})`);
+		toVisible.push(performance.now() - dataEnd);
+	});
 	const seconds = (performance.now() - start) / 1000;
 	connections.forEach((connection) => connection.close());
 	await server.stop();

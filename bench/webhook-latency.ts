@@ -8,6 +8,7 @@ import { startMailroom } from '../server/app';
 import { resolveConfig } from '../server/config/settings';
 import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
 import { envNumber, latencySummary, printTable } from './support/report';
+import { atSteadyRate } from './support/steady-rate';
 
 const RATE = envNumber('BENCH_RATE', 500);
 const SECONDS = envNumber('BENCH_SECONDS', 10);
@@ -59,24 +60,14 @@ async function main(): Promise<void> {
 	const replies = new Map<string, number>();
 	const toReply: number[] = [];
 	const total = RATE * SECONDS;
-	const start = performance.now();
-	let late = 0;
-	// Connection c sends messages c, c+CONNECTIONS, ... each at its slot on the schedule.
-	await Promise.all(
-		connections.map(async (connection, c) => {
-			for (let i = c; i < total; i += CONNECTIONS) {
-				const wait = start + (i * 1000) / RATE - performance.now();
-				if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-				else late++;
-				const inbox = inboxes[i % inboxes.length];
-				const subject = `w${i}`;
-				const { ms, dataEnd } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, subject, SIZE));
-				dataEnds.set(subject, dataEnd);
-				replies.set(subject, dataEnd + ms);
-				toReply.push(ms);
-			}
-		}),
-	);
+	const { start, late } = await atSteadyRate(connections, RATE, total, async (connection, i) => {
+		const inbox = inboxes[i % inboxes.length];
+		const subject = `w${i}`;
+		const { ms, dataEnd } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, subject, SIZE));
+		dataEnds.set(subject, dataEnd);
+		replies.set(subject, dataEnd + ms);
+		toReply.push(ms);
+	});
 	const deadline = performance.now() + 30_000;
 	while (arrivals.size < total && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 	const seconds = (Math.max(...arrivals.values()) - start) / 1000;
