@@ -17,7 +17,8 @@ export const emailDescription: INodeProperties[] = [
 			{
 				name: 'Send',
 				value: 'send',
-				description: 'Send an email from one of your addresses (uses outgoing message credits)',
+				description:
+					'Send an email from one of your addresses (one outgoing message credit per recipient); the output has its status: delivered, queued (being retried) or failed, also per recipient',
 				action: 'Send an email',
 			},
 		],
@@ -37,11 +38,11 @@ export const emailDescription: INodeProperties[] = [
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
-		placeholder: 'alice@example.com, bob@example.com',
+		placeholder: 'alice@example.com, Bob <bob@example.com>',
 		required: true,
 		default: '',
 		displayOptions: show,
-		description: 'Recipient address, or several separated by commas',
+		description: 'Recipient address, or several (at most 50) separated by commas; "Name <address>" works too',
 	},
 	{
 		displayName: 'Subject',
@@ -56,10 +57,9 @@ export const emailDescription: INodeProperties[] = [
 		name: 'text',
 		type: 'string',
 		typeOptions: { rows: 5 },
-		required: true,
 		default: '',
 		displayOptions: show,
-		description: 'Plain text body of the email',
+		description: 'Plain text body of the email; Text or HTML (under Options) is required',
 	},
 	{
 		displayName: 'Options',
@@ -90,17 +90,15 @@ export async function executeEmail(
 	if (operation !== 'send') {
 		throw new NodeOperationError(this.getNode(), `Unknown email operation "${operation}"`, { itemIndex });
 	}
-	const recipients = (this.getNodeParameter('to', itemIndex) as string)
-		.split(',')
-		.map((address) => address.trim())
-		.filter(Boolean);
 	const subject = this.getNodeParameter('subject', itemIndex) as string;
+	const text = this.getNodeParameter('text', itemIndex) as string;
 	const { html } = this.getNodeParameter('options', itemIndex) as { html?: string };
 	const body: IDataObject = {
-		to: recipients.length === 1 ? recipients[0] : recipients,
+		// The server splits the list itself, so a quoted name with a comma ("Doe, Jane" <jane@example.com>) stays whole.
+		to: (this.getNodeParameter('to', itemIndex) as string).trim(),
 		from: (this.getNodeParameter('from', itemIndex) as string).trim(),
 		...(subject && { subject }),
-		text: this.getNodeParameter('text', itemIndex) as string,
+		...(text && { text }),
 		...(html && { html }),
 	};
 	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
