@@ -11,6 +11,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type {
@@ -306,8 +307,8 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. Call in afterAll. */
 export function stopN8nCore(): void {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { Container } = require('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+	// n8n-core's own copy of the DI container, whichever version it depends on.
+	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
 	// Not exported by n8n-core's index.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
