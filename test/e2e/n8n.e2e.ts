@@ -128,7 +128,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		// /healthz answers before the migrations have run: wait for the REST API instead.
 		await waitFor(
 			async () => {
-				if (n8n.exitCode !== null) throw new Error(`n8n exited with ${n8n.exitCode}; see ${work}/n8n.err`);
+				if (n8n.exitCode !== null) throw new Error(`n8n exited with ${n8n.exitCode}:\n${readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000)}`);
 				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
 				return response?.status === 200 && ((await response.json().catch(() => ({}))) as Json).data !== undefined;
 			},
@@ -166,7 +166,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(await test('mr_wrong')).toEqual({ status: 'Error', message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.' });
 	});
 
-	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, deactivation clears the webhook', async () => {
+	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, a rotated secret is fetched again, deactivation clears the webhook', async () => {
 		const workflow = example('mailroom-trigger.json');
 		const email = workflow.nodes[0].parameters.email as string;
 		const webhookId = workflow.nodes[0].webhookId as string;
@@ -189,6 +189,14 @@ describe('Mailroom nodes in a real n8n', () => {
 		const forged = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }) });
 		expect([forged.status, await forged.json()]).toEqual([401, { error: 'Unauthorized', message: 'The request has no webhook signature' }]);
 		expect(await finishedExecution(id)).toHaveLength(1);
+
+		// Two rotations: deliveries are no longer signed with the secret the trigger got on activation; it fetches the new one.
+		await mailroom.api('/api/webhook-secret/rotate', { key: account.key, method: 'POST' });
+		await mailroom.api('/api/webhook-secret/rotate', { key: account.key, method: 'POST' });
+		await sendMail(mailroom, { to: email, from: 'bob@sender.test', subject: 'After rotation', text: 'still here' });
+		const executions = await finishedExecution(id, 2);
+		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
+		expect(executions.map((execution) => output(execution.runData, 'Pick Fields')[0].subject).sort()).toEqual(['After rotation', 'Order 42']);
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 		expect((await record(email)).webhook).toBeNull();
