@@ -52,7 +52,7 @@ export interface MailroomConfig {
 	smtpSocketTimeout: number;
 	/** Messages with a bare CR or LF line ending (SMTP smuggling): `reject` with 550, or `accept` and store them as sent. */
 	smtpBareLf: 'reject' | 'accept';
-	/** Time (ms) one message may take to parse, from when it is handed to the pool; then it is stored unparsed (raw) instead. */
+	/** Time (ms) the parse of one message may take, not counting the wait for a thread; then it is stored unparsed (raw) instead. */
 	parseTimeout: number;
 	/** Retention: messages older than this (ms) are deleted; 0 keeps them forever. Starred mail is always kept. */
 	retentionMaxAge: number;
@@ -231,7 +231,7 @@ export const SETTINGS: SettingSpec[] = [
 	{ key: 'smtpMaxRecipients', flag: '--smtp-max-recipients <n>', env: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'recipients per SMTP message; more are answered 452', parse: positiveInt('SMTP max recipients') },
 	{ key: 'smtpSocketTimeout', flag: '--smtp-socket-timeout <duration>', env: 'MAILROOM_SMTP_SOCKET_TIMEOUT', default: '60s', description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)', parse: duration('SMTP socket timeout') },
 	{ key: 'smtpBareLf', flag: '--smtp-bare-lf <policy>', env: 'MAILROOM_SMTP_BARE_LF', default: 'reject', description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)', parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const) },
-	{ key: 'parseTimeout', flag: '--parse-timeout <duration>', env: 'MAILROOM_PARSE_TIMEOUT', default: '30s', description: 'time one message may take to parse, waiting for a free parser thread included; then it is stored unparsed (raw)', parse: duration('parse timeout') },
+	{ key: 'parseTimeout', flag: '--parse-timeout <duration>', env: 'MAILROOM_PARSE_TIMEOUT', default: '30s', description: 'time the parse of one message may take (waiting for a parser thread does not count); then it is stored unparsed (raw)', parse: duration('parse timeout') },
 	{ key: 'retentionMaxAge', flag: '--retention-max-age <duration>', env: 'MAILROOM_RETENTION_MAX_AGE', default: '30d', description: 'delete messages older than this (e.g. 30d, 12h); 0 keeps them forever; starred mail is kept', parse: durationOrZero('retention max age') },
 	{ key: 'retentionMaxPerInbox', flag: '--retention-max-per-inbox <n>', env: 'MAILROOM_RETENTION_MAX_PER_INBOX', default: '10000', description: 'keep at most this many unstarred messages per inbox, deleting the oldest; 0: no limit', parse: nonNegativeInt('retention max per inbox') },
 	{ key: 'retentionSweepInterval', flag: '--retention-sweep-interval <duration>', env: 'MAILROOM_RETENTION_SWEEP_INTERVAL', default: '1m', description: 'how often the retention sweep runs (e.g. 1m, 30s)', parse: duration('retention sweep interval') },

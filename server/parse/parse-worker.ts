@@ -1,6 +1,7 @@
 // Worker-thread entry: parsing is CPU-bound, so it runs here, off the SMTP event loop.
 import { Piscina } from 'piscina';
 import { parseMessage } from './parse-message';
+import { markStarted } from './parse-progress';
 import type { ParsedMail } from './parsed-mail';
 
 /** The outcome for one message of a batch: its parse, or why it failed (the others still count). */
@@ -23,14 +24,19 @@ function moveAttachments<T>(value: T, parsed: ParsedMail[]): T {
 	} as unknown as ArrayBuffer) as unknown as T;
 }
 
-/** One message, or a batch of messages that arrived together (one round trip for all of them). */
-export default async function parse(input: Uint8Array | Uint8Array[]): Promise<ParsedMail | BatchResult[]> {
-	if (!Array.isArray(input)) {
-		const parsed = await parseMessage(input);
-		return moveAttachments(parsed, [parsed]);
-	}
+/** What the pool hands a thread: messages that arrived together (one round trip for all of them). */
+export interface ParseTask {
+	raws: Uint8Array[];
+	/** Where this thread says which message it is on, for the pool's per-message timeout. */
+	progress: BigInt64Array;
+}
+
+export default async function parse({ raws, progress }: ParseTask): Promise<BatchResult[]> {
 	const results: BatchResult[] = [];
-	for (const raw of input) results.push(await parseMessage(raw).catch((err: Error) => ({ parseError: err.message })));
+	for (const [index, raw] of raws.entries()) {
+		markStarted(progress, index);
+		results.push(await parseMessage(raw).catch((err: Error) => ({ parseError: err.message })));
+	}
 	return moveAttachments(
 		results,
 		results.filter((result): result is ParsedMail => !('parseError' in result)),

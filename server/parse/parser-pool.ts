@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { ParsedMail } from './parsed-mail';
 import { unparsedMessage } from './parse-message';
-import type { BatchResult } from './parse-worker';
+import type { BatchResult, ParseTask } from './parse-worker';
+import { MAX_TASK_MESSAGES, newProgress, readProgress } from './parse-progress';
 
 interface Pending {
 	raw: Uint8Array;
@@ -14,12 +15,16 @@ export interface ParseOutcome {
 	error?: Error;
 }
 
+/** How often a task that has not begun (all threads busy) is looked at again. */
+const NOT_BEGUN_RECHECK_MS = 100;
+
 /**
  * Parses raw messages on worker threads; a message the parser rejects, crashes on or takes
  * longer than `timeoutMs` for still yields a record (aborting ends the worker thread, so a
- * pathological message cannot keep a parser busy). Messages that arrive in the same turn of
- * the event loop go to a worker as one batch: handing a task over costs the event loop
- * about as much as a small message's whole parse.
+ * pathological message cannot keep a parser busy). The timeout is per message and counts only
+ * its own parse, not the wait for a thread or for the messages before it in a batch. Messages
+ * that arrive in the same turn of the event loop go to a worker as one batch: handing a task
+ * over costs the event loop about as much as a small message's whole parse.
  */
 export class ParserPool {
 	private readonly pool: Piscina;
@@ -44,9 +49,7 @@ export class ParserPool {
 	parse(raw: Uint8Array): Promise<ParseOutcome> {
 		return new Promise((resolve) => {
 			this.queue.push({ raw, resolve });
-			if (this.scheduled) return;
-			this.scheduled = true;
-			setImmediate(() => this.dispatch());
+			this.schedule();
 		});
 	}
 
@@ -54,36 +57,66 @@ export class ParserPool {
 		return this.pool.destroy();
 	}
 
+	private schedule(): void {
+		if (this.scheduled) return;
+		this.scheduled = true;
+		setImmediate(() => this.dispatch());
+	}
+
 	private dispatch(): void {
 		this.scheduled = false;
-		const batch = this.queue;
-		this.queue = [];
-		if (batch.length === 1) void this.parseOne(batch[0]);
-		else void this.parseBatch(batch);
+		const batch = this.queue.splice(0, MAX_TASK_MESSAGES);
+		if (this.queue.length) this.schedule();
+		void this.run(batch);
 	}
 
-	private async parseOne({ raw, resolve }: Pending): Promise<void> {
-		try {
-			resolve({ parsed: (await this.pool.run(raw, { signal: AbortSignal.timeout(this.timeoutMs) })) as ParsedMail });
-		} catch (err) {
-			resolve({ parsed: unparsedMessage(raw), error: err as Error });
-		}
-	}
-
-	private async parseBatch(batch: Pending[]): Promise<void> {
+	private async run(batch: Pending[]): Promise<void> {
+		const progress = newProgress();
+		const controller = new AbortController();
+		const stopWatching = this.watch(progress, controller);
 		let results: BatchResult[];
 		try {
-			const signal = AbortSignal.timeout(this.timeoutMs * batch.length);
-			results = (await this.pool.run(batch.map((pending) => pending.raw), { signal })) as BatchResult[];
-		} catch {
-			// A timeout or a crashed worker: find the culprit by parsing each message alone.
-			await Promise.all(batch.map((pending) => this.parseOne(pending)));
+			const task: ParseTask = { raws: batch.map((pending) => pending.raw), progress };
+			results = (await this.pool.run(task, { signal: controller.signal })) as BatchResult[];
+		} catch (err) {
+			this.recover(batch, readProgress(progress)?.index, controller.signal.aborted ? new Error(`parsing took longer than ${this.timeoutMs} ms`) : (err as Error));
 			return;
+		} finally {
+			stopWatching();
 		}
 		batch.forEach(({ raw, resolve }, i) => {
 			const result = results[i];
 			if ('parseError' in result) resolve({ parsed: unparsedMessage(raw), error: new Error(result.parseError) });
 			else resolve({ parsed: result });
 		});
+	}
+
+	/** Aborts the task once the message it is on has been parsing for `timeoutMs`. */
+	private watch(progress: BigInt64Array, controller: AbortController): () => void {
+		let timer: NodeJS.Timeout;
+		const check = () => {
+			const now = Date.now();
+			const current = readProgress(progress);
+			if (current && now - current.startedAt >= this.timeoutMs) return controller.abort();
+			const next = current ? current.startedAt + this.timeoutMs - now : Math.min(this.timeoutMs, NOT_BEGUN_RECHECK_MS);
+			timer = setTimeout(check, next);
+		};
+		timer = setTimeout(check, this.timeoutMs);
+		return () => clearTimeout(timer);
+	}
+
+	/**
+	 * After a timeout or a crashed thread: the message it was on is stored unparsed, the rest of the
+	 * batch is parsed again. A task that failed before any message began fails as a whole.
+	 */
+	private recover(batch: Pending[], culprit: number | undefined, error: Error): void {
+		if (culprit === undefined) {
+			for (const { raw, resolve } of batch) resolve({ parsed: unparsedMessage(raw), error });
+			return;
+		}
+		const { raw, resolve } = batch[culprit];
+		resolve({ parsed: unparsedMessage(raw), error });
+		const rest = batch.filter((_, i) => i !== culprit);
+		if (rest.length) void this.run(rest);
 	}
 }

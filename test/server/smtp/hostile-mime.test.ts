@@ -1,3 +1,4 @@
+import { ParserPool } from '../../../dist/server/parse/parser-pool';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc } from '../../helpers/messages';
 
@@ -183,14 +184,18 @@ describe('hostile MIME', () => {
 	});
 });
 
+/** 100,000 links in 5 MB of HTML: seconds of parsing, well past a timeout of one second. */
+function slowMessage(to: string): Buffer {
+	const html = `<p>${Array.from({ length: 100_000 }, (_, i) => `<a href="https://x${i}.slow.test/">link ${i}</a>`).join('</p><p>')}</p>`;
+	return message(to, ['Subject: slow', 'Content-Type: text/html'], `${html}${CRLF}`);
+}
+
 describe('parse timeout', () => {
 	it('stores a message that takes longer than --parse-timeout unparsed, and the parser keeps working', async () => {
 		const server = await startTestMailroom({ parseWorkers: 2, parseTimeout: 1000 });
 		try {
 			await server.send({ from: 'a@sender.test', to: 'warm@slow.test', subject: 'warm-up', text: 'x' });
-			// 100,000 links in 5 MB of HTML: seconds of parsing, well past the timeout.
-			const html = `<p>${Array.from({ length: 100_000 }, (_, i) => `<a href="https://x${i}.slow.test/">link ${i}</a>`).join('</p><p>')}</p>`;
-			const raw = message('slow@slow.test', ['Subject: slow', 'Content-Type: text/html'], `${html}${CRLF}`);
+			const raw = slowMessage('slow@slow.test');
 			const info = await server.send({ envelope: { from: 'a@sender.test', to: ['slow@slow.test'] }, raw });
 			expect(info.response).toMatch(/^250 /);
 			const [record] = (await server.api('/api/addresses/slow@slow.test/messages')).body;
@@ -200,6 +205,34 @@ describe('parse timeout', () => {
 			expect((await server.api('/api/addresses/next@slow.test/messages')).body[0].subject).toBe('next');
 		} finally {
 			await server.stop();
+		}
+	});
+
+	it('applies to each message also when it arrives together with others (one batch)', async () => {
+		const pool = new ParserPool(1, 1000);
+		try {
+			const normal = ['one', 'two', 'three', 'four'].map((subject) => message('x@slow.test', [`Subject: ${subject}`], `body${CRLF}`));
+			const outcomes = await Promise.all([...normal, slowMessage('x@slow.test')].map((raw) => pool.parse(raw)));
+			expect(outcomes.map((outcome) => outcome.parsed.subject)).toEqual(['one', 'two', 'three', 'four', '']);
+			expect(outcomes[4].error).toBeInstanceOf(Error);
+		} finally {
+			await pool.close();
+		}
+	});
+
+	it('does not count the wait for a free parser thread', async () => {
+		const pool = new ParserPool(1, 1000);
+		try {
+			const slow = pool.parse(slowMessage('x@slow.test'));
+			// A separate task, queued behind the slow one on the only thread for about a second.
+			await new Promise((resolve) => setImmediate(resolve));
+			const waiting = pool.parse(message('x@slow.test', ['Subject: waited'], `body${CRLF}`));
+			expect((await slow).parsed.subject).toBe('');
+			const outcome = await waiting;
+			expect(outcome.parsed.subject).toBe('waited');
+			expect(outcome.error).toBeUndefined();
+		} finally {
+			await pool.close();
 		}
 	});
 });
