@@ -4,6 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { KEY_HEADER } from './auth';
+import { optionalBody } from './params';
+
+/** Marks, between the two transforms below, the operations whose JSON body may be left out. */
+const OPTIONAL_BODY = 'x-optional-body';
+
+type Operation = { [OPTIONAL_BODY]?: boolean; requestBody?: { required?: boolean } };
 
 /** Where the generated OpenAPI 3 document and the docs page are served. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -30,6 +36,22 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 		},
 		// Shared schemas keep their $id as their name in components.schemas (Message, Forwarding, Error, ...).
 		refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+		// @fastify/swagger marks every request body required; routes with the optionalBody hook accept none.
+		transform: ({ schema, url, route }) => {
+			const hooks = [route.preValidation].flat();
+			return { schema: hooks.includes(optionalBody) ? { ...schema, [OPTIONAL_BODY]: true } : schema, url };
+		},
+		transformObject: (documents) => {
+			const document = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
+			for (const item of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+				for (const operation of Object.values(item)) {
+					if (!operation?.[OPTIONAL_BODY]) continue;
+					delete operation[OPTIONAL_BODY];
+					if (operation.requestBody) operation.requestBody.required = false;
+				}
+			}
+			return document;
+		},
 	});
 	app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 	// The page loads the same document from /docs/json.
