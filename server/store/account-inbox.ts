@@ -102,18 +102,32 @@ export class AccountInbox {
 	}
 
 	/**
-	 * With a full-text match, walks the index newest first (rowid = seq) and stops at the limit;
-	 * without one, walks the messages newest first.
+	 * With a full-text match, walks the index newest first (rowid = seq) and stops at the limit. Without one,
+	 * walks each of the account's domains and inboxes newest first, each stopping at the limit, and merges them:
+	 * a single query over the whole account would read and sort all of its mail.
 	 */
 	private find(match: string | undefined, conditions: string[], params: Record<string, unknown>): MessageRecord[] {
-		const where = [OWNED, ...conditions].join(' AND ');
-		const sql = match
-			? `SELECT ${COLUMNS} FROM messages_search s JOIN messages m ON m.seq = s.rowid
-				WHERE messages_search MATCH @match AND ${where} ORDER BY s.rowid DESC LIMIT ${SEARCH_LIMIT}`
-			: `SELECT ${COLUMNS} FROM messages m WHERE ${where} ORDER BY m.seq DESC LIMIT ${SEARCH_LIMIT}`;
+		if (match) {
+			const sql = `SELECT ${COLUMNS} FROM messages_search s JOIN messages m ON m.seq = s.rowid
+				WHERE messages_search MATCH @match AND ${[OWNED, ...conditions].join(' AND ')} ORDER BY s.rowid DESC LIMIT ${SEARCH_LIMIT}`;
+			return (this.statement(sql).all({ ...params, match }) as RecordRow[]).map(toRecord);
+		}
+		const walk = (column: 'inbox' | 'domain') =>
+			this.statement(`SELECT m.seq, ${COLUMNS} FROM messages m INDEXED BY messages_${column}_received
+				WHERE m.${column} = @source AND ${['1', ...conditions].join(' AND ')} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`);
+		const { domains, inboxes } = this.sources(params.account as string);
+		const rows = [
+			...domains.flatMap((source) => walk('domain').all({ ...params, source })),
+			...inboxes.flatMap((source) => walk('inbox').all({ ...params, source })),
+		] as (RecordRow & { seq: number })[];
+		rows.sort((a, b) => b.received - a.received || b.seq - a.seq);
+		return rows.slice(0, SEARCH_LIMIT).map(toRecord);
+	}
+
+	private statement(sql: string): Statement {
 		let statement = this.queries.get(sql);
 		if (!statement) this.queries.set(sql, (statement = this.db.prepare(sql)));
-		return (statement.all(match ? { ...params, match } : params) as RecordRow[]).map(toRecord);
+		return statement;
 	}
 
 	/** The account's domains, and its private addresses outside them (their mail is already in the domains). */
