@@ -36,7 +36,10 @@ interface ForwardTarget {
 export class Forwarding {
 	private readonly own: Statement;
 	private readonly catchAll: Statement;
-	/** Outgoing ids recorded for message records whose transaction has not been reported yet. */
+	/**
+	 * Outgoing ids recorded for message records whose transaction has not been reported yet. (Should a transaction
+	 * roll back, its entries stay here unused: their outbox rows were rolled back with it.)
+	 */
 	private readonly recorded = new Map<string, string>();
 
 	constructor(private readonly options: ForwardingOptions) {
