@@ -25,8 +25,11 @@ function findHtmlLinks(html: string): string[] {
 	return links;
 }
 
-/** Each distinct URL found in the text and HTML bodies, in order of first appearance. */
+/** A record lists at most this many links: every listing returns them, so a link bomb must not bloat it. */
+export const MAX_LINKS = 1000;
+
+/** Each distinct URL found in the text and HTML bodies, in order of first appearance (at most MAX_LINKS). */
 export function extractLinks(text: string, html: string | null): string[] {
 	const found = [...(html ? findHtmlLinks(html) : []), ...findTextLinks(text).map((link) => link.url)];
-	return [...new Set(found)];
+	return [...new Set(found)].slice(0, MAX_LINKS);
 }
