@@ -5,6 +5,8 @@ import type { HttpDeps } from '../http/http-deps';
 import type { MessageRecord } from '../store/messages';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { bodyProps } from '../mail/body-props';
+import { HttpError } from '../http/errors';
+import { errorResponses } from '../http/schemas';
 
 /** Idle connections are pinged this often; one that has not answered the previous ping is dropped. */
 const PING_EVERY_MS = 30_000;
@@ -137,21 +139,25 @@ export async function incomingMessagesRoutes(app: FastifyInstance, deps: HttpDep
 	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 	const hub = new IncomingMessagesHub(deps);
 	app.addHook('onClose', async () => hub.close());
-	app.get<{ Querystring: { key?: string; addresses?: string } }>(
-		'/incoming-messages',
-		{
-			websocket: true,
-			schema: {
-				summary: 'Websocket of new messages to your addresses and domains that have enablews (upgrade request)',
-				querystring: {
-					type: 'object',
-					properties: {
-						key: { type: 'string', description: 'API key' },
-						addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
-					},
+	app.route<{ Querystring: { key?: string; addresses?: string } }>({
+		method: 'GET',
+		url: '/incoming-messages',
+		schema: {
+			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); the README documents it.
+			hide: true,
+			summary: 'Websocket of new messages to your addresses and domains that have enablews (a plain HTTP request gets 426)',
+			querystring: {
+				type: 'object',
+				properties: {
+					key: { type: 'string', description: 'API key' },
+					addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
 				},
 			},
+			response: errorResponses(426, 429),
 		},
-		(socket, request) => hub.connect(socket, request.query),
-	);
+		handler: async () => {
+			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
+		},
+		wsHandler: (socket, request) => hub.connect(socket, request.query),
+	});
 }

@@ -111,4 +111,10 @@ describe('websocket /incoming-messages', () => {
 		expect(noKey.frames[0]).toMatchObject({ status: 401 });
 		expect(await noKey.closed).toBe(1008);
 	});
+
+	it('answers a plain HTTP request with 426 Upgrade Required', async () => {
+		const response = await server.api(`/incoming-messages?key=${enc(alice.key)}`);
+		expect(response.status).toBe(426);
+		expect(response.body).toEqual({ error: 'Upgrade Required', message: expect.stringContaining('websocket') });
+	});
 });
