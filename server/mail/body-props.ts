@@ -12,9 +12,10 @@ export interface BodyProps {
  * than once (received, dkim-signature...) keeps every value, in order, joined with "\n".
  */
 export function headerObject(lines: [string, string][]): Record<string, string> {
-	const headers: Record<string, string> = {};
-	for (const [name, value] of lines) headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}\n${value}` : value;
-	return headers;
+	const headers = new Map<string, string>();
+	for (const [name, value] of lines) headers.set(name, headers.has(name) ? `${headers.get(name)}\n${value}` : value);
+	// fromEntries defines own properties, so a header named __proto__ stays a header.
+	return Object.fromEntries(headers);
 }
 
 /** The raw message as text with CRLF line breaks, whatever the sender used. */
