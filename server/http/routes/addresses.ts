@@ -86,6 +86,11 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		},
 	);
 
+	const updateForwarding = async (request: FastifyRequest<{ Params: { email: string }; Body: ForwardingUpdateBody }>) => {
+		const record = ownAddress(request, addresses);
+		return addresses.update(record._id, forwardingChanges(record._id, request.body));
+	};
+
 	app.put<{ Params: { email: string }; Body: ForwardingUpdateBody }>(
 		'/api/addresses/:email',
 		{
@@ -96,10 +101,7 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 				response: recordResponse,
 			},
 		},
-		async (request) => {
-			const record = ownAddress(request, addresses);
-			return addresses.update(record._id, forwardingChanges(record._id, request.body));
-		},
+		updateForwarding,
 	);
 
 	app.delete<{ Params: { email: string }; Querystring: { deleteAddressMessages: boolean } }>(
@@ -188,9 +190,6 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 				response: recordResponse,
 			},
 		},
-		async (request) => {
-			const record = ownAddress(request, addresses);
-			return addresses.update(record._id, forwardingChanges(record._id, request.body));
-		},
+		updateForwarding,
 	);
 }
