@@ -201,7 +201,30 @@ export class MessageStore {
 			const received = last === undefined || last < shared.received ? shared.received : last + 1;
 			const row = { ...shared, received, id: newId(), inbox: recipient.inbox, original_inbox: recipient.originalInbox, domain: recipient.domain };
 			this.insertMessage.run(row);
-			return toRecord({ ...row, folder: 'inbox', labels_json: '[]', read: null, saved_by: null });
+			// Built from the parse rather than by reading back the JSON just written: this runs for every message.
+			return {
+				_id: row.id,
+				from: parsed.from,
+				to: parsed.to,
+				cc: parsed.cc,
+				bcc: parsed.bcc,
+				subject: parsed.subject,
+				savedBy: null,
+				originalInbox: recipient.originalInbox,
+				inbox: recipient.inbox,
+				domain: recipient.domain,
+				received: new Date(received).toISOString(),
+				size: shared.size,
+				attachments: parsed.attachments.length ? parsed.attachments.map((a) => a.checksum) : null,
+				ip: delivery.ip,
+				via: delivery.via,
+				folder: 'inbox',
+				labels: [],
+				read: null,
+				rtls: delivery.rtls,
+				links: parsed.links,
+				spam: parsed.spam,
+			};
 		});
 	}
 

@@ -226,6 +226,13 @@ describe('SMTP ingest', () => {
 		await expect(server.send({ from: 'a@sender.test', to: 'someone@elsewhere.test', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
 	});
 
+	it('announces each delivery with exactly the record the API serves', async () => {
+		const announced = new Promise<unknown[]>((resolve) => server.ingest.once('delivered', resolve));
+		await server.send({ from: '"Eve" <eve@sender.test>', to: 'announce@example.test', cc: 'cc@example.test', subject: 'same', html: '<a href="https://x.test/">x</a>', attachments: [{ filename: 'a.txt', content: 'a' }] });
+		const [record] = await announced;
+		expect(JSON.parse(JSON.stringify(record))).toEqual(await onlyMessage('announce@example.test'));
+	});
+
 	it('answers 250 only with the id of a stored record', async () => {
 		const info = await server.send({ from: 'a@sender.test', to: 'ack@example.test', subject: 'ack', text: 'x' });
 		const id = /stored as (\S+)/.exec(info.response)![1];
