@@ -12,7 +12,7 @@ import { atSteadyRate } from './support/steady-rate';
 
 const RATE = envNumber('BENCH_RATE', 500);
 const SECONDS = envNumber('BENCH_SECONDS', 10);
-const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 4);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 8);
 const SIZE = envNumber('BENCH_SIZE', 4096);
 const INBOXES = envNumber('BENCH_INBOXES', 50);
 const DURABILITY = process.env.BENCH_DURABILITY === 'normal' ? 'normal' : 'full';
