@@ -17,7 +17,15 @@ function newSecret(): string {
 
 /** Per-account webhook signing secrets, created on first use. */
 export class WebhookSecretStore {
-	constructor(private readonly db: Db) {}
+	private readonly select;
+	private readonly insert;
+	private readonly replace;
+
+	constructor(db: Db) {
+		this.select = db.prepare('SELECT secret, previous_secret, rotated FROM webhook_secrets WHERE account_id = ?');
+		this.insert = db.prepare('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)');
+		this.replace = db.prepare('UPDATE webhook_secrets SET secret = ?, previous_secret = ?, rotated = ? WHERE account_id = ?');
+	}
 
 	get(accountId: string): string {
 		return this.signing(accountId, Date.now()).secret;
@@ -25,14 +33,11 @@ export class WebhookSecretStore {
 
 	/** The secrets to sign with at `now`. Reads first: signing runs per attempt and should not write. */
 	signing(accountId: string, now: number): SigningSecrets {
-		const select = () =>
-			this.db.prepare('SELECT secret, previous_secret, rotated FROM webhook_secrets WHERE account_id = ?').get(accountId) as
-				| { secret: string; previous_secret: string | null; rotated: number | null }
-				| undefined;
-		let row = select();
+		type Row = { secret: string; previous_secret: string | null; rotated: number | null };
+		let row = this.select.get(accountId) as Row | undefined;
 		if (!row) {
-			this.db.prepare('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)').run(accountId, newSecret());
-			row = select()!;
+			this.insert.run(accountId, newSecret());
+			row = this.select.get(accountId) as Row;
 		}
 		const overlapping = row.rotated !== null && now - row.rotated < ROTATION_OVERLAP_MS;
 		return { secret: row.secret, previous: overlapping ? row.previous_secret : null };
@@ -41,9 +46,7 @@ export class WebhookSecretStore {
 	rotate(accountId: string): string {
 		const current = this.get(accountId);
 		const secret = newSecret();
-		this.db
-			.prepare('UPDATE webhook_secrets SET secret = ?, previous_secret = ?, rotated = ? WHERE account_id = ?')
-			.run(secret, current, Date.now(), accountId);
+		this.replace.run(secret, current, Date.now(), accountId);
 		return secret;
 	}
 }
