@@ -305,24 +305,12 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	return { loader, execute, trigger, testCredential, close };
 }
 
-/** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. Call in afterAll. */
-export function stopN8nCore(): void {
+/** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */
+function stopN8nCore(): void {
 	// n8n-core's own copy of the DI container, whichever version it depends on.
 	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
 	// Not exported by n8n-core's index.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
-}
-
-let shared: Promise<N8nHarness> | undefined;
-
-/**
- * Runs the Mailroom action node once against a real server (a shared harness); returns the JSON
- * of the output items, or throws the node's error.
- */
-export async function runMailroomNode(parameters: Record<string, unknown>, credentials: { baseUrl: string; apiKey: string }): Promise<IDataObject[]> {
-	shared ??= createN8nHarness();
-	const [output] = await (await shared).execute('mailroom', parameters as INodeParameters, undefined, { credentials: { mailroomApi: credentials } });
-	return output.map((item) => item.json);
 }

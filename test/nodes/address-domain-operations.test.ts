@@ -1,20 +1,22 @@
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
 import { sendMail } from '../helpers/messages';
-import { runMailroomNode, stopN8nCore } from '../helpers/n8n';
+import { createN8nHarness, type N8nHarness } from '../helpers/n8n';
 
 describe('Mailroom node: Address and Domain operations against a real server', () => {
 	let server: TestMailroom;
+	let n8n: N8nHarness;
 	let ann: { id: string; key: string };
-	let run: (parameters: Record<string, unknown>) => Promise<Record<string, unknown>[]>;
 	beforeAll(async () => {
 		server = await startTestMailroom();
 		ann = server.createAccount('ann');
-		run = (parameters) => runMailroomNode(parameters, { baseUrl: `${server.httpUrl}/`, apiKey: ann.key });
+		n8n = await createN8nHarness({ credentials: { mailroomApi: { baseUrl: `${server.httpUrl}/`, apiKey: ann.key } } });
 	});
 	afterAll(async () => {
-		stopN8nCore();
+		await n8n.close();
 		await server.stop();
 	});
+
+	const run = async (parameters: Record<string, unknown>) => (await n8n.execute('mailroom', parameters as never))[0].map((item) => item.json);
 
 	const address = (operation: string, parameters: Record<string, unknown> = {}) => run({ resource: 'address', operation, ...parameters });
 	const domain = (operation: string, parameters: Record<string, unknown> = {}) => run({ resource: 'domain', operation, ...parameters });
