@@ -224,9 +224,10 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	/**
 	 * A trigger node: its webhook methods (checkExists/create/delete) run in HookContexts, and
 	 * deliveries to its webhook URL run webhook() in a WebhookContext; `runs` has the workflow
-	 * data of every run a delivery started.
+	 * data of every run a delivery started. `test`: as on "Listen for test event" (the test webhook URL).
 	 */
-	async function trigger(type: string, parameters: INodeParameters, { mode = 'trigger' as WorkflowExecuteMode, credentials: data = credentials } = {}) {
+	async function trigger(type: string, parameters: INodeParameters, { test = false, credentials: data = credentials } = {}) {
+		const mode: WorkflowExecuteMode = test ? 'manual' : 'trigger';
 		webhooks ??= await startWebhookServer();
 		const server = webhooks;
 		const { workflow, node, nodeType } = workflowWith(type, parameters, data);
@@ -240,6 +241,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: hookData(),
 			webhookId: node.webhookId,
+			isTest: test,
 		};
 		const hook = (method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate') =>
 			nodeType.webhookMethods!.default![method].call(new HookContext(workflow, node, hookData(), mode, activation, webhookData)) as Promise<boolean>;

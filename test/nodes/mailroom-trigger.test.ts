@@ -71,6 +71,18 @@ describe('Mailroom Trigger against a real server', () => {
 		await trigger.hook('delete');
 	});
 
+	it('"Listen for test event" sets the test webhook URL, gets a delivery, and clears it', async () => {
+		const trigger = await n8n.trigger('mailroomTrigger', { email: 'listen@example.test', simplify: true }, { test: true });
+		expect(trigger.url).toMatch(/\/webhook-test\/test-webhook-id\/webhook$/);
+		await trigger.hook('create', 'manual');
+		expect(await record('listen@example.test')).toMatchObject({ owner: ann.id, webhook: trigger.url });
+		const [id] = await sendMail(server, { to: 'listen@example.test', subject: 'test event' });
+		const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
+		expect(run[0][0].json).toMatchObject({ _id: id, subject: 'test event' });
+		await trigger.hook('delete', 'manual');
+		expect((await record('listen@example.test')).webhook).toBeNull();
+	});
+
 	it('answers 401 to an unsigned, forged or stale call and starts no run; 400 to a signed body that is not a message', async () => {
 		const trigger = await n8n.trigger('mailroomTrigger', { email: 'guarded@example.test' });
 		await trigger.hook('create');
