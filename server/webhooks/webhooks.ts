@@ -10,7 +10,6 @@ import { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import { WebhookTargets } from './webhook-target';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWorker } from './webhook-worker';
-import type { Resolver } from './target-policy';
 
 export interface WebhooksOptions {
 	db: Db;
@@ -19,8 +18,6 @@ export interface WebhooksOptions {
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
 	log: Logger;
-	/** DNS for webhook hosts; the system resolver unless a test injects one. */
-	resolver?: Resolver;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -48,7 +45,7 @@ export class Webhooks {
 			secrets: this.secrets,
 			encryptedInboxes: options.encryptedInboxes,
 			attemptLog: new GroupCommit(db),
-			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate, resolver: options.resolver }),
+			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate }),
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,
 			log: options.log,
