@@ -134,7 +134,7 @@ function settingsForm(record: Forwarding, saved: () => void, close: () => void):
 		h('p', { class: 'hint', id: 'settings-webhook-hint' }, 'Each message is POSTed as JSON to this http(s) URL. Leave empty to stop.'),
 		h('label', { for: 'settings-forward' }, 'Forward to email'),
 		forward,
-		h('p', { class: 'hint', id: 'settings-forward-hint' }, "An email address to forward this mail to (the record's forward field). Leave empty for none."),
+		h('p', { class: 'hint', id: 'settings-forward-hint' }, 'Each message is re-sent to this email address (one outgoing credit each). Leave empty for none.'),
 		h('div', { class: 'check' }, enablews, h('label', { for: 'settings-enablews' }, 'Web socket forwarding')),
 		h('p', { class: 'hint', id: 'settings-enablews-hint' }, 'Push each message to websocket clients of your account as it arrives.'),
 		h('label', { for: 'settings-info' }, 'Info'),
