@@ -17,10 +17,15 @@ interface TriggerState {
 	webhookUrl?: string;
 	/** The account's webhook signing secret (whsec_...), to verify deliveries with. */
 	secret?: string;
+	/** While listening for a test event: the production webhook URL the address gets back afterwards. */
+	restoreWebhook?: string;
 }
 
 /** Fields kept by the Simplify option. */
 const SIMPLE_FIELDS = ['_id', 'from', 'to', 'subject', 'text', 'received'];
+
+/** The same n8n webhook path (<webhookId>/webhook), whatever the base (/webhook or /webhook-test). */
+const webhookPath = (url: string) => url.split('/').slice(-2).join('/');
 
 function addressParameter(this: IHookFunctions) {
 	return (this.getNodeParameter('email') as string).trim();
@@ -113,7 +118,8 @@ export class MailroomTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const email = addressParameter.call(this);
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				if (!(await getAddressRecord.call(this, email))) {
+				const record = await getAddressRecord.call(this, email);
+				if (!record) {
 					if (!(this.getNodeParameter('reserveAddress') as boolean)) {
 						throw new NodeOperationError(this.getNode(), `Your account does not own ${email}`, {
 							description: 'Turn on Reserve Address, or reserve the address with the Mailroom node first.',
@@ -121,9 +127,18 @@ export class MailroomTrigger implements INodeType {
 					}
 					await mailroomRequest.call(this, 'POST', `/api/addresses/${addressPath(email)}`);
 				}
+				// "Listen for test event" on an active workflow: its production URL comes back when the test ends.
+				const previous = record?.webhook;
+				const restoreWebhook =
+					this.getMode() === 'manual' && previous && previous !== webhookUrl && webhookPath(previous) === webhookPath(webhookUrl)
+						? previous
+						: undefined;
 				await setWebhook.call(this, email, webhookUrl);
 				const secret = await fetchSecret.call(this);
-				Object.assign(this.getWorkflowStaticData('node'), { email, webhookUrl, secret } satisfies TriggerState);
+				const state = this.getWorkflowStaticData('node') as TriggerState;
+				Object.assign(state, { email, webhookUrl, secret } satisfies TriggerState);
+				if (restoreWebhook) state.restoreWebhook = restoreWebhook;
+				else delete state.restoreWebhook;
 				return true;
 			},
 
@@ -133,10 +148,11 @@ export class MailroomTrigger implements INodeType {
 				const webhookUrl = state.webhookUrl ?? this.getNodeWebhookUrl('default');
 				const record = await getAddressRecord.call(this, email);
 				// Someone may have pointed the address elsewhere meanwhile: leave that alone.
-				if (record?.webhook === webhookUrl) await setWebhook.call(this, email, null);
+				if (record?.webhook === webhookUrl) await setWebhook.call(this, email, state.restoreWebhook ?? null);
 				delete state.email;
 				delete state.webhookUrl;
 				delete state.secret;
+				delete state.restoreWebhook;
 				return true;
 			},
 		},

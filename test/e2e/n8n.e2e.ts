@@ -166,7 +166,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(await test('mr_wrong')).toEqual({ status: 'Error', message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.' });
 	});
 
-	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, a rotated secret is fetched again, deactivation clears the webhook', async () => {
+	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, a rotated secret is fetched again, a test event leaves production as it was, deactivation clears the webhook', async () => {
 		const workflow = example('mailroom-trigger.json');
 		const email = workflow.nodes[0].parameters.email as string;
 		const webhookId = workflow.nodes[0].webhookId as string;
@@ -197,6 +197,14 @@ describe('Mailroom nodes in a real n8n', () => {
 		const executions = await finishedExecution(id, 2);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
 		expect(executions.map((execution) => output(execution.runData, 'Pick Fields')[0].subject).sort()).toEqual(['After rotation', 'Order 42']);
+
+		// "Listen for test event" on the active workflow: the address points at the test URL until one test event came.
+		expect(await rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'Mailroom Trigger' } })).toEqual({ waitingForWebhook: true });
+		expect((await record(email)).webhook).toBe(`${n8nUrl}/webhook-test/${webhookId}/webhook`);
+		await sendMail(mailroom, { to: email, subject: 'Test event' });
+		await waitFor(async () => (await record(email)).webhook === webhookUrl, 'the production webhook URL back on the address');
+		await sendMail(mailroom, { to: email, subject: 'In production again' });
+		await waitFor(async () => (await finishedExecution(id, 3)).some((execution) => output(execution.runData, 'Pick Fields')[0].subject === 'In production again'), 'the production execution');
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 		expect((await record(email)).webhook).toBeNull();

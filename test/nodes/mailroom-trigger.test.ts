@@ -83,6 +83,28 @@ describe('Mailroom Trigger against a real server', () => {
 		expect((await record('listen@example.test')).webhook).toBeNull();
 	});
 
+	it('"Listen for test event" on an active workflow gives the address back to the production URL when the test ends', async () => {
+		const production = await n8n.trigger('mailroomTrigger', { email: 'both@example.test', simplify: true });
+		await production.hook('create');
+		const listening = await n8n.trigger('mailroomTrigger', { email: 'both@example.test', simplify: true }, { test: true });
+		expect(await listening.hook('checkExists', 'manual')).toBe(false);
+		await listening.hook('create', 'manual');
+		expect((await record('both@example.test')).webhook).toBe(listening.url);
+		await sendMail(server, { to: 'both@example.test', subject: 'during the test' });
+		await waitFor(() => listening.runs.length > 0, 'the test delivery');
+
+		await listening.hook('delete', 'manual');
+		expect((await record('both@example.test')).webhook).toBe(production.url);
+		await sendMail(server, { to: 'both@example.test', subject: 'after the test' });
+		const [run] = await waitFor(() => (production.runs.length > 0 ? production.runs : undefined), 'the production delivery');
+		expect(run[0][0].json.subject).toBe('after the test');
+		expect(listening.runs).toHaveLength(1);
+
+		// The production activation never restores anything: deactivating clears the webhook.
+		await production.hook('delete');
+		expect((await record('both@example.test')).webhook).toBeNull();
+	});
+
 	it('answers 401 to an unsigned, forged or stale call and starts no run; 400 to a signed body that is not a message', async () => {
 		const trigger = await n8n.trigger('mailroomTrigger', { email: 'guarded@example.test' });
 		await trigger.hook('create');
