@@ -150,6 +150,18 @@ describe('Mailroom Trigger against a real server', () => {
 		await trigger.hook('delete');
 	});
 
+	it("on a domain's catch-all address it gets the mail of every address of the domain", async () => {
+		server.domains.claim('shop.test', ann.id);
+		await server.api('/api/domains/shop.test', { key: ann.key, method: 'PUT', body: { catchAll: 'all@shop.test' } });
+		const trigger = await n8n.trigger('mailroomTrigger', { email: 'all@shop.test', simplify: true });
+		await trigger.hook('create');
+		const [id] = await sendMail(server, { to: 'anything-123@shop.test', subject: 'to the domain' });
+		const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
+		expect(run[0][0].json).toMatchObject({ _id: id, to: [{ address: 'anything-123@shop.test' }], subject: 'to the domain' });
+		await trigger.hook('delete');
+		expect((await record('all@shop.test')).webhook).toBeNull();
+	});
+
 	it('delete leaves a webhook that no longer points to this workflow alone', async () => {
 		const trigger = await n8n.trigger('mailroomTrigger', { email: 'moved@example.test' });
 		await trigger.hook('create');
