@@ -13,6 +13,7 @@ import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
 import { GroupCommit } from './store/group-commit';
 import { WalSync } from './store/wal-sync';
+import { Checkpointer } from './store/checkpointer';
 import { ParserPool } from './parse/parser-pool';
 import { Ingest } from './ingest/ingest';
 import { SmtpIngest } from './smtp/smtp-ingest';
@@ -62,6 +63,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
 	const walSync = config.durability === 'full' ? new WalSync(`${db.name}-wal`) : undefined;
 	const durable = () => walSync?.sync() ?? Promise.resolve();
+	const checkpointer = new Checkpointer(db);
 	const accounts = new AccountStore(db);
 	const addresses = new AddressStore(db);
 	const messages = new MessageStore(db);
@@ -121,6 +123,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 			await webhooks.close();
 			await commit.drained();
 			await parser.close();
+			await checkpointer.close();
 			walSync?.close();
 			db.close();
 			log.info('Mailroom stopped');

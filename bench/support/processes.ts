@@ -58,6 +58,11 @@ export interface ServerProcess {
 // The shipped server (dist/, built by `npm run build`), with its dashboard assets.
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'server', 'cli.js');
 
+/** BENCH_SERVER_ARGS (e.g. "--durability normal") passes settings to the benchmarked server. */
+function serverArgsFromEnv(): string[] {
+	return (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+}
+
 /** Starts `mailroom serve` on a temporary data folder and free ports; resolves once both listen. */
 export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: string): Promise<ServerProcess> {
 	const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
@@ -66,7 +71,7 @@ export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: s
 		process.execPath,
 		// Benchmarks read far faster than the default per-client rate limits allow.
 		[CLI, 'serve', '--data-dir', dir, '--smtp-port', String(smtpPort), '--http-port', String(httpPort), '--log-level', 'warn',
-			'--rate-limit-ip', '100000000', '--rate-limit-key', '100000000', ...extraArgs],
+			'--rate-limit-ip', '100000000', '--rate-limit-key', '100000000', ...extraArgs, ...serverArgsFromEnv()],
 		{ stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	let output = '';

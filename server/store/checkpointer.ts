@@ -1,0 +1,32 @@
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Db } from './database';
+
+/** How often the WAL is checkpointed: often enough to keep it small, rarely enough to batch the work. */
+const CHECKPOINT_EVERY_MS = 500;
+/** After a checkpoint, a WAL file that grew past this is truncated back to it. */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Moves WAL checkpoints off the event loop: the main connection stops checkpointing on commit
+ * (where SQLite would otherwise fsync the database file in the middle of ingest) and a worker
+ * thread checkpoints on its own connection instead.
+ */
+export class Checkpointer {
+	private readonly worker: Worker;
+
+	constructor(db: Db) {
+		db.pragma('wal_autocheckpoint = 0');
+		db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+		this.worker = new Worker(join(__dirname, 'checkpoint-worker.js'), { workerData: { path: db.name, intervalMs: CHECKPOINT_EVERY_MS } });
+		this.worker.unref();
+	}
+
+	/** A last checkpoint, then the worker's connection is closed. */
+	async close(): Promise<void> {
+		const exited = once(this.worker, 'exit');
+		this.worker.postMessage('stop');
+		await exited;
+	}
+}
