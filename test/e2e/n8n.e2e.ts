@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
 import { sendMail } from '../helpers/messages';
 import { waitFor } from '../helpers/webhook-receiver';
@@ -188,6 +189,15 @@ describe('Mailroom nodes in a real n8n', () => {
 		// n8n hands the raw request to the trigger, which refuses anything the account did not sign.
 		const forged = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }) });
 		expect([forged.status, await forged.json()]).toEqual([401, { error: 'Unauthorized', message: 'The request has no webhook signature' }]);
+		const body = JSON.stringify({ _id: 'Forged0000000002', subject: 'forged' });
+		const now = new Date();
+		const wrongSecret = new Webhook(`whsec_${Buffer.from('some other secret of 32 bytes...').toString('base64')}`);
+		const signedWrong = await fetch(webhookUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': wrongSecret.sign('msg_forged', now, body) },
+			body,
+		});
+		expect([signedWrong.status, await signedWrong.json()]).toEqual([401, { error: 'Unauthorized', message: 'The webhook signature does not match' }]);
 		expect(await finishedExecution(id)).toHaveLength(1);
 
 		// Two rotations: deliveries are no longer signed with the secret the trigger got on activation; it fetches the new one.
