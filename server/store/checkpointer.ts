@@ -26,6 +26,8 @@ export class Checkpointer {
 	/** A last checkpoint, then the worker's connection is closed. */
 	async close(): Promise<void> {
 		const exited = once(this.worker, 'exit');
+		// Unreferenced, the worker would let the process end before its last checkpoint.
+		this.worker.ref();
 		this.worker.postMessage('stop');
 		await exited;
 	}
