@@ -4,7 +4,8 @@ export interface AddressObject {
 	name: string;
 }
 
-export interface ParsedAttachment {
+/** What the API tells about an attachment (Mailsac AttachmentMeta). */
+export interface AttachmentMeta {
 	/** MD5 hex of the decoded content: the attachment identifier. */
 	checksum: string;
 	contentType: string;
@@ -13,6 +14,9 @@ export interface ParsedAttachment {
 	contentId: string | null;
 	contentDisposition: string | null;
 	transferEncoding: string | null;
+}
+
+export interface ParsedAttachment extends AttachmentMeta {
 	content: Uint8Array;
 }
 

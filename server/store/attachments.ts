@@ -1,16 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import type { AttachmentMeta } from '../parse/parsed-mail';
 
-/** Attachment metadata as the API returns it (Mailsac AttachmentMeta). */
-export interface AttachmentMeta {
-	checksum: string;
-	contentType: string;
-	fileName: string | null;
-	length: number;
-	contentId: string | null;
-	contentDisposition: string | null;
-	transferEncoding: string | null;
-}
+export type { AttachmentMeta };
 
 const META_COLUMNS = `a.checksum, a.content_type AS contentType, a.file_name AS fileName, a.length,
 	a.content_id_header AS contentId, a.content_disposition AS contentDisposition, a.transfer_encoding AS transferEncoding`;
