@@ -1,9 +1,32 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mailroomRequest } from './transport';
 
 /** The most a Mailroom listing returns in one page. */
 export const MAX_PAGE = 1000;
+
+/** The Return All / Limit parameters of a Get Many style operation. */
+export function returnAllAndLimit(resource: string, operation: string[], maxValue?: number): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { resource: [resource], operation } },
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1, ...(maxValue && { maxValue }) },
+			default: 50,
+			displayOptions: { show: { resource: [resource], operation, returnAll: [false] } },
+			description: 'Max number of results to return',
+		},
+	];
+}
 
 /** A listed message: what paging needs of it. */
 export interface ListedMessage extends IDataObject {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { wantedCount } from '../listing';
+import { returnAllAndLimit, wantedCount } from '../listing';
 import { addressPath, mailroomRequest } from '../transport';
 
 const show = (operation: string[]) => ({ show: { resource: ['address'], operation } });
@@ -122,23 +122,7 @@ export const addressDescription: INodeProperties[] = [
 		displayOptions: show(['setWebhook']),
 		description: 'URL that receives each message as a JSON POST; leave empty to stop forwarding',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		displayOptions: { show: { resource: ['address'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllAndLimit('address', ['getAll']),
 	{
 		displayName: 'Settings',
 		name: 'settings',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getManyMessages, MAX_PAGE, wantedCount } from '../listing';
+import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { mailroomRequest } from '../transport';
 
 const show = (operation: string[]) => ({ show: { resource: ['domain'], operation } });
@@ -46,23 +46,7 @@ export const domainDescription: INodeProperties[] = [
 		displayOptions: show(['get', 'getMessages']),
 		description: 'A custom domain your account owns',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll', 'getMessages']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PAGE },
-		default: 50,
-		displayOptions: { show: { resource: ['domain'], operation: ['getAll', 'getMessages'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllAndLimit('domain', ['getAll', 'getMessages'], MAX_PAGE),
 ];
 
 export async function executeDomain(

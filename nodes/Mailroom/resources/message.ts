@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
-import { getManyMessages, MAX_PAGE, messagePages, type ListedMessage } from '../listing';
+import { getManyMessages, MAX_PAGE, messagePages, returnAllAndLimit, type ListedMessage } from '../listing';
 import { addressPath, mailroomRequest } from '../transport';
 import {
 	executeMessageAction,
@@ -64,23 +64,7 @@ export const messageDescription: INodeProperties[] = [
 		displayOptions: show(['getText', ...ONE_MESSAGE_ACTIONS]),
 		description: 'The _id of the message, as returned by Get Many or Wait For',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PAGE },
-		default: 50,
-		displayOptions: { show: { resource: ['message'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllAndLimit('message', ['getAll'], MAX_PAGE),
 	{
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',
