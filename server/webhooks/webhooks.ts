@@ -33,6 +33,8 @@ export class Webhooks {
 	private readonly worker: WebhookWorker;
 	private readonly targets: WebhookTargets;
 	private pruneTimer?: NodeJS.Timeout;
+	/** Ids of messages whose transaction recorded deliveries, until they are announced as delivered. */
+	private readonly recorded = new Set<string>();
 
 	constructor(private readonly options: WebhooksOptions) {
 		const { db, config } = options;
@@ -51,7 +53,11 @@ export class Webhooks {
 			log: options.log,
 		});
 		options.ingest.addTransactionHook((records) => this.recordDeliveries(records));
-		options.ingest.on('delivered', (records) => this.worker.dispatch(records));
+		// Only messages that got deliveries in their transaction are looked up again: most mail has no webhook.
+		options.ingest.on('delivered', (records) => {
+			const withDeliveries = records.filter((record) => this.recorded.delete(record._id));
+			if (withDeliveries.length) this.worker.dispatch(withDeliveries);
+		});
 	}
 
 	/** Picks up what was pending at the last stop, and starts the retention sweep. */
@@ -78,6 +84,7 @@ export class Webhooks {
 				// The payload reveals the encrypted address, so it must route from now on.
 				if (target.kind === 'webhook') this.options.encryptedInboxes.remember(record.inbox);
 				this.deliveries.create({ messageId: record._id, accountId: target.accountId, address: record.inbox, url: target.url, kind: target.kind }, due);
+				this.recorded.add(record._id);
 			}
 		}
 	}
