@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,6 +99,14 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTE
 		child.once('exit', () => resolve());
 		child.kill(signal);
 	});
+}
+
+/** A new API key of the admin account of a data folder (the one printed on first start is shown only once). */
+export function createAdminKey(dataDir: string): string {
+	const output = execFileSync(process.execPath, [CLI, 'keys', 'create', 'admin', '--label', 'benchmark', '--data-dir', dataDir], { encoding: 'utf8' });
+	const key = /^\s+(mr_\S+)$/m.exec(output)?.[1];
+	if (!key) throw new Error(`no key in: ${output}`);
+	return key;
 }
 
 /** Starts a compiled bench script (e.g. the no-op SMTP server) as its own process on a free port. */
