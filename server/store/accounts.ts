@@ -38,7 +38,12 @@ export function hashKey(key: string): string {
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 export class AccountStore {
-	constructor(private readonly db: Db) {}
+	// Runs on every API request that carries a key: prepared once.
+	private readonly selectByKeyHash;
+
+	constructor(private readonly db: Db) {
+		this.selectByKeyHash = db.prepare('SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ? AND k.revoked IS NULL');
+	}
 
 	isEmpty(): boolean {
 		return this.db.prepare('SELECT 1 FROM accounts LIMIT 1').get() === undefined;
@@ -105,9 +110,7 @@ export class AccountStore {
 
 	/** The account a live key belongs to, or undefined for an unknown or revoked key. */
 	forKey(key: string): Account | undefined {
-		const row = this.db
-			.prepare('SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ? AND k.revoked IS NULL')
-			.get(hashKey(key)) as AccountRow | undefined;
+		const row = this.selectByKeyHash.get(hashKey(key)) as AccountRow | undefined;
 		return row && toAccount(row);
 	}
 
