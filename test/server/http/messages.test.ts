@@ -77,6 +77,22 @@ describe('inbox listing and message text', () => {
 			expect((await server.api(`/api/addresses/${bulk}/messages?until=2000-01-01T00:00:00.000Z`)).body).toEqual([]);
 		});
 
+		it('sends each record byte for byte as the single-record route serialises it, with the same content type', async () => {
+			const inbox = 'bytes@example.test';
+			await server.send({ from: '"Ann \\"Q\\" Lee" <ann@sender.test>', to: inbox, cc: 'Cé <c@sender.test>', subject: 'tab\there, ünï ✓ "quoted" \\', text: 'see https://example.org/x?a=1&b=2', attachments: [{ filename: 'a.txt', content: 'attached' }] });
+			await server.send({ from: 'b@sender.test', to: inbox, subject: '', text: 'second' });
+			const list = await server.api(`/api/addresses/${inbox}/messages`);
+			const ids = list.body.map((message: { _id: string }) => message._id);
+			expect(ids).toHaveLength(2);
+			await server.api(`/api/addresses/${inbox}/messages/${ids[1]}/read/true`, { method: 'PUT' });
+			await server.api(`/api/addresses/${inbox}/messages/${ids[1]}/labels/l%22x`, { method: 'PUT' });
+			const after = await server.api(`/api/addresses/${inbox}/messages`);
+			const one = await Promise.all(ids.map((id: string) => server.api(`/api/addresses/${inbox}/messages/${id}`)));
+			expect(after.text).toBe(`[${one.map((response) => response.text).join(',')}]`);
+			expect(after.headers.get('content-type')).toBe(one[0].headers.get('content-type'));
+			expect(after.body[1]).toMatchObject({ read: true, labels: ['l"x'] });
+		});
+
 		it('returns [] for an inbox with no mail', async () => {
 			const response = await server.api('/api/addresses/nobody-writes@example.test/messages');
 			expect(response.status).toBe(200);

@@ -1,0 +1,121 @@
+import { rmSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fc from 'fast-check';
+import { openDatabase, type Db } from '../../../dist/server/store/database';
+import { MessageStore, type MessageRecord } from '../../../dist/server/store/messages';
+import { MessageStateStore, FOLDERS } from '../../../dist/server/store/message-state';
+import { SHARED_SCHEMAS } from '../../../dist/server/http/schemas';
+import type { ParsedMail } from '../../../dist/server/parse/parsed-mail';
+import { tempDataDir } from '../../helpers/mailroom';
+
+// A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the
+// response schema's serializer makes of the same records read one by one.
+
+const text = fc.string({ unit: 'binary', maxLength: 30 });
+const addresses = fc.array(fc.record({ address: text, name: text }), { maxLength: 3 });
+const mail = fc.record({
+	subject: text,
+	from: addresses,
+	to: addresses,
+	cc: fc.option(addresses, { nil: null }),
+	bcc: fc.option(addresses, { nil: null }),
+	links: fc.array(text, { maxLength: 3 }),
+	spam: fc.double({ min: 0, max: 1, noNaN: true }),
+	checksums: fc.array(fc.stringMatching(/^[0-9a-f]{32}$/), { maxLength: 2 }),
+	received: fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) }),
+	ip: text,
+	rtls: fc.boolean(),
+	inboxes: fc.uniqueArray(fc.constantFrom('a@x.test', 'b@x.test', 'c@y.test'), { minLength: 1, maxLength: 3 }),
+});
+type Mail = typeof mail extends fc.Arbitrary<infer T> ? T : never;
+const state = fc.record({
+	read: fc.option(fc.boolean(), { nil: undefined }),
+	labels: fc.array(text, { maxLength: 2 }),
+	folder: fc.option(fc.constantFrom(...FOLDERS), { nil: undefined }),
+	star: fc.option(text, { nil: undefined }),
+});
+
+describe('MessageStore.listInboxJson', () => {
+	let dir: string;
+	let db: Db;
+	let store: MessageStore;
+	let messageState: MessageStateStore;
+	let app: FastifyInstance;
+	let records: MessageRecord[] = [];
+	let url: string;
+
+	beforeAll(async () => {
+		// The serializer the API uses: fastify with the shared schemas and the listing's response schema.
+		app = Fastify();
+		for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+		app.get('/', { schema: { response: { 200: { type: 'array', items: { $ref: 'Message#' } } } } }, async () => records);
+		url = await app.listen({ host: '127.0.0.1', port: 0 });
+	});
+	afterAll(() => app.close());
+	beforeEach(() => {
+		dir = tempDataDir();
+		db = openDatabase(dir);
+		store = new MessageStore(db);
+		messageState = new MessageStateStore(db);
+	});
+	afterEach(() => {
+		db.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	const serialized = async (list: MessageRecord[]) => {
+		records = list;
+		return (await fetch(url)).text();
+	};
+
+	function insert(m: Mail): MessageRecord[] {
+		const parsed: ParsedMail = {
+			subject: m.subject, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, messageId: '<m@x>', date: null, priority: 'normal',
+			headers: [], text: 't', html: null, links: m.links, spam: m.spam,
+			attachments: m.checksums.map((checksum) => ({
+				checksum, contentType: 'text/plain', fileName: null, length: 1, contentId: null, contentDisposition: null, transferEncoding: null,
+				content: Buffer.from(checksum),
+			})),
+		};
+		return store.insert({
+			raw: Buffer.from('raw'), parsed, ip: m.ip, via: m.ip, rtls: m.rtls, received: new Date(m.received),
+			recipients: m.inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
+		});
+	}
+
+	it('renders any stored records and state as the schema serializer does, newest first', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(fc.tuple(mail, state), { minLength: 1, maxLength: 6 }), async (messages) => {
+				db.exec('DELETE FROM messages_search; DELETE FROM messages; DELETE FROM content_attachments; DELETE FROM attachment_contents; DELETE FROM contents');
+				for (const [m, s] of messages) {
+					for (const record of insert(m)) {
+						if (s.read !== undefined) messageState.setRead(record.inbox, record._id, s.read);
+						for (const label of s.labels) messageState.addLabel(record.inbox, record._id, label);
+						if (s.folder !== undefined) messageState.setFolder(record.inbox, record._id, s.folder);
+						if (s.star !== undefined) messageState.toggleStar(record.inbox, record._id, s.star);
+					}
+				}
+				for (const inbox of ['a@x.test', 'b@x.test', 'c@y.test']) {
+					const ids = db.prepare('SELECT id FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC').pluck().all(inbox) as string[];
+					const expected = await serialized(ids.map((id) => store.get(inbox, id)!));
+					expect(store.listInboxJson(inbox, 1000)).toBe(expected);
+				}
+			}),
+			{ numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+		);
+	});
+
+	it('pages with limit and until as before: newest first, until exclusive', async () => {
+		const base = Date.UTC(2026, 0, 1);
+		const m: Mail = { subject: 's', from: [], to: [], cc: null, bcc: null, links: [], spam: 0, checksums: [], received: 0, ip: '1.2.3.4', rtls: false, inboxes: ['a@x.test'] };
+		// Two share a millisecond: the store moves the later one on by 1 ms, so `until` never splits them.
+		const ids = [0, 10, 10, 20].map((offset) => insert({ ...m, received: base + offset })[0]._id);
+		const list = (limit: number, until?: number) => (JSON.parse(store.listInboxJson('a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
+		expect(list(10)).toEqual([...ids].reverse());
+		expect(list(2)).toEqual([ids[3], ids[2]]);
+		expect(list(10, base + 11)).toEqual([ids[1], ids[0]]);
+		expect(list(10, base + 10)).toEqual([ids[0]]);
+		expect(list(10, base)).toEqual([]);
+		expect(store.listInboxJson('nobody@x.test', 10)).toBe('[]');
+	});
+});
