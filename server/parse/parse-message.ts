@@ -3,9 +3,10 @@ import { convert as htmlToText } from 'html-to-text';
 import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail';
 import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
+import { rawBytes, type RawMessage } from '../ingest/spool';
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions.
-const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
+export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
 
 const HTML_TO_TEXT_OPTIONS = {
 	wordwrap: false as const,
@@ -82,7 +83,7 @@ export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = bui
  * The record of a message the parser could not read: kept whole (raw is stored) with
  * what can be known without parsing, so nothing accepted is ever dropped.
  */
-export function unparsedMessage(raw: Uint8Array): ParsedMail {
+export function unparsedMessage(raw: RawMessage): ParsedMail {
 	return {
 		subject: '',
 		from: [],
@@ -93,7 +94,7 @@ export function unparsedMessage(raw: Uint8Array): ParsedMail {
 		date: null,
 		priority: 'normal',
 		headers: [],
-		text: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'),
+		text: rawBytes(raw).toString('latin1'),
 		html: null,
 		links: [],
 		spam: 0.5,

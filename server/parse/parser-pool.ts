@@ -4,9 +4,10 @@ import type { ParsedMail } from './parsed-mail';
 import { unparsedMessage } from './parse-message';
 import type { BatchResult, ParseTask } from './parse-worker';
 import { MAX_TASK_MESSAGES, newProgress, readProgress } from './parse-progress';
+import type { RawMessage } from '../ingest/spool';
 
 interface Pending {
-	raw: Uint8Array;
+	raw: RawMessage;
 	resolve: (outcome: ParseOutcome) => void;
 }
 
@@ -46,7 +47,7 @@ export class ParserPool {
 	}
 
 	/** `raw` should live in a SharedArrayBuffer so the worker reads it without a copy. */
-	parse(raw: Uint8Array): Promise<ParseOutcome> {
+	parse(raw: RawMessage): Promise<ParseOutcome> {
 		return new Promise((resolve) => {
 			this.queue.push({ raw, resolve });
 			this.schedule();
