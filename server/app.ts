@@ -16,6 +16,7 @@ import { WalSync } from './store/wal-sync';
 import { Checkpointer } from './store/checkpointer';
 import { ParserPool } from './parse/parser-pool';
 import { Ingest } from './ingest/ingest';
+import { Spool } from './ingest/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
 import { buildHttpServer } from './http/http-server';
 import { OutgoingStore } from './outbound/outgoing-store';
@@ -75,6 +76,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const attachments = new AttachmentStore(db);
 	const bootstrap = bootstrapAdmin(accounts);
 	const parser = new ParserPool(config.parseWorkers, config.parseTimeout);
+	const spool = new Spool(config.dataDir, config.spoolThreshold);
+	spool.sweep();
 	const commit = new GroupCommit(db, durable);
 	const ingest = new Ingest(parser, commit, messages, log);
 	const ownedDomain = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
@@ -101,6 +104,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		acceptsDomain: (domain) => config.domains.length === 0 || config.domains.includes(domain) || ownedDomain.get(domain) !== undefined,
 		resolveRecipient,
 		ingest,
+		spool,
 		log,
 	});
 	const http = await buildHttpServer({ ingest, webhooks, sender, outgoing, config, accounts, addresses, domains, stats, messages, deletion, messageState, accountInbox, attachments, log, durable });

@@ -60,6 +60,8 @@ export interface MailroomConfig {
 	retentionMaxPerInbox: number;
 	/** How often (ms) the retention sweep runs. */
 	retentionSweepInterval: number;
+	/** Messages at least this large (bytes) are received into a spool file and parsed from it, not held in memory. */
+	spoolThreshold: number;
 }
 
 export interface SettingSpec {
@@ -235,6 +237,7 @@ export const SETTINGS: SettingSpec[] = [
 	{ key: 'retentionMaxAge', flag: '--retention-max-age <duration>', env: 'MAILROOM_RETENTION_MAX_AGE', default: '30d', description: 'delete messages older than this (e.g. 30d, 12h); 0 keeps them forever; starred mail is kept', parse: durationOrZero('retention max age') },
 	{ key: 'retentionMaxPerInbox', flag: '--retention-max-per-inbox <n>', env: 'MAILROOM_RETENTION_MAX_PER_INBOX', default: '10000', description: 'keep at most this many unstarred messages per inbox, deleting the oldest; 0: no limit', parse: nonNegativeInt('retention max per inbox') },
 	{ key: 'retentionSweepInterval', flag: '--retention-sweep-interval <duration>', env: 'MAILROOM_RETENTION_SWEEP_INTERVAL', default: '1m', description: 'how often the retention sweep runs (e.g. 1m, 30s)', parse: duration('retention sweep interval') },
+	{ key: 'spoolThreshold', flag: '--spool-threshold <size>', env: 'MAILROOM_SPOOL_THRESHOLD', default: '1MB', description: 'messages at least this large are received into a file in <data-dir>/spool and parsed from it instead of memory', parse: parseSize },
 ];
 
 /** Builds a config from defaults, then the environment, then explicit values (flags), validating each. */

@@ -3,10 +3,11 @@ import type { ParserPool } from '../parse/parser-pool';
 import type { GroupCommit } from '../store/group-commit';
 import type { Delivery, MessageRecord, MessageStore, Recipient } from '../store/messages';
 import type { Logger } from '../log';
+import type { RawMessage } from './spool';
 
 export interface IncomingMail {
-	/** The message as received; ideally backed by a SharedArrayBuffer (see readRaw). */
-	raw: Uint8Array;
+	/** The message as received: ideally backed by a SharedArrayBuffer, or spooled to a file when large (see readRaw). */
+	raw: RawMessage;
 	recipients: Recipient[];
 	/** Address of the sending host. */
 	ip: string;

@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import { newId, nowIso } from '../store/ids';
 import type { OutgoingStore } from './outgoing-store';
 import type { Outbox } from './outbox';
+import { rawBytes } from '../ingest/spool';
 
 /** Added on top of every forwarded copy; it also tells how many times a message was forwarded already. */
 export const FORWARDED_HEADER = 'X-Mailroom-Forwarded-For';
@@ -75,7 +76,7 @@ export class Forwarding {
 				continue;
 			}
 			const id = newId();
-			const raw = Buffer.concat([Buffer.from(`${FORWARDED_HEADER}: ${record.inbox}\r\n`), delivery.raw]);
+			const raw = Buffer.concat([Buffer.from(`${FORWARDED_HEADER}: ${record.inbox}\r\n`), rawBytes(delivery.raw)]);
 			const charged = this.options.store.record(
 				{ id, accountId: target.owner, from: record.inbox, subject: record.subject, sent: nowIso(), recipients: [{ address: target.forward, route }], raw, ip: record.ip, via: record.via },
 				Date.now(),

@@ -3,6 +3,7 @@ import type { Recipient } from '../store/messages';
 import type { Logger } from '../log';
 import type { OutboxEntry, OutgoingRecord, OutgoingStore, Outcome } from './outgoing-store';
 import type { Relay } from './relay';
+import type { RawMessage } from '../ingest/spool';
 
 export interface OutboxOptions {
 	store: OutgoingStore;
@@ -36,7 +37,7 @@ function sharedCopy(raw: Buffer): Buffer {
 export class Outbox {
 	private readonly running = new Set<Promise<unknown>>();
 	/** Local copies being stored, by their raw buffer: the ingest hook marks them delivered in the same transaction. */
-	private readonly localCopies = new WeakMap<Uint8Array, { id: string; addresses: string[] }>();
+	private readonly localCopies = new WeakMap<RawMessage, { id: string; addresses: string[] }>();
 	private timer: NodeJS.Timeout | undefined;
 	private closed = false;
 

@@ -3,12 +3,15 @@ import { Piscina } from 'piscina';
 import { parseMessage } from './parse-message';
 import { markStarted } from './parse-progress';
 import type { ParsedMail } from './parsed-mail';
+import { parseSpooled } from './parse-spooled';
+import { isSpooled, type RawMessage } from '../ingest/spool';
 
 /** The outcome for one message of a batch: its parse, or why it failed (the others still count). */
 export type BatchResult = ParsedMail | { parseError: string };
 
 /** A buffer that owns its whole ArrayBuffer can be moved to the main thread instead of copied. */
-const ownsItsMemory = (content: Uint8Array) => content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
+const ownsItsMemory = (content: ParsedMail['attachments'][number]['content']): content is Uint8Array =>
+	!isSpooled(content) && content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
 
 /** Large attachments travel back without a copy (pooled small buffers are cloned). */
 function moveAttachments<T>(value: T, parsed: ParsedMail[]): T {
@@ -26,7 +29,8 @@ function moveAttachments<T>(value: T, parsed: ParsedMail[]): T {
 
 /** What the pool hands a thread: messages that arrived together (one round trip for all of them). */
 export interface ParseTask {
-	raws: Uint8Array[];
+	/** Large messages come as spool files (parsed as they stream; attachments go to files beside them). */
+	raws: RawMessage[];
 	/** Where this thread says which message it is on, for the pool's per-message timeout. */
 	progress: BigInt64Array;
 }
@@ -35,7 +39,7 @@ export default async function parse({ raws, progress }: ParseTask): Promise<Batc
 	const results: BatchResult[] = [];
 	for (const [index, raw] of raws.entries()) {
 		markStarted(progress, index);
-		results.push(await parseMessage(raw).catch((err: Error) => ({ parseError: err.message })));
+		results.push(await (isSpooled(raw) ? parseSpooled(raw) : parseMessage(raw)).catch((err: Error) => ({ parseError: err.message })));
 	}
 	return moveAttachments(
 		results,

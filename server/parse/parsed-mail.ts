@@ -1,3 +1,5 @@
+import type { SpooledBytes } from '../ingest/spool';
+
 /** What parsing a raw message yields; shared by every recipient's record. */
 export interface AddressObject {
 	address: string;
@@ -17,7 +19,8 @@ export interface AttachmentMeta {
 }
 
 export interface ParsedAttachment extends AttachmentMeta {
-	content: Uint8Array;
+	/** In memory, or (for a spooled message) in a file beside it. */
+	content: Uint8Array | SpooledBytes;
 }
 
 export interface ParsedMail {

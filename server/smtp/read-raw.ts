@@ -1,19 +1,49 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { RawMessage, Spool } from '../ingest/spool';
+import { GarbageMeter } from '../ingest/garbage';
 
 /**
- * Reads a DATA stream into one buffer backed by a SharedArrayBuffer, so parser workers read
- * it without a copy. When the client declared the size (MAIL FROM ... SIZE=n) the buffer is
- * allocated up front and filled as data arrives, so a large message is held once, not twice.
- * Once the stream passes `maxBytes` the rest is drained and dropped.
+ * Reads a DATA stream. A small message goes into one buffer backed by a SharedArrayBuffer, so
+ * parser workers read it without a copy; when the client declared the size (MAIL FROM ... SIZE=n)
+ * the buffer is allocated up front and filled as data arrives, so it is held once, not twice.
+ * A message that reaches the spool's threshold (declared, or once that much has arrived) is
+ * written to a spool file instead, as it arrives, so it is never whole in memory. Once the stream
+ * passes `maxBytes` the rest is drained and dropped (and a spool file removed): resolves null.
  */
-export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes: number, declaredSize?: number): Promise<Buffer | null> {
+export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes: number, declaredSize?: number, spool?: Spool): Promise<RawMessage | null> {
 	return new Promise((resolve, reject) => {
-		let filling = declaredSize && declaredSize <= maxBytes ? Buffer.from(new SharedArrayBuffer(declaredSize)) : null;
-		const chunks: Buffer[] = [];
+		const spoolFromStart = spool !== undefined && declaredSize !== undefined && declaredSize >= spool.threshold && declaredSize <= maxBytes;
+		let filling = declaredSize && declaredSize <= maxBytes && !spoolFromStart ? Buffer.from(new SharedArrayBuffer(declaredSize)) : null;
+		let chunks: Buffer[] = [];
 		let length = 0;
+		let spoolPath: string | undefined;
+		let file: WriteStream | undefined;
+		let fileError: Error | undefined;
+		const garbage = new GarbageMeter();
+
+		const startSpooling = () => {
+			spoolPath = spool!.create();
+			file = createWriteStream(spoolPath);
+			file.on('error', (err) => (fileError ??= err));
+			if (filling) chunks = [filling.subarray(0, length)];
+			filling = null;
+			for (const chunk of chunks) file.write(chunk);
+			chunks = [];
+		};
+		if (spoolFromStart) startSpooling();
+
 		stream.on('data', (chunk: Buffer) => {
 			if (length + chunk.length <= maxBytes) {
-				if (filling && length + chunk.length <= filling.length) chunk.copy(filling, length);
+				if (!file && spool && length + chunk.length >= spool.threshold) startSpooling();
+				if (file) {
+					garbage.add(chunk.length);
+					// Backpressure: a slow disk slows the client down instead of filling memory.
+					if (!file.write(chunk)) {
+						stream.pause();
+						file.once('drain', () => stream.resume());
+					}
+				} else if (filling && length + chunk.length <= filling.length) chunk.copy(filling, length);
 				else {
 					// More than declared: keep what we have and collect the rest.
 					if (filling) chunks.push(filling.subarray(0, length));
@@ -23,9 +53,28 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 			}
 			length += chunk.length;
 		});
-		stream.on('error', reject);
+		/** Ends the spool file; resolves once it is closed, with the error writing it met, if any. */
+		const closeFile = () =>
+			new Promise<Error | undefined>((done) => {
+				file!.once('close', () => done(fileError));
+				file!.end();
+			});
+		const discard = async () => {
+			if (!file) return;
+			await closeFile();
+			spool!.remove({ spoolPath: spoolPath!, byteLength: length });
+		};
+		stream.on('error', (err) => void discard().then(() => reject(err)));
 		stream.on('end', () => {
-			if (stream.sizeExceeded || length > maxBytes) return resolve(null);
+			if (stream.sizeExceeded || length > maxBytes) return void discard().then(() => resolve(null));
+			if (file) {
+				void closeFile().then((err) => {
+					if (!err) return resolve({ spoolPath: spoolPath!, byteLength: length });
+					spool!.remove({ spoolPath: spoolPath!, byteLength: length });
+					reject(err);
+				});
+				return;
+			}
 			if (filling) return resolve(filling.subarray(0, length));
 			const raw = Buffer.from(new SharedArrayBuffer(length));
 			let offset = 0;

@@ -4,7 +4,8 @@ import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../store/messages';
 import { parseEmailAddress } from '../mail/email-address';
 import { readRaw } from './read-raw';
-import { bareLineEnding } from './bare-line-endings';
+import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
+import { isSpooled, type RawMessage, type Spool } from '../ingest/spool';
 import type { Logger } from '../log';
 
 export interface SmtpIngestOptions {
@@ -25,6 +26,8 @@ export interface SmtpIngestOptions {
 	/** Maps the address a message was sent to onto the inbox that holds it. */
 	resolveRecipient: (address: string, domain: string) => Recipient;
 	ingest: Ingest;
+	/** Where messages of at least its threshold are written while they are received and stored. */
+	spool: Spool;
 	log: Logger;
 }
 
@@ -92,9 +95,19 @@ export class SmtpIngest {
 	}
 
 	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
-		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session));
+		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session), this.options.spool);
 		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
-		const bare = this.options.bareLf === 'reject' ? bareLineEnding(raw) : null;
+		if (!isSpooled(raw)) return this.store(raw, session);
+		// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
+		try {
+			return await this.store(raw, session);
+		} finally {
+			this.options.spool.remove(raw);
+		}
+	}
+
+	private async store(raw: RawMessage, session: SMTPServerSession): Promise<string> {
+		const bare = this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
 		if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {

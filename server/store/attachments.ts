@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { AttachmentMeta } from '../parse/parsed-mail';
+import { ContentPieces } from './content-pieces';
 
 export type { AttachmentMeta };
 
@@ -13,8 +14,10 @@ export class AttachmentStore {
 	private readonly selectAll: Statement;
 	private readonly selectByIdentifier: Statement;
 	private readonly selectChunk: Statement;
+	private readonly pieces: ContentPieces;
 
 	constructor(db: Db) {
+		this.pieces = new ContentPieces(db);
 		this.selectMessage = db.prepare('SELECT content_id FROM messages WHERE id = ? AND inbox = ?').pluck();
 		this.selectAll = db.prepare(`SELECT ${META_COLUMNS} FROM content_attachments a WHERE a.content_id = ? ORDER BY a.position`);
 		// The identifier may be the MD5 checksum, the Content-ID (with or without <>) or the file name, as with Mailsac.
@@ -37,6 +40,8 @@ export class AttachmentStore {
 
 	/** `length` bytes of an attachment's content from `offset` (0-based); empty past the end. */
 	read(checksum: string, offset: number, length: number): Buffer {
-		return (this.selectChunk.get(offset + 1, length, checksum) as Buffer | undefined) ?? Buffer.alloc(0);
+		const piece = this.selectChunk.get(offset + 1, length, checksum) as Buffer | undefined;
+		// An attachment of a spooled message is stored in pieces, its content column empty.
+		return piece?.length ? piece : this.pieces.readAttachment(checksum, offset, length);
 	}
 }

@@ -2,6 +2,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { AddressObject, ParsedMail } from '../parse/parsed-mail';
 import { newId } from './ids';
+import { ContentPieces } from './content-pieces';
+import { isSpooled, type RawMessage } from '../ingest/spool';
 
 /** A stored message as the API returns it (spec 2.1). */
 export interface MessageRecord {
@@ -37,7 +39,7 @@ export interface Recipient {
 }
 
 export interface Delivery {
-	raw: Uint8Array;
+	raw: RawMessage;
 	parsed: ParsedMail;
 	recipients: Recipient[];
 	ip: string;
@@ -126,6 +128,8 @@ const RECORD_JSON_HEAD = `'{"_id":' || json_quote(id) || ',"from":' || from_json
 	|| ',"read":' || CASE WHEN read IS NULL THEN 'null' WHEN read = 1 THEN 'true' ELSE 'false' END
 	|| ',"rtls":' || CASE WHEN rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || links_json || ',"spam":'`;
 
+const NO_BYTES = Buffer.alloc(0);
+
 const jsonOrNull = (value: unknown[] | null) => (value === null ? null : JSON.stringify(value));
 
 export class MessageStore {
@@ -142,8 +146,10 @@ export class MessageStore {
 	private readonly selectOne: Statement;
 	private readonly selectCount: Statement;
 	private readonly selectContent: Statement;
+	private readonly pieces: ContentPieces;
 
 	constructor(db: Db) {
+		this.pieces = new ContentPieces(db);
 		this.insertContent = db.prepare(
 			'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES (?, ?, ?, ?, ?, ?, ?)',
 		);
@@ -166,7 +172,7 @@ export class MessageStore {
 		this.selectDomainCount = db.prepare('SELECT count(*) FROM messages WHERE domain = ?').pluck();
 		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
 		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
-		this.selectContent = db.prepare(`SELECT c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
+		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
 	}
 
@@ -180,10 +186,14 @@ export class MessageStore {
 			JSON.stringify(parsed.headers),
 			parsed.text,
 			parsed.html,
-			delivery.raw,
+			isSpooled(delivery.raw) ? NO_BYTES : delivery.raw,
 		).lastInsertRowid;
+		// A spooled (large) message goes in as pieces, its raw and attachment columns left empty (see ContentPieces).
+		if (isSpooled(delivery.raw)) this.pieces.writeRaw(contentId, delivery.raw);
 		parsed.attachments.forEach((attachment, position) => {
-			this.insertAttachmentContent.run(attachment.checksum, attachment.content);
+			const { content } = attachment;
+			const added = this.insertAttachmentContent.run(attachment.checksum, isSpooled(content) ? NO_BYTES : content).changes > 0;
+			if (added && isSpooled(content)) this.pieces.writeAttachment(attachment.checksum, content);
 			this.insertAttachment.run(
 				contentId,
 				position,
@@ -277,7 +287,7 @@ export class MessageStore {
 
 	content(inbox: string, id: string): MessageContent | undefined {
 		const row = this.selectContent.get(id, inbox) as
-			| { message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null; raw: Buffer }
+			| { id: number; message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null; raw: Buffer }
 			| undefined;
 		return (
 			row && {
@@ -287,7 +297,7 @@ export class MessageStore {
 				headers: JSON.parse(row.headers),
 				text: row.text,
 				html: row.html,
-				raw: row.raw,
+				raw: row.raw.length === 0 ? (this.pieces.raw(row.id) ?? row.raw) : row.raw,
 			}
 		);
 	}

@@ -289,4 +289,20 @@ export const MIGRATIONS: string[] = [
 	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
 		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by);
 	`,
+	`
+	-- Large (spooled) messages: the raw source and attachment bytes in 1 MB pieces, copied in from the spool files a piece
+	-- at a time; contents.raw or attachment_contents.content is then empty. The pieces go with their row.
+	CREATE TABLE content_raw_pieces (
+		content_id INTEGER NOT NULL REFERENCES contents(id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (content_id, seq)
+	);
+	CREATE TABLE attachment_pieces (
+		checksum TEXT NOT NULL REFERENCES attachment_contents(checksum) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (checksum, seq)
+	);
+	`,
 ];

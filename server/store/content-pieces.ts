@@ -1,0 +1,77 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import type { SpooledBytes } from '../ingest/spool';
+
+/** Size of one stored piece; every piece but the last of a content is exactly this long. */
+export const PIECE_SIZE = 1024 * 1024;
+
+/**
+ * The raw source and attachments of a spooled (large) message, stored in the database in pieces
+ * (`content_raw_pieces`, `attachment_pieces`; the `raw` or `content` column is then empty). They
+ * are copied in from the spool files a piece at a time inside the message's transaction, so they
+ * commit, and are fsynced, with it: memory holds one piece, not the message. Deleting the content
+ * or attachment row deletes its pieces (ON DELETE CASCADE).
+ */
+export class ContentPieces {
+	private readonly insertRawPiece: Statement;
+	private readonly insertAttachmentPiece: Statement;
+	private readonly selectRawPieces: Statement;
+	private readonly selectRawLength: Statement;
+	private readonly selectAttachmentPieces: Statement;
+
+	constructor(db: Db) {
+		this.insertRawPiece = db.prepare('INSERT INTO content_raw_pieces (content_id, seq, data) VALUES (?, ?, ?)');
+		this.insertAttachmentPiece = db.prepare('INSERT INTO attachment_pieces (checksum, seq, data) VALUES (?, ?, ?)');
+		this.selectRawPieces = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? ORDER BY seq').pluck();
+		this.selectRawLength = db.prepare('SELECT sum(length(data)) FROM content_raw_pieces WHERE content_id = ?').pluck();
+		this.selectAttachmentPieces = db.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck();
+	}
+
+	/** Call inside the transaction that inserts the content row. */
+	writeRaw(contentId: number | bigint, spooled: SpooledBytes): void {
+		copyFile(spooled.spoolPath, (seq, piece) => this.insertRawPiece.run(contentId, seq, piece));
+	}
+
+	/** Call inside the transaction that inserts the attachment_contents row. */
+	writeAttachment(checksum: string, spooled: SpooledBytes): void {
+		copyFile(spooled.spoolPath, (seq, piece) => this.insertAttachmentPiece.run(checksum, seq, piece));
+	}
+
+	/** A stored raw source in one buffer (allocated once); undefined when it is not stored in pieces. */
+	raw(contentId: number): Buffer | undefined {
+		const length = this.selectRawLength.get(contentId) as number | null;
+		if (length === null) return undefined;
+		const raw = Buffer.allocUnsafe(length);
+		let offset = 0;
+		for (const piece of this.selectRawPieces.iterate(contentId) as IterableIterator<Buffer>) offset += piece.copy(raw, offset);
+		return raw;
+	}
+
+	/** `length` bytes of a pieced attachment from `offset`; empty past its end (or when it has no pieces). */
+	readAttachment(checksum: string, offset: number, length: number): Buffer {
+		if (length <= 0) return Buffer.alloc(0);
+		const first = Math.floor(offset / PIECE_SIZE);
+		const pieces = this.selectAttachmentPieces.all(checksum, first, Math.floor((offset + length - 1) / PIECE_SIZE)) as Buffer[];
+		const joined = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+		const start = offset - first * PIECE_SIZE;
+		return joined.subarray(start, start + length);
+	}
+}
+
+/** Reads a file in whole pieces of PIECE_SIZE (the last may be shorter), reusing one buffer. */
+function copyFile(path: string, write: (seq: number, piece: Buffer) => void): void {
+	const buffer = Buffer.allocUnsafe(PIECE_SIZE);
+	const fd = openSync(path, 'r');
+	try {
+		for (let seq = 0; ; seq++) {
+			let filled = 0;
+			for (let read = 1; read > 0 && filled < PIECE_SIZE; filled += read) read = readSync(fd, buffer, filled, PIECE_SIZE - filled, null);
+			if (filled === 0) return;
+			write(seq, buffer.subarray(0, filled));
+			if (filled < PIECE_SIZE) return;
+		}
+	} finally {
+		closeSync(fd);
+	}
+}

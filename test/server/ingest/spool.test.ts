@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
+
+/** A few MB: well past the lowered threshold, with attachments that are not text (base64 on the wire). */
+const bigFile = randomBytes(3 * 1024 * 1024);
+const image = randomBytes(200 * 1024);
+const LARGE_MESSAGE = {
+	from: '"Big Sender" <big@sender.test>',
+	to: 'big@spool.test',
+	subject: 'A large one',
+	text: 'See https://example.org/large and the attachments.',
+	html: '<p>See <a href="https://example.org/large">this</a> <img src="cid:pic@test"></p>',
+	attachments: [
+		{ filename: 'big.bin', content: bigFile },
+		{ filename: 'pic.png', content: image, contentType: 'image/png', cid: 'pic@test' },
+		{ filename: 'twice.bin', content: bigFile },
+	],
+};
+
+/** The same bytes every time (nodemailer picks new boundaries and ids for each message it builds). */
+let largeRaw: Buffer;
+beforeAll(async () => {
+	largeRaw = await new MailComposer(LARGE_MESSAGE).compile().build();
+});
+const sendLarge = (server: TestMailroom, to: string) => server.send({ envelope: { from: 'big@sender.test', to: [to] }, raw: largeRaw });
+
+const countRows = (server: TestMailroom, table: string) => (server.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+
+async function onlyMessage(server: TestMailroom, inbox: string) {
+	const list = await server.api(`/api/addresses/${inbox}/messages`);
+	expect(list.body).toHaveLength(1);
+	return list.body[0];
+}
+
+/** Everything the API serves of one message, as bytes or JSON. */
+async function served(server: TestMailroom, inbox: string, id: string) {
+	const get = async (path: string) => Buffer.from(await (await fetch(`${server.httpUrl}${path}`)).arrayBuffer());
+	const attachments = (await server.api(`/api/addresses/${inbox}/messages/${id}/attachments`)).body as { checksum: string; fileName: string }[];
+	return {
+		record: (await server.api(`/api/addresses/${inbox}/messages/${id}`)).body,
+		text: (await server.api(`/api/text/${inbox}/${id}`)).text,
+		headers: (await server.api(`/api/addresses/${inbox}/messages/${id}/headers`)).body,
+		dirty: (await server.api(`/api/dirty/${inbox}/${id}`)).text,
+		raw: await get(`/api/raw/${inbox}/${id}`),
+		attachments,
+		attachmentBytes: await Promise.all(attachments.map((a) => get(`/api/addresses/${inbox}/messages/${id}/attachments/${a.checksum}`))),
+	};
+}
+
+describe('large messages (spooled)', () => {
+	let spooling: TestMailroom;
+	let inMemory: TestMailroom;
+	beforeAll(async () => {
+		spooling = await startTestMailroom({ spoolThreshold: 64 * 1024 });
+		inMemory = await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 });
+	});
+	afterAll(async () => {
+		await spooling.stop();
+		await inMemory.stop();
+	});
+
+	it('are served byte for byte as the same message kept in memory, from pieces in the database', async () => {
+		await sendLarge(spooling, 'big@spool.test');
+		await sendLarge(inMemory, 'big@spool.test');
+		const spooled = await onlyMessage(spooling, 'big@spool.test');
+		const kept = await onlyMessage(inMemory, 'big@spool.test');
+		expect(spooled.size).toBeGreaterThan(4 * 1024 * 1024);
+
+		const fromSpool = await served(spooling, 'big@spool.test', spooled._id);
+		const fromMemory = await served(inMemory, 'big@spool.test', kept._id);
+		const withoutIdentity = ({ _id, received, ...rest }: Record<string, unknown>) => rest; // eslint-disable-line @typescript-eslint/no-unused-vars
+		expect(withoutIdentity(fromSpool.record)).toEqual(withoutIdentity(fromMemory.record));
+		expect(fromSpool.text).toBe(fromMemory.text);
+		expect(fromSpool.headers).toEqual(fromMemory.headers);
+		expect(fromSpool.dirty).toBe(fromMemory.dirty);
+		expect(fromSpool.raw.equals(fromMemory.raw)).toBe(true);
+		expect(fromSpool.raw.length).toBe(spooled.size);
+		expect(fromSpool.attachments).toEqual(fromMemory.attachments);
+		const files: Record<string, Buffer> = { 'big.bin': bigFile, 'pic.png': image, 'twice.bin': bigFile };
+		expect(fromSpool.attachments.map((a) => a.fileName).sort()).toEqual(Object.keys(files));
+		fromSpool.attachments.forEach((a, i) => expect(fromSpool.attachmentBytes[i].equals(files[a.fileName])).toBe(true));
+
+		// Stored in pieces (the same file twice only once), nothing left in the spool folder.
+		expect(spooling.db.prepare("SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1").pluck().get()).toBe(0);
+		expect(countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
+		expect(countRows(spooling, 'attachment_pieces')).toBe(3 + 1);
+		expect(countRows(inMemory, 'content_raw_pieces')).toBe(0);
+		expect(readdirSync(join(spooling.config.dataDir, 'spool'))).toEqual([]);
+	});
+
+	it('reads any range of a pieced attachment across piece boundaries', async () => {
+		await sendLarge(spooling, 'ranges@spool.test');
+		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
+		const list = (await spooling.api(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body as { checksum: string; fileName: string }[];
+		const { checksum } = list.find((a) => a.fileName === 'big.bin')!;
+		const { AttachmentStore } = await import('../../../dist/server/store/attachments');
+		const attachments = new AttachmentStore(spooling.db);
+		for (const [offset, length] of [[0, 10], [1024 * 1024 - 5, 10], [1024 * 1024, 3 * 1024 * 1024], [3 * 1024 * 1024 - 1, 100]]) {
+			expect(attachments.read(checksum, offset, length).equals(bigFile.subarray(offset, offset + length))).toBe(true);
+		}
+	});
+
+	it('deleting the message deletes its pieces', async () => {
+		const remove = async (inbox: string) => {
+			const { _id } = await onlyMessage(spooling, inbox);
+			expect((await spooling.api(`/api/addresses/${inbox}/messages/${_id}`, { method: 'DELETE' })).status).toBe(200);
+		};
+		await sendLarge(spooling, 'gone@spool.test');
+		const pieces = countRows(spooling, 'content_raw_pieces');
+		await remove('gone@spool.test');
+		expect(countRows(spooling, 'content_raw_pieces')).toBeLessThan(pieces);
+		// The attachments are still the other messages'.
+		expect(countRows(spooling, 'attachment_pieces')).toBe(4);
+		await remove('big@spool.test');
+		await remove('ranges@spool.test');
+		expect(countRows(spooling, 'content_raw_pieces')).toBe(0);
+		expect(countRows(spooling, 'attachment_pieces')).toBe(0);
+		expect(countRows(spooling, 'attachment_contents')).toBe(0);
+	});
+
+	it('a parse that fails still stores the message whole, as its text', async () => {
+		const slow = await startTestMailroom({ spoolThreshold: 64 * 1024, parseTimeout: 1 });
+		try {
+			await sendLarge(slow, 'unparsed@spool.test');
+			const record = await onlyMessage(slow, 'unparsed@spool.test');
+			const raw = Buffer.from(await (await fetch(`${slow.httpUrl}/api/raw/unparsed@spool.test/${record._id}`)).arrayBuffer());
+			expect(raw.length).toBe(record.size);
+			expect(record.subject).toBe('');
+			expect(raw.equals(largeRaw)).toBe(true);
+			expect(slow.db.prepare('SELECT text FROM contents').pluck().get()).toBe(raw.toString('latin1'));
+			expect(readdirSync(join(slow.config.dataDir, 'spool'))).toEqual([]);
+		} finally {
+			await slow.stop();
+		}
+	});
+});
+
+describe('large messages and retention', () => {
+	it('the sweep deletes their pieces with them', async () => {
+		const server = await startTestMailroom({ spoolThreshold: 64 * 1024, retentionMaxPerInbox: 1 });
+		try {
+			await sendLarge(server, 'full@spool.test');
+			const onePiecesWorth = countRows(server, 'content_raw_pieces');
+			await sendLarge(server, 'full@spool.test');
+			expect(countRows(server, 'content_raw_pieces')).toBe(2 * onePiecesWorth);
+			await server.retention.sweep();
+			expect(countRows(server, 'content_raw_pieces')).toBe(onePiecesWorth);
+			expect(countRows(server, 'attachment_pieces')).toBe(4);
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+describe('large messages across a restart', () => {
+	const dataDir = tempDataDir();
+	afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+	it('are still there, and what a crash left in the spool folder is swept', async () => {
+		const first = await startTestMailroom({ dataDir, spoolThreshold: 64 * 1024 });
+		await sendLarge(first, 'kept@spool.test');
+		const before = await served(first, 'kept@spool.test', (await onlyMessage(first, 'kept@spool.test'))._id);
+		await first.stop({ removeData: false });
+		// What a crash in the middle of a message leaves behind.
+		const leftover = join(dataDir, 'spool', 'crashed');
+		mkdirSync(leftover, { recursive: true });
+		writeFileSync(join(leftover, 'message.eml'), 'partial');
+
+		const second = await startTestMailroom({ dataDir, spoolThreshold: 64 * 1024 });
+		try {
+			expect(existsSync(leftover)).toBe(false);
+			const after = await served(second, 'kept@spool.test', before.record._id);
+			expect(after.record).toEqual(before.record);
+			expect(after.raw.equals(before.raw)).toBe(true);
+			expect(after.attachmentBytes.every((bytes, i) => bytes.equals(before.attachmentBytes[i]))).toBe(true);
+		} finally {
+			await second.stop({ removeData: false });
+		}
+	});
+});
