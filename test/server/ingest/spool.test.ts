@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
+import { waitFor } from '../../helpers/webhook-receiver';
 
 /** A few MB: well past the lowered threshold, with attachments that are not text (base64 on the wire). */
 const bigFile = randomBytes(3 * 1024 * 1024);
@@ -119,6 +120,15 @@ describe('large messages (spooled)', () => {
 		expect(countRows(spooling, 'content_raw_pieces')).toBe(0);
 		expect(countRows(spooling, 'attachment_pieces')).toBe(0);
 		expect(countRows(spooling, 'attachment_contents')).toBe(0);
+	});
+
+	it('is forwarded whole (the forward reads it from its spool file inside the transaction)', async () => {
+		const owner = spooling.createAccount('forwarder', 5);
+		await spooling.api('/api/addresses/fwd@spool.test', { method: 'POST', key: owner.key, body: { forward: 'copy@spool.test' } });
+		await sendLarge(spooling, 'fwd@spool.test');
+		const [copy] = await waitFor(() => spooling.api('/api/addresses/copy@spool.test/messages').then((list) => (list.body.length ? list.body : undefined)), 'the forwarded copy');
+		const raw = Buffer.from(await (await fetch(`${spooling.httpUrl}/api/raw/copy@spool.test/${copy._id}`)).arrayBuffer());
+		expect(raw.equals(Buffer.concat([Buffer.from('X-Mailroom-Forwarded-For: fwd@spool.test\r\n'), largeRaw]))).toBe(true);
 	});
 
 	it('a parse that fails still stores the message whole, as its text', async () => {
