@@ -56,10 +56,30 @@ function validDate(date: Date | undefined): string | null {
 	return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
 }
 
-export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = builtInSpamScorer): Promise<ParsedMail> {
-	const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), PARSER_OPTIONS);
+/** The parts of a mailparser result a record is built from (simpleParser's shape). */
+export interface MailparserFields {
+	subject?: string;
+	from?: MpAddressObject | MpAddressObject[];
+	to?: MpAddressObject | MpAddressObject[];
+	cc?: MpAddressObject | MpAddressObject[];
+	bcc?: MpAddressObject | MpAddressObject[];
+	messageId?: string;
+	date?: Date;
+	/** Header values as mailparser decodes them; `priority` folds X-Priority, Importance and the like. */
+	headers: Map<string, unknown>;
+	headerLines: readonly { key: string; line: string }[];
+	text?: string;
+	html?: string | false;
+	attachments: Attachment[];
+}
+
+const PRIORITIES = new Set(['normal', 'high', 'low']);
+
+/** What Mailroom stores of a message, from what mailparser made of it. */
+export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = builtInSpamScorer): ParsedMail {
 	const html = typeof mail.html === 'string' ? mail.html : null;
 	const text = mail.text || (html ? htmlToText(html, HTML_TO_TEXT_OPTIONS) : '');
+	const priority = mail.headers.get('priority');
 	const parsed: Omit<ParsedMail, 'spam'> = {
 		subject: mail.subject ?? '',
 		from: flattenAddresses(mail.from),
@@ -68,7 +88,7 @@ export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = bui
 		bcc: optionalAddresses(mail.bcc),
 		messageId: mail.messageId ?? '',
 		date: validDate(mail.date),
-		priority: mail.priority ?? 'normal',
+		priority: typeof priority === 'string' && PRIORITIES.has(priority) ? (priority as ParsedMail['priority']) : 'normal',
 		headers: mail.headerLines.map(({ key, line }) => headerPair(key, line)),
 		text,
 		html,
@@ -77,6 +97,11 @@ export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = bui
 	};
 	const spam = spamScorer.score({ ...parsed, attachmentTypes: parsed.attachments.map((a) => a.contentType) });
 	return { ...parsed, spam };
+}
+
+export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = builtInSpamScorer): Promise<ParsedMail> {
+	const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), PARSER_OPTIONS);
+	return toParsedMail(mail, spamScorer);
 }
 
 /**
