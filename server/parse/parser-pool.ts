@@ -4,7 +4,17 @@ import type { ParsedMail } from './parsed-mail';
 import { unparsedMessage } from './parse-message';
 import type { BatchResult, ParseTask } from './parse-worker';
 import { MAX_TASK_MESSAGES, newProgress, readProgress } from './parse-progress';
-import type { RawMessage } from '../ingest/spool';
+import { parseSimpleMessage } from './simple-message';
+import { isSpooled, type RawMessage } from '../ingest/spool';
+
+/** A message the inline parser cannot read goes to a thread, which has the last word on it. */
+function parseInline(raw: Uint8Array): ParsedMail | undefined {
+	try {
+		return parseSimpleMessage(raw);
+	} catch {
+		return undefined;
+	}
+}
 
 interface Pending {
 	raw: RawMessage;
@@ -20,20 +30,23 @@ export interface ParseOutcome {
 const NOT_BEGUN_RECHECK_MS = 100;
 
 /**
- * Parses raw messages on worker threads; a message the parser rejects, crashes on or takes
+ * Parses raw messages on worker threads (small single-part text ones inline, see simple-message); a message the parser rejects, crashes on or takes
  * longer than `timeoutMs` for still yields a record (aborting ends the worker thread, so a
  * pathological message cannot keep a parser busy). The timeout is per message and counts only
- * its own parse, not the wait for a thread or for the messages before it in a batch. Messages
- * that arrive in the same turn of the event loop go to a worker as one batch: handing a task
- * over costs the event loop about as much as a small message's whole parse.
+ * its own parse, not the wait for a thread or for the messages before it in a batch. Each thread
+ * has at most one task: messages that arrive while it works (or in the same turn of the event
+ * loop) go to it as one batch when it is free, because handing a task over costs the event loop
+ * about as much as a small message's whole parse.
  */
 export class ParserPool {
 	private readonly pool: Piscina;
 	private queue: Pending[] = [];
 	private scheduled = false;
+	/** Tasks on threads now: at most one per thread, so arrivals meanwhile gather into the next batch. */
+	private running = 0;
 
 	constructor(
-		workers: number,
+		private readonly workers: number,
 		private readonly timeoutMs: number,
 	) {
 		this.pool = new Piscina({
@@ -48,6 +61,8 @@ export class ParserPool {
 
 	/** `raw` should live in a SharedArrayBuffer so the worker reads it without a copy. */
 	parse(raw: RawMessage): Promise<ParseOutcome> {
+		const simple = isSpooled(raw) ? undefined : parseInline(raw);
+		if (simple) return Promise.resolve({ parsed: simple });
 		return new Promise((resolve) => {
 			this.queue.push({ raw, resolve });
 			this.schedule();
@@ -59,16 +74,20 @@ export class ParserPool {
 	}
 
 	private schedule(): void {
-		if (this.scheduled) return;
+		if (this.scheduled || this.queue.length === 0) return;
 		this.scheduled = true;
 		setImmediate(() => this.dispatch());
 	}
 
 	private dispatch(): void {
 		this.scheduled = false;
-		const batch = this.queue.splice(0, MAX_TASK_MESSAGES);
-		if (this.queue.length) this.schedule();
-		void this.run(batch);
+		while (this.running < this.workers && this.queue.length) {
+			this.running++;
+			void this.run(this.queue.splice(0, MAX_TASK_MESSAGES)).finally(() => {
+				this.running--;
+				this.schedule();
+			});
+		}
 	}
 
 	private async run(batch: Pending[]): Promise<void> {
@@ -80,8 +99,8 @@ export class ParserPool {
 			const task: ParseTask = { raws: batch.map((pending) => pending.raw), progress };
 			results = (await this.pool.run(task, { signal: controller.signal })) as BatchResult[];
 		} catch (err) {
-			this.recover(batch, readProgress(progress)?.index, controller.signal.aborted ? new Error(`parsing took longer than ${this.timeoutMs} ms`) : (err as Error));
-			return;
+			const culprit = readProgress(progress)?.index;
+			return this.recover(batch, culprit, controller.signal.aborted ? new Error(`parsing took longer than ${this.timeoutMs} ms`) : (err as Error));
 		} finally {
 			stopWatching();
 		}
@@ -110,7 +129,7 @@ export class ParserPool {
 	 * After a timeout or a crashed thread: the message it was on is stored unparsed, the rest of the
 	 * batch is parsed again. A task that failed before any message began fails as a whole.
 	 */
-	private recover(batch: Pending[], culprit: number | undefined, error: Error): void {
+	private async recover(batch: Pending[], culprit: number | undefined, error: Error): Promise<void> {
 		if (culprit === undefined) {
 			for (const { raw, resolve } of batch) resolve({ parsed: unparsedMessage(raw), error });
 			return;
@@ -118,6 +137,6 @@ export class ParserPool {
 		const { raw, resolve } = batch[culprit];
 		resolve({ parsed: unparsedMessage(raw), error });
 		const rest = batch.filter((_, i) => i !== culprit);
-		if (rest.length) void this.run(rest);
+		if (rest.length) await this.run(rest);
 	}
 }
