@@ -4,6 +4,8 @@ import { Parser } from 'htmlparser2';
 // Only links with an explicit scheme: "example.com" in prose is not a link a user clicks.
 const linkify = new LinkifyIt({}, { fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
 const WEB_LINK = /^(https?|ftp):\/\//i;
+/** Every link listed has a scheme: text without one has no link. */
+const SCHEME_END = '://';
 
 /*
  * Message text is untrusted and linkify backtracks on crafted runs: its cost grows with the
@@ -22,7 +24,7 @@ const isHostCharacter = (code: number) =>
 	(code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code >= 0x80;
 
 function worthScanning(run: string): boolean {
-	if (run.length > MAX_RUN_LENGTH || !run.includes(':')) return false;
+	if (run.length > MAX_RUN_LENGTH || !run.includes(SCHEME_END)) return false;
 	// Dots chain into one host candidate only while the characters between them could be a host.
 	let labels = 0;
 	for (let i = 0; i < run.length; i++) {
@@ -37,6 +39,7 @@ function worthScanning(run: string): boolean {
 /** URLs written in plain text, in order of appearance, with their positions. */
 export function findTextLinks(text: string): { url: string; index: number; lastIndex: number }[] {
 	const links: { url: string; index: number; lastIndex: number }[] = [];
+	if (!text.includes(SCHEME_END)) return links;
 	let work = 0;
 	for (const { 0: run, index } of text.matchAll(RUN)) {
 		if (!worthScanning(run)) continue;
