@@ -25,7 +25,11 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		const startSpooling = () => {
 			spoolPath = spool!.create();
 			file = createWriteStream(spoolPath);
-			file.on('error', (err) => (fileError ??= err));
+			file.on('error', (err) => {
+				fileError ??= err;
+				// Nothing more is written; let the client finish so it gets its 451.
+				stream.resume();
+			});
 			if (filling) chunks = [filling.subarray(0, length)];
 			filling = null;
 			for (const chunk of chunks) file.write(chunk);
@@ -35,8 +39,16 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 
 		stream.on('data', (chunk: Buffer) => {
 			if (length + chunk.length <= maxBytes) {
-				if (!file && spool && length + chunk.length >= spool.threshold) startSpooling();
-				if (file) {
+				if (!file && !fileError && spool && length + chunk.length >= spool.threshold) {
+					try {
+						startSpooling();
+					} catch (err) {
+						fileError = err as Error;
+					}
+				}
+				if (fileError) {
+					// The spool file could not be made or written: the message is refused at its end.
+				} else if (file) {
 					garbage.add(chunk.length);
 					// Backpressure: a slow disk slows the client down instead of filling memory.
 					if (!file.write(chunk)) {
@@ -56,22 +68,21 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		/** Ends the spool file; resolves once it is closed, with the error writing it met, if any. */
 		const closeFile = () =>
 			new Promise<Error | undefined>((done) => {
+				if (file!.closed) return done(fileError);
 				file!.once('close', () => done(fileError));
 				file!.end();
 			});
 		const discard = async () => {
-			if (!file) return;
-			await closeFile();
-			spool!.remove({ spoolPath: spoolPath!, byteLength: length });
+			if (file) await closeFile();
+			if (spoolPath) spool!.remove({ spoolPath, byteLength: length });
 		};
 		stream.on('error', (err) => void discard().then(() => reject(err)));
 		stream.on('end', () => {
 			if (stream.sizeExceeded || length > maxBytes) return void discard().then(() => resolve(null));
-			if (file) {
-				void closeFile().then((err) => {
+			if (file || fileError) {
+				void (file ? closeFile() : Promise.resolve(fileError)).then((err) => {
 					if (!err) return resolve({ spoolPath: spoolPath!, byteLength: length });
-					spool!.remove({ spoolPath: spoolPath!, byteLength: length });
-					reject(err);
+					void discard().then(() => reject(err));
 				});
 				return;
 			}

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { RawSmtp } from '../../helpers/raw-smtp';
@@ -66,6 +66,22 @@ describe('receiving a message into the spool folder', () => {
 		expect(await sendRaw(message('raw@spool.test', 2 * THRESHOLD, 'smuggled\n.\r\n'), false)).toBe('550 5.5.2 Error: bare <LF> received');
 		expect(await count('raw@spool.test')).toBe(before);
 		expect(spoolEntries()).toEqual([]);
+	});
+
+	it('answers 451 when the spool folder cannot be written, and keeps serving', async () => {
+		const before = await count('raw@spool.test');
+		const spoolDir = join(server.config.dataDir, 'spool');
+		rmSync(spoolDir, { recursive: true });
+		writeFileSync(spoolDir, 'not a folder');
+		try {
+			expect(await sendRaw(message('raw@spool.test', 2 * THRESHOLD), true)).toMatch(/^451 /);
+			expect(await sendRaw(message('raw@spool.test', 2 * THRESHOLD), false)).toMatch(/^451 /);
+			expect(await sendRaw(message('raw@spool.test', THRESHOLD / 2), false)).toMatch(/^250 /);
+		} finally {
+			rmSync(spoolDir);
+			mkdirSync(spoolDir);
+		}
+		expect(await count('raw@spool.test')).toBe(before + 1);
 	});
 
 	it('removes the file of a message whose client goes away in the middle of DATA', async () => {
