@@ -22,8 +22,14 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		let fileError: Error | undefined;
 		const garbage = new GarbageMeter();
 
+		/** Moves what has arrived so far to a new spool file; on failure the message is refused at its end (451). */
 		const startSpooling = () => {
-			spoolPath = spool!.create();
+			try {
+				spoolPath = spool!.create();
+			} catch (err) {
+				fileError = err as Error;
+				return;
+			}
 			file = createWriteStream(spoolPath);
 			file.on('error', (err) => {
 				fileError ??= err;
@@ -37,32 +43,28 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		};
 		if (spoolFromStart) startSpooling();
 
-		stream.on('data', (chunk: Buffer) => {
-			if (length + chunk.length <= maxBytes) {
-				if (!file && !fileError && spool && length + chunk.length >= spool.threshold) {
-					try {
-						startSpooling();
-					} catch (err) {
-						fileError = err as Error;
-					}
+		/** Keeps a chunk that arrived after `length` bytes. */
+		const keep = (chunk: Buffer) => {
+			if (!file && spool && length + chunk.length >= spool.threshold) startSpooling();
+			if (fileError) return;
+			if (file) {
+				garbage.add(chunk.length);
+				// Backpressure: a slow disk slows the client down instead of filling memory.
+				if (!file.write(chunk)) {
+					stream.pause();
+					file.once('drain', () => stream.resume());
 				}
-				if (fileError) {
-					// The spool file could not be made or written: the message is refused at its end.
-				} else if (file) {
-					garbage.add(chunk.length);
-					// Backpressure: a slow disk slows the client down instead of filling memory.
-					if (!file.write(chunk)) {
-						stream.pause();
-						file.once('drain', () => stream.resume());
-					}
-				} else if (filling && length + chunk.length <= filling.length) chunk.copy(filling, length);
-				else {
-					// More than declared: keep what we have and collect the rest.
-					if (filling) chunks.push(filling.subarray(0, length));
-					filling = null;
-					chunks.push(chunk);
-				}
+			} else if (filling && length + chunk.length <= filling.length) chunk.copy(filling, length);
+			else {
+				// More than declared: keep what we have and collect the rest.
+				if (filling) chunks.push(filling.subarray(0, length));
+				filling = null;
+				chunks.push(chunk);
 			}
+		};
+		stream.on('data', (chunk: Buffer) => {
+			// Past the limit (552) or once the spool file failed (451) the rest is drained and dropped; the end tells which.
+			if (length + chunk.length <= maxBytes && !fileError) keep(chunk);
 			length += chunk.length;
 		});
 		/** Ends the spool file; resolves once it is closed, with the error writing it met, if any. */
