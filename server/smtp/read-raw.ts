@@ -20,7 +20,7 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		let spoolPath: string | undefined;
 		let file: WriteStream | undefined;
 		let fileError: Error | undefined;
-		const garbage = new GarbageMeter();
+		let garbage: GarbageMeter | undefined;
 
 		/** Moves what has arrived so far to a new spool file; on failure the message is refused at its end (451). */
 		const startSpooling = () => {
@@ -31,6 +31,7 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 				return;
 			}
 			file = createWriteStream(spoolPath);
+			garbage = new GarbageMeter();
 			file.on('error', (err) => {
 				fileError ??= err;
 				// Nothing more is written; let the client finish so it gets its 451.
@@ -48,7 +49,7 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 			if (!file && spool && length + chunk.length >= spool.threshold) startSpooling();
 			if (fileError) return;
 			if (file) {
-				garbage.add(chunk.length);
+				garbage!.add(chunk.length);
 				// Backpressure: a slow disk slows the client down instead of filling memory.
 				if (!file.write(chunk)) {
 					stream.pause();
