@@ -17,6 +17,7 @@ export class ContentPieces {
 	private readonly insertRawPiece: Statement;
 	private readonly insertAttachmentPiece: Statement;
 	private readonly selectRawPieces: Statement;
+	private readonly selectRawPiece: Statement;
 	private readonly selectRawLength: Statement;
 	private readonly selectAttachmentPieces: Statement;
 
@@ -24,6 +25,7 @@ export class ContentPieces {
 		this.insertRawPiece = db.prepare('INSERT INTO content_raw_pieces (content_id, seq, data) VALUES (?, ?, ?)');
 		this.insertAttachmentPiece = db.prepare('INSERT INTO attachment_pieces (checksum, seq, data) VALUES (?, ?, ?)');
 		this.selectRawPieces = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? ORDER BY seq').pluck();
+		this.selectRawPiece = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? AND seq = ?').pluck();
 		this.selectRawLength = db.prepare('SELECT sum(length(data)) FROM content_raw_pieces WHERE content_id = ?').pluck();
 		this.selectAttachmentPieces = db.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck();
 	}
@@ -40,12 +42,22 @@ export class ContentPieces {
 
 	/** A stored raw source in one buffer (allocated once); undefined when it is not stored in pieces. */
 	raw(contentId: number): Buffer | undefined {
-		const length = this.selectRawLength.get(contentId) as number | null;
+		const length = this.rawLength(contentId);
 		if (length === null) return undefined;
 		const raw = Buffer.allocUnsafe(length);
 		let offset = 0;
 		for (const piece of this.selectRawPieces.iterate(contentId) as IterableIterator<Buffer>) offset += piece.copy(raw, offset);
 		return raw;
+	}
+
+	/** Bytes in a content's raw pieces; null when its raw source is not stored in pieces. */
+	rawLength(contentId: number): number | null {
+		return this.selectRawLength.get(contentId) as number | null;
+	}
+
+	/** Piece `seq` of a content's raw source (each its own query: a stream reads them over many turns of the event loop). */
+	rawPiece(contentId: number, seq: number): Buffer | undefined {
+		return this.selectRawPiece.get(contentId, seq) as Buffer | undefined;
 	}
 
 	/** `length` bytes of a pieced attachment from `offset`; empty past its end (or when it has no pieces). */

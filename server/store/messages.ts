@@ -48,6 +48,9 @@ export interface Delivery {
 	received: Date;
 }
 
+/** The raw source of a message: whole, or (a spooled message) its length and its 1 MB pieces, read one at a time. */
+export type RawSource = Buffer | { length: number; piece: (seq: number) => Buffer | undefined };
+
 /** Text, HTML, headers and the raw source of a message: what the record leaves out. */
 export interface MessageContent {
 	messageId: string;
@@ -146,6 +149,7 @@ export class MessageStore {
 	private readonly selectOne: Statement;
 	private readonly selectCount: Statement;
 	private readonly selectContent: Statement;
+	private readonly selectRaw: Statement;
 	private readonly pieces: ContentPieces;
 
 	constructor(db: Db) {
@@ -174,6 +178,7 @@ export class MessageStore {
 		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
 		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
+		this.selectRaw = db.prepare('SELECT c.id, c.raw FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?');
 	}
 
 	/** Stores one delivery: its content once, one record per recipient. Call inside a transaction. */
@@ -283,6 +288,14 @@ export class MessageStore {
 	get(inbox: string, id: string): MessageRecord | undefined {
 		const row = this.selectOne.get(id, inbox) as RecordRow | undefined;
 		return row && toRecord(row);
+	}
+
+	/** Only the raw source, without assembling a pieced one in memory. */
+	rawSource(inbox: string, id: string): RawSource | undefined {
+		const row = this.selectRaw.get(id, inbox) as { id: number; raw: Buffer } | undefined;
+		if (!row) return undefined;
+		const length = row.raw.length === 0 ? this.pieces.rawLength(row.id) : null;
+		return length === null ? row.raw : { length, piece: (seq) => this.pieces.rawPiece(row.id, seq) };
 	}
 
 	content(inbox: string, id: string): MessageContent | undefined {

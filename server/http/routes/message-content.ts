@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../http-deps';
-import type { MessageContent } from '../../store/messages';
+import { Readable } from 'node:stream';
+import type { MessageContent, RawSource } from '../../store/messages';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailAndMessageParams, errorResponses } from '../schemas';
 import { htmlFromText, sanitizeMailHtml, sanitizedBodyPolicy } from '../../mail/html-body';
@@ -18,6 +19,16 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 	const grouped: Record<string, string[]> = {};
 	for (const [name, value] of lines) (Object.hasOwn(grouped, name) ? grouped[name] : (grouped[name] = [])).push(value);
 	return grouped;
+}
+
+/** A raw source as a response body: a pieced one streams a piece at a time, never whole in memory. */
+function rawBody(source: RawSource): Buffer | Readable {
+	if (Buffer.isBuffer(source)) return source;
+	return Readable.from(
+		(function* pieces() {
+			for (let seq = 0, piece = source.piece(0); piece; piece = source.piece(++seq)) yield piece;
+		})(),
+	);
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
@@ -45,9 +56,11 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 			},
 		},
 		async (request, reply) => {
-			const { raw } = contentOf(request);
+			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const source = messages.rawSource(address, request.params.messageId);
+			if (!source) throw messageNotFound(address, request.params.messageId);
 			asDownload(request, reply, 'eml');
-			return reply.type('message/rfc822').send(raw);
+			return reply.type('message/rfc822').header('content-length', source.length).send(rawBody(source));
 		},
 	);
 

@@ -79,6 +79,12 @@ describe('large messages (spooled)', () => {
 		expect(fromSpool.dirty).toBe(fromMemory.dirty);
 		expect(fromSpool.raw.equals(fromMemory.raw)).toBe(true);
 		expect(fromSpool.raw.length).toBe(spooled.size);
+		// Streamed from its pieces, with its length announced as for any other message.
+		const rawResponse = await fetch(`${spooling.httpUrl}/api/raw/big@spool.test/${spooled._id}?download=1`);
+		expect(rawResponse.headers.get('content-length')).toBe(String(spooled.size));
+		expect(rawResponse.headers.get('content-type')).toBe('message/rfc822');
+		expect(rawResponse.headers.get('content-disposition')).toBe(`attachment; filename="${spooled._id}.eml"`);
+		expect(Buffer.from(await rawResponse.arrayBuffer()).equals(fromMemory.raw)).toBe(true);
 		expect(fromSpool.attachments).toEqual(fromMemory.attachments);
 		const files: Record<string, Buffer> = { 'big.bin': bigFile, 'pic.png': image, 'twice.bin': bigFile };
 		expect(fromSpool.attachments.map((a) => a.fileName).sort()).toEqual(Object.keys(files));
