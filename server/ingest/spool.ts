@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 
@@ -61,10 +61,5 @@ export class Spool {
 	/** Removes a spooled message with everything parsed out of it. */
 	remove(message: SpooledBytes): void {
 		rmSync(dirname(message.spoolPath), { recursive: true, force: true });
-	}
-
-	/** Entries now in the folder (for tests and diagnostics). */
-	entries(): string[] {
-		return readdirSync(this.dir);
 	}
 }

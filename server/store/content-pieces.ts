@@ -4,7 +4,7 @@ import type { Db } from './database';
 import type { SpooledBytes } from '../ingest/spool';
 
 /** Size of one stored piece; every piece but the last of a content is exactly this long. */
-export const PIECE_SIZE = 1024 * 1024;
+const PIECE_SIZE = 1024 * 1024;
 
 /**
  * The raw source and attachments of a spooled (large) message, stored in the database in pieces
