@@ -7,6 +7,8 @@ let offset = 0;
 
 /** URL-safe characters in ascending byte order, so ids sort as text the way they sort as numbers. */
 const SORTED_ALPHABET = Buffer.from('-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz', 'latin1');
+/** Added to the time so an id never starts with "-" (a command line would take it for an option). */
+const TIME_OFFSET = 2 ** 47;
 const id = Buffer.alloc(12);
 const text = Buffer.alloc(16);
 
@@ -20,7 +22,7 @@ export function newId(): string {
 		pool = randomBytes(RANDOM_BYTES * 1024);
 		offset = 0;
 	}
-	id.writeUIntBE(Date.now(), 0, 6);
+	id.writeUIntBE(Date.now() + TIME_OFFSET, 0, 6);
 	pool.copy(id, 6, offset, offset + RANDOM_BYTES);
 	offset += RANDOM_BYTES;
 	// Base64's bit layout with SORTED_ALPHABET: 3 bytes become 4 characters, most significant first.

@@ -3,9 +3,9 @@ import { newId } from '../../../dist/server/store/ids';
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 describe('newId', () => {
-	it('gives distinct 16-character URL-safe ids, also across refills of its random pool', () => {
+	it('gives distinct 16-character URL-safe ids that do not start with a dash (a command line would read an option), also across refills of its random pool', () => {
 		const ids = Array.from({ length: 5000 }, () => newId());
-		expect(ids.every((id) => /^[A-Za-z0-9_-]{16}$/.test(id))).toBe(true);
+		expect(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{15}$/.test(id))).toBe(true);
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 
