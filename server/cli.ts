@@ -37,8 +37,12 @@ function wholeNumber(name: string, value: string, min: number): number {
 	return Number(value);
 }
 
+function keyText(key: string, keyId: string): string {
+	return `API key (id ${keyId}), shown only this once:\n  ${key}`;
+}
+
 function printKey(key: string, keyId: string): void {
-	console.log(`API key (id ${keyId}), shown only this once:\n  ${key}`);
+	console.log(keyText(key, keyId));
 }
 
 const program = new Command('mailroom')
@@ -54,9 +58,14 @@ for (const setting of SETTINGS) {
 serve.action(async (options: Record<string, string>) => {
 	const mailroom = await startMailroom(resolveConfig(options));
 	if (mailroom.bootstrap) {
-		console.log(`Created the admin account "${mailroom.bootstrap.account.name}" on this new database.`);
-		printKey(mailroom.bootstrap.key, mailroom.accounts.listKeys(mailroom.bootstrap.account.id)[0].id);
-		console.log('Make more with: mailroom accounts create <name>  and  mailroom keys create <account>');
+		// One write, so no log line of the running server can land in the middle of it.
+		console.log(
+			[
+				`Created the admin account "${mailroom.bootstrap.account.name}" on this new database.`,
+				keyText(mailroom.bootstrap.key, mailroom.accounts.listKeys(mailroom.bootstrap.account.id)[0].id),
+				'Make more with: mailroom accounts create <name>  and  mailroom keys create <account>',
+			].join('\n'),
+		);
 	}
 	const stop = () => {
 		mailroom.close().then(
