@@ -96,6 +96,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,
 		maxClients: config.smtpMaxClients,
+		maxClientsPerIp: config.smtpMaxClientsPerIp,
 		maxRecipients: config.smtpMaxRecipients,
 		socketTimeout: config.smtpSocketTimeout,
 		bareLf: config.smtpBareLf,

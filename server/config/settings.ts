@@ -46,6 +46,7 @@ export interface MailroomConfig {
 	webhookActivityDays: number;
 	/** SMTP connections open at once; one more is answered 421 and closed. */
 	smtpMaxClients: number;
+	smtpMaxClientsPerIp: number;
 	/** Recipients per SMTP transaction; the next RCPT TO gets 452. */
 	smtpMaxRecipients: number;
 	/** Idle time (ms) after which an SMTP connection is closed with 421 (slow clients). */
@@ -230,6 +231,7 @@ export const SETTINGS: SettingSpec[] = [
 	{ key: 'webhookHostConcurrency', flag: '--webhook-host-concurrency <n>', env: 'MAILROOM_WEBHOOK_HOST_CONCURRENCY', default: '8', description: 'webhook requests in flight at once per target host', parse: positiveInt('webhook host concurrency') },
 	{ key: 'webhookActivityDays', flag: '--webhook-activity-days <n>', env: 'MAILROOM_WEBHOOK_ACTIVITY_DAYS', default: '7', description: 'days the webhook Recent Activity log and finished deliveries are kept', parse: positiveInt('webhook activity days') },
 	{ key: 'smtpMaxClients', flag: '--smtp-max-clients <n>', env: 'MAILROOM_SMTP_MAX_CLIENTS', default: '500', description: 'SMTP connections open at once; more are answered 421 and closed', parse: positiveInt('SMTP max clients') },
+	{ key: 'smtpMaxClientsPerIp', flag: '--smtp-max-clients-per-ip <n>', env: 'MAILROOM_SMTP_MAX_CLIENTS_PER_IP', default: '100', description: 'SMTP connections open at once from one client address; more are answered 421 and closed', parse: positiveInt('SMTP max clients per IP') },
 	{ key: 'smtpMaxRecipients', flag: '--smtp-max-recipients <n>', env: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'recipients per SMTP message; more are answered 452', parse: positiveInt('SMTP max recipients') },
 	{ key: 'smtpSocketTimeout', flag: '--smtp-socket-timeout <duration>', env: 'MAILROOM_SMTP_SOCKET_TIMEOUT', default: '60s', description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)', parse: duration('SMTP socket timeout') },
 	{ key: 'smtpBareLf', flag: '--smtp-bare-lf <policy>', env: 'MAILROOM_SMTP_BARE_LF', default: 'reject', description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)', parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const) },

@@ -13,6 +13,8 @@ export interface SmtpIngestOptions {
 	maxMessageSize: number;
 	/** Connections open at once (smtp-server answers one more with 421). */
 	maxClients: number;
+	/** Connections open at once from one client address (one host cannot take every slot). */
+	maxClientsPerIp: number;
 	/** Recipients per transaction; the next RCPT TO gets 452. */
 	maxRecipients: number;
 	/** Idle time (ms) before a connection is closed with 421. */
@@ -47,6 +49,31 @@ function plainIp(address: string | undefined): string {
 	return (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 }
 
+/** Counts open connections per client address; a session is counted only once it was let in. */
+class ConnectionsPerIp {
+	private readonly counts = new Map<string, number>();
+	private readonly ipOf = new Map<string, string>();
+
+	constructor(private readonly max: number) {}
+
+	open(sessionId: string, ip: string): boolean {
+		const count = this.counts.get(ip) ?? 0;
+		if (count >= this.max) return false;
+		this.counts.set(ip, count + 1);
+		this.ipOf.set(sessionId, ip);
+		return true;
+	}
+
+	close(sessionId: string): void {
+		const ip = this.ipOf.get(sessionId);
+		if (ip === undefined) return;
+		this.ipOf.delete(sessionId);
+		const count = this.counts.get(ip)! - 1;
+		if (count) this.counts.set(ip, count);
+		else this.counts.delete(ip);
+	}
+}
+
 /**
  * The SMTP listener. Only transactions in progress hold up a shutdown: `close()` lets them
  * finish, then says 421 to every idle connection.
@@ -54,9 +81,11 @@ function plainIp(address: string | undefined): string {
 export class SmtpIngest {
 	readonly server: SMTPServer;
 	private readonly inTransaction = new Set<string>();
+	private readonly perIp: ConnectionsPerIp;
 	private closing = false;
 
 	constructor(private readonly options: SmtpIngestOptions) {
+		this.perIp = new ConnectionsPerIp(options.maxClientsPerIp);
 		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
 		this.server = new SMTPServer({
 			name: options.hostname,
@@ -68,6 +97,11 @@ export class SmtpIngest {
 			disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
 			...tls,
 			logger: false,
+			onConnect: (session, callback) => {
+				const ip = plainIp(session.remoteAddress);
+				if (!this.perIp.open(session.id, ip)) return callback(smtpError(421, `Too many connections from ${ip}, try again later`));
+				callback();
+			},
 			onMailFrom: (_address, session, callback) => {
 				if (this.closing) return callback(smtpError(421, 'Server shutting down, try again later'));
 				this.inTransaction.add(session.id);
@@ -89,7 +123,10 @@ export class SmtpIngest {
 					})
 					.finally(() => this.inTransaction.delete(session.id));
 			},
-			onClose: (session) => this.inTransaction.delete(session.id),
+			onClose: (session) => {
+				this.inTransaction.delete(session.id);
+				this.perIp.close(session.id);
+			},
 		});
 		this.server.on('error', (err) => options.log.warn({ err: err.message }, 'SMTP connection error'));
 	}

@@ -23,11 +23,11 @@ export class RawSmtp {
 		socket.on('error', () => undefined);
 	}
 
-	/** Connects and waits for the greeting (or the first reply, e.g. a 421). */
-	static async connect(port: number): Promise<{ client: RawSmtp; greeting: string }> {
+	/** Connects (from `localAddress`, another loopback address, if given) and waits for the greeting (or the first reply, e.g. a 421). */
+	static async connect(port: number, localAddress?: string): Promise<{ client: RawSmtp; greeting: string }> {
 		const socket = new Socket();
 		const client = new RawSmtp(socket);
-		socket.connect(port, '127.0.0.1');
+		socket.connect({ port, host: '127.0.0.1', localAddress });
 		return { client, greeting: await client.reply() };
 	}
 

@@ -161,3 +161,34 @@ describe('SMTP limits, configured', () => {
 		await stillAccepts(server, 'after-flood@limits.test');
 	});
 });
+
+describe('SMTP connections per client address', () => {
+	let server: TestMailroom;
+	beforeAll(async () => {
+		server = await startTestMailroom({ domains: ['limits.test'], smtpMaxClientsPerIp: 2 });
+	});
+	afterAll(() => server.stop());
+
+	it('answers a client address beyond --smtp-max-clients-per-ip with 421, serves other addresses, and that one again once it closes one', async () => {
+		const open = await Promise.all([RawSmtp.connect(server.smtpPort), RawSmtp.connect(server.smtpPort)]);
+		expect(open.map((c) => c.greeting.slice(0, 3))).toEqual(['220', '220']);
+		const third = await RawSmtp.connect(server.smtpPort);
+		expect(third.greeting).toBe('421 Too many connections from 127.0.0.1, try again later');
+		await third.client.closed;
+
+		const other = await RawSmtp.connect(server.smtpPort, '127.0.0.2');
+		expect(other.greeting).toMatch(/^220 /);
+		other.client.close();
+
+		open[0].client.close();
+		// The server learns of the close asynchronously: connect until it greets again.
+		for (;;) {
+			const { client, greeting } = await RawSmtp.connect(server.smtpPort);
+			client.close();
+			if (greeting.startsWith('220 ')) break;
+			expect(greeting).toMatch(/^421 Too many connections from 127\.0\.0\.1/);
+		}
+		open[1].client.close();
+		await stillAccepts(server, 'after-per-ip@limits.test');
+	});
+});
