@@ -89,7 +89,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const outgoing = new OutgoingStore(db);
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
 	const isLocalDomain = localDomainRule(config, db);
-	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined });
+	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined, maxMessageSize: config.maxMessageSize });
 	new Forwarding({ db, ingest, store: outgoing, outbox, isLocalDomain, hasRelay: relay !== undefined, log });
 
 	const smtp = new SmtpIngest({

@@ -32,7 +32,7 @@ export interface SendResult {
 /** A send refused before anything was recorded or charged; `statusCode` is the HTTP status to answer. */
 export class SendError extends Error {
 	constructor(
-		readonly statusCode: 400 | 402 | 403 | 422,
+		readonly statusCode: 400 | 402 | 403 | 413 | 422,
 		message: string,
 	) {
 		super(message);
@@ -58,6 +58,8 @@ export interface SenderOptions {
 	addresses: AddressStore;
 	isLocalDomain: (domain: string) => boolean;
 	hasRelay: boolean;
+	/** The largest message accepted over SMTP: a composed one is held to the same. */
+	maxMessageSize: number;
 }
 
 /** Checks, composes, charges and records an outgoing message, then makes its first delivery attempt. */
@@ -99,6 +101,9 @@ export class Sender {
 		})
 			.compile()
 			.build();
+		if (raw.length > this.options.maxMessageSize) {
+			throw new SendError(413, `The composed message is ${raw.length} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`);
+		}
 
 		const recorded = store.record({ id, accountId: account.id, from: from.address, subject: request.subject ?? '', sent, recipients, raw, ...client }, Date.parse(sent));
 		if (!recorded) throw new SendError(402, NO_CREDITS);

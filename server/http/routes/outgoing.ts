@@ -86,7 +86,7 @@ export async function outgoingRoutes(app: FastifyInstance, deps: HttpDeps): Prom
 						},
 						required: [...outgoingRequired, 'id', 'creditsRemaining', 'warnings'],
 					},
-					...errorResponses(400, 401, 402, 403, 422, 429),
+					...errorResponses(400, 401, 402, 403, 413, 422, 429),
 				},
 			},
 		},

@@ -444,6 +444,23 @@ describe('sending without a relay', () => {
 		}
 	});
 
+	it('refuses with 413 a message that would compose larger than --max-message-size, before charging', async () => {
+		const server = await startTestMailroom({ domains: ['local.test'], maxMessageSize: 2000 });
+		try {
+			const account = await sender(server, 'a', 'a@local.test', 1);
+			const post = (text: string) =>
+				server.api('/api/outgoing-messages', { method: 'POST', key: account.key, body: { from: 'a@local.test', to: 'in@local.test', subject: 's', text } });
+			const refused = await post('é'.repeat(1000));
+			expect(refused.status).toBe(413);
+			expect(refused.body).toEqual({ error: 'Payload Too Large', message: expect.stringMatching(/^The composed message is \d+ bytes, more than the maximum message size of 2000 bytes$/) });
+			expect(await credits(server, account.key)).toBe(1);
+			expect((await server.api('/api/addresses/in@local.test/messages')).body).toEqual([]);
+			expect((await post('short')).body.status).toBe('delivered');
+		} finally {
+			await server.stop();
+		}
+	});
+
 	it('keeps all mail inside when it accepts every domain (no --domains, no relay)', async () => {
 		const server = await startTestMailroom({ domains: [] });
 		try {
