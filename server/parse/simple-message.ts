@@ -16,12 +16,13 @@ import { toParsedMail, type MailparserFields } from './parse-message';
 export const INLINE_PARSE_MAX_BYTES = 16 * 1024;
 
 /**
- * Link detection costs up to about the square of each whitespace-free run's length (linkify
- * backtracks; mailparser bounds it the same way). Text over this budget goes to a thread, where
- * the parse timeout covers it, so no message holds the event loop for more than about a
- * millisecond. Ordinary text (4 KB of 78-character lines) costs about 300 Ki.
+ * Link detection costs up to about the square of the length of each whitespace-free run it scans
+ * (linkify backtracks; see links.ts). Text over this budget goes to a thread, where the parse
+ * timeout covers it, so no message holds the event loop for more than about a millisecond.
  */
 const MAX_INLINE_LINK_SCAN = 512 * 1024;
+/** The fixed part of scanning one run: at most about 60 links are detected inline. */
+const LINK_SCAN_BASE = 8 * 1024;
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
 /** Text in these needs no charset conversion. */
@@ -89,16 +90,26 @@ function crlfLinesOnly(message: Buffer, end: number): boolean {
 	return returns === pairs;
 }
 
-/** The sum of the squared lengths of `body`'s runs of bytes without ASCII whitespace. */
-function linkScanCost(body: Uint8Array): number {
+/**
+ * What link detection will spend on `body`: for each run without ASCII whitespace that holds
+ * "://" (the only runs it scans), a fixed part for the link found plus the square of its length.
+ */
+function linkScanCost(body: Buffer): number {
+	if (body.indexOf('://') === -1) return 0;
 	let cost = 0;
 	let run = 0;
+	let scheme = false;
 	for (let i = 0; i < body.length; i++) {
 		const byte = body[i];
 		if (byte === 32 || (byte >= 9 && byte <= 13)) {
-			cost += run * run;
+			if (scheme) cost += LINK_SCAN_BASE + run * run;
 			run = 0;
-		} else run++;
+			scheme = false;
+		} else {
+			run++;
+			// "://" ends here: the run holds a scheme.
+			if (byte === 0x2f && run >= 3 && body[i - 1] === 0x2f && body[i - 2] === 0x3a) scheme = true;
+		}
 	}
-	return cost + run * run;
+	return scheme ? cost + LINK_SCAN_BASE + run * run : cost;
 }

@@ -125,7 +125,7 @@ describe('inline parsing of simple messages', () => {
 		['broken base64', 'Content-Transfer-Encoding: base64\r\n\r\naGk=!!\r\n'],
 		['a bare LF in the headers', 'Subject: a\nX: b\r\n\r\nhi\r\n'],
 		['no header block', 'just a line\r\n'],
-		['text that would cost link detection too much', `Subject: w\r\n\r\n${`${'x'.repeat(800)} `.repeat(2)}\r\n`],
+		['text that would cost link detection too much', `Subject: w\r\n\r\n${`http://${'x'.repeat(800)} `.repeat(2)}\r\n`],
 		['a message over the inline size', `Subject: big\r\n\r\n${'word '.repeat(INLINE_PARSE_MAX_BYTES / 5)}\r\n`],
 	])('leaves %s to the parser threads', (_name, message) => {
 		expect(parseSimpleMessage(Buffer.from(message, 'latin1'))).toBeUndefined();
