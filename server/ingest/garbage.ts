@@ -11,18 +11,18 @@ setFlagsFromString('--no-expose-gc');
  * decoded pieces). V8 frees a buffer only when it collects garbage, and buffers alone make it do
  * so only once some 64 MB more of them exist than after its last collection; measured, that was
  * most of what one 25 MB message added to the server's memory. So code streaming a large message
- * counts the bytes it passes on and collects every `everyBytes` of them (a full collection: some
- * of the buffers live long enough to leave the young generation).
+ * counts the bytes it passes on and collects every 8 MB of them (a full collection: some of the
+ * buffers live long enough to leave the young generation). The count is per thread, not per
+ * message, so several large messages at once do not multiply the collections (each pauses the
+ * thread for about 10-20 ms).
  */
-export class GarbageMeter {
-	private since = 0;
+const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
+let since = 0;
 
-	constructor(private readonly everyBytes = 8 * 1024 * 1024) {}
-
-	add(bytes: number): void {
-		this.since += bytes;
-		if (this.since < this.everyBytes) return;
-		this.since = 0;
-		gc();
-	}
+/** Counts bytes of a large message this thread has passed on, and collects garbage every COLLECT_EVERY_BYTES. */
+export function countLargeMessageBytes(bytes: number): void {
+	since += bytes;
+	if (since < COLLECT_EVERY_BYTES) return;
+	since = 0;
+	gc();
 }

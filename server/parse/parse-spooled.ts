@@ -5,7 +5,7 @@ import { MailParser, type AttachmentStream, type MessageText } from 'mailparser'
 import { PARSER_OPTIONS, toParsedMail, type MailparserFields } from './parse-message';
 import type { ParsedMail } from './parsed-mail';
 import { spooledAttachmentPath, type SpooledBytes } from '../ingest/spool';
-import { GarbageMeter } from '../ingest/garbage';
+import { countLargeMessageBytes } from '../ingest/garbage';
 
 /** simpleParser copies these headers onto its result; so do we, so both paths give the same record. */
 const TOP_LEVEL_HEADERS = ['subject', 'references', 'date', 'to', 'from', 'cc', 'bcc', 'message-id', 'in-reply-to', 'reply-to'];
@@ -41,8 +41,7 @@ export async function parseSpooled(message: SpooledBytes): Promise<ParsedMail> {
 		}
 	};
 	const source = createReadStream(message.spoolPath, { highWaterMark: 256 * 1024 });
-	const garbage = new GarbageMeter();
-	source.on('data', (chunk) => garbage.add(chunk.length));
+	source.on('data', (chunk) => countLargeMessageBytes(chunk.length));
 	await Promise.all([pipeline(source, parser), read()]);
 
 	// As simpleParser: no HTML (or an empty one) is `false`.

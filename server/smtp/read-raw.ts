@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { RawMessage, Spool } from '../ingest/spool';
-import { GarbageMeter } from '../ingest/garbage';
+import { countLargeMessageBytes } from '../ingest/garbage';
 
 /**
  * Reads a DATA stream. A small message goes into one buffer backed by a SharedArrayBuffer, so
@@ -20,7 +20,6 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 		let spoolPath: string | undefined;
 		let file: WriteStream | undefined;
 		let fileError: Error | undefined;
-		let garbage: GarbageMeter | undefined;
 
 		/** Moves what has arrived so far to a new spool file; on failure the message is refused at its end (451). */
 		const startSpooling = () => {
@@ -31,7 +30,6 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 				return;
 			}
 			file = createWriteStream(spoolPath);
-			garbage = new GarbageMeter();
 			file.on('error', (err) => {
 				fileError ??= err;
 				// Nothing more is written; let the client finish so it gets its 451.
@@ -49,7 +47,7 @@ export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes:
 			if (!file && spool && length + chunk.length >= spool.threshold) startSpooling();
 			if (fileError) return;
 			if (file) {
-				garbage!.add(chunk.length);
+				countLargeMessageBytes(chunk.length);
 				// Backpressure: a slow disk slows the client down instead of filling memory.
 				if (!file.write(chunk)) {
 					stream.pause();
