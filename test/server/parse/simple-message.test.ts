@@ -116,6 +116,25 @@ describe('inline parsing of simple messages', () => {
 		expect(inlined).toBeGreaterThan(0);
 	}, 120_000);
 
+	it(`decodes quoted-printable and base64 bodies, broken ones too, exactly as mailparser does (${RUNS} cases)`, async () => {
+		const piece = fc.oneof(
+			fc.constantFrom('=', '=\r\n', '=3D', '=ZZ', '=E9', '=C3=A9', ' \r\n', '\t', '\r\n', '=\n', '==', 'AAAA', 'QQ==', '\r\n\r\n'),
+			fc.string({ unit: 'binary-ascii', maxLength: 10 }),
+		);
+		let inlined = 0;
+		await fc.assert(
+			fc.asyncProperty(fc.array(piece, { maxLength: 30 }), fc.constantFrom('quoted-printable', 'base64', 'Quoted-Printable'), async (pieces, encoding) => {
+				const raw = Buffer.from(`From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${pieces.join('')}`, 'latin1');
+				const inline = parseSimpleMessage(raw);
+				if (!inline) return;
+				inlined++;
+				expect(inline).toEqual(await parseMessage(raw));
+			}),
+			{ numRuns: RUNS },
+		);
+		expect(inlined).toBeGreaterThan(RUNS / 4);
+	}, 120_000);
+
 	it.each([
 		['a multipart message', 'Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n'],
 		['an HTML message', 'Content-Type: text/html\r\n\r\n<p>hi</p>\r\n'],
