@@ -1,12 +1,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { RECORD_COLUMNS, toRecord, type MessageRecord, type RecordRow } from './messages';
+import { RECORD_COLUMNS, recordJsonHead, recordsJson, toRecord, type MessageRecord, type RecordRow } from './messages';
 
 /** Filters and search return at most this many messages, newest first (as Mailsac does). */
 export const SEARCH_LIMIT = 100;
 
 /** The trigram index finds substrings of at least this many characters; shorter ones are matched by a scan. */
 const TRIGRAM = 3;
+
+/** A scan (short terms, or only `read`) looks at this many of the newest messages of each address and domain. */
+export const SCAN_LIMIT = 10_000;
 
 export interface InboxFilter {
 	to?: string;
@@ -18,7 +21,8 @@ export interface InboxFilter {
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
 	OR m.domain IN (SELECT domain FROM domains WHERE owner = @account))`;
-const COLUMNS = RECORD_COLUMNS.replace(/(\w+)/g, 'm.$1');
+/** A record as JSON text (see recordJsonHead), then its spam score. */
+const RECORD_JSON = `${recordJsonHead('m')}, m.spam`;
 
 /** What a short term is compared with when the trigram index cannot help: the same text the index holds. */
 const addressesOf = (column: string) => `coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(${column})), '')`;
@@ -74,8 +78,8 @@ export class AccountInbox {
 		return { messages, unread };
 	}
 
-	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. */
-	filter(account: string, filter: InboxFilter): MessageRecord[] {
+	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. As a JSON array. */
+	filter(account: string, filter: InboxFilter): string {
 		const terms: [column: string, text: string][] = [];
 		if (filter.to) terms.push(['recipients', filter.to]);
 		if (filter.from) terms.push(['sender', filter.from]);
@@ -92,8 +96,8 @@ export class AccountInbox {
 		return this.find(match, conditions, params);
 	}
 
-	/** Messages whose to, from or subject contains `query` (case-insensitive). */
-	search(account: string, query: string): MessageRecord[] {
+	/** Messages whose to, from or subject contains `query` (case-insensitive). As a JSON array. */
+	search(account: string, query: string): string {
 		if ([...query].length >= TRIGRAM) return this.find(phrase(query), [], { account });
 		const condition = Object.values(SCAN_EXPRESSION)
 			.map((expression) => `instr(lower(${expression}), @scan) > 0`)
@@ -102,31 +106,35 @@ export class AccountInbox {
 	}
 
 	/**
-	 * With a full-text match, walks the index newest first (rowid = seq) and stops at the limit. Without one,
-	 * walks each of the account's domains and inboxes newest first, each stopping at the limit, and merges them:
-	 * a single query over the whole account would read and sort all of its mail.
+	 * With a full-text match, walks the index newest first (rowid = seq) and stops at the limit. Without one, walks
+	 * the newest SCAN_LIMIT messages of each of the account's domains and inboxes, each stopping at the limit, and
+	 * merges them: a single query over the whole account would read and sort all of its mail.
 	 */
-	private find(match: string | undefined, conditions: string[], params: Record<string, unknown>): MessageRecord[] {
+	private find(match: string | undefined, conditions: string[], params: Record<string, unknown>): string {
 		if (match) {
-			const sql = `SELECT ${COLUMNS} FROM messages_search s JOIN messages m ON m.seq = s.rowid
+			const sql = `SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.rowid
 				WHERE messages_search MATCH @match AND ${[OWNED, ...conditions].join(' AND ')} ORDER BY s.rowid DESC LIMIT ${SEARCH_LIMIT}`;
-			return (this.statement(sql).all({ ...params, match }) as RecordRow[]).map(toRecord);
+			return recordsJson(this.statement(sql).all({ ...params, match }) as [string, number][]);
 		}
+		// Each source's newest SCAN_LIMIT messages only: a term matching nothing would otherwise be compared with every
+		// message of the account while the event loop waits (about 2 s for a million).
 		const walk = (column: 'inbox' | 'domain') =>
-			this.statement(`SELECT m.seq, ${COLUMNS} FROM messages m INDEXED BY messages_${column}_received
-				WHERE m.${column} = @source AND ${['1', ...conditions].join(' AND ')} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`);
+			this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM (SELECT * FROM messages INDEXED BY messages_${column}_received
+					WHERE ${column} = @source ORDER BY received DESC, seq DESC LIMIT ${SCAN_LIMIT}) m
+				WHERE ${['1', ...conditions].join(' AND ')} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`);
 		const { domains, inboxes } = this.sources(params.account as string);
 		const rows = [
 			...domains.flatMap((source) => walk('domain').all({ ...params, source })),
 			...inboxes.flatMap((source) => walk('inbox').all({ ...params, source })),
-		] as (RecordRow & { seq: number })[];
-		rows.sort((a, b) => b.received - a.received || b.seq - a.seq);
-		return rows.slice(0, SEARCH_LIMIT).map(toRecord);
+		] as [received: number, seq: number, head: string, spam: number][];
+		rows.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+		return recordsJson(rows.slice(0, SEARCH_LIMIT).map(([, , head, spam]) => [head, spam]));
 	}
 
+	/** Statements made on first use; they return rows as arrays. */
 	private statement(sql: string): Statement {
 		let statement = this.queries.get(sql);
-		if (!statement) this.queries.set(sql, (statement = this.db.prepare(sql)));
+		if (!statement) this.queries.set(sql, (statement = this.db.prepare(sql).raw()));
 		return statement;
 	}
 

@@ -122,14 +122,24 @@ export function toRecord(row: RecordRow): MessageRecord {
  * spam is left to JavaScript, which prints numbers as the serializer does (SQLite keeps 15 significant digits).
  * test/server/store/record-json.test.ts holds the two renderings to the same bytes.
  */
-const RECORD_JSON_HEAD = `'{"_id":' || json_quote(id) || ',"from":' || from_json || ',"to":' || to_json
-	|| ',"cc":' || coalesce(cc_json, 'null') || ',"bcc":' || coalesce(bcc_json, 'null') || ',"subject":' || json_quote(subject)
-	|| ',"savedBy":' || json_quote(saved_by) || ',"originalInbox":' || json_quote(original_inbox) || ',"inbox":' || json_quote(inbox)
-	|| ',"domain":' || json_quote(domain) || ',"received":"' || strftime('%Y-%m-%dT%H:%M:%fZ', received / 1000.0, 'unixepoch')
-	|| '","size":' || size || ',"attachments":' || coalesce(attachments_json, 'null') || ',"ip":' || json_quote(ip)
-	|| ',"via":' || json_quote(via) || ',"folder":' || json_quote(folder) || ',"labels":' || labels_json
-	|| ',"read":' || CASE WHEN read IS NULL THEN 'null' WHEN read = 1 THEN 'true' ELSE 'false' END
-	|| ',"rtls":' || CASE WHEN rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || links_json || ',"spam":'`;
+export function recordJsonHead(table?: string): string {
+	const c = (column: string) => (table ? `${table}.${column}` : column);
+	return `'{"_id":' || json_quote(${c('id')}) || ',"from":' || ${c('from_json')} || ',"to":' || ${c('to_json')}
+	|| ',"cc":' || coalesce(${c('cc_json')}, 'null') || ',"bcc":' || coalesce(${c('bcc_json')}, 'null') || ',"subject":' || json_quote(${c('subject')})
+	|| ',"savedBy":' || json_quote(${c('saved_by')}) || ',"originalInbox":' || json_quote(${c('original_inbox')}) || ',"inbox":' || json_quote(${c('inbox')})
+	|| ',"domain":' || json_quote(${c('domain')}) || ',"received":"' || strftime('%Y-%m-%dT%H:%M:%fZ', ${c('received')} / 1000.0, 'unixepoch')
+	|| '","size":' || ${c('size')} || ',"attachments":' || coalesce(${c('attachments_json')}, 'null') || ',"ip":' || json_quote(${c('ip')})
+	|| ',"via":' || json_quote(${c('via')}) || ',"folder":' || json_quote(${c('folder')}) || ',"labels":' || ${c('labels_json')}
+	|| ',"read":' || CASE WHEN ${c('read')} IS NULL THEN 'null' WHEN ${c('read')} = 1 THEN 'true' ELSE 'false' END
+	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')} || ',"spam":'`;
+}
+
+/** Rows of [recordJsonHead, spam] as a JSON array of records. */
+export function recordsJson(rows: [head: string, spam: number][]): string {
+	let json = '[';
+	for (let i = 0; i < rows.length; i++) json += `${i === 0 ? '' : ','}${rows[i][0]}${rows[i][1]}}`;
+	return `${json}]`;
+}
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -166,7 +176,7 @@ export class MessageStore {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 		this.selectLastReceived = db.prepare('SELECT received FROM messages WHERE inbox = ? ORDER BY received DESC LIMIT 1').pluck();
 		// Read from the covering index messages_inbox_received alone.
-		const listing = `SELECT ${RECORD_JSON_HEAD}, spam FROM messages WHERE inbox = ?`;
+		const listing = `SELECT ${recordJsonHead()}, spam FROM messages WHERE inbox = ?`;
 		this.selectInbox = db.prepare(`${listing} ORDER BY received DESC, seq DESC LIMIT ?`).raw();
 		this.selectInboxUntil = db.prepare(`${listing} AND received < ? ORDER BY received DESC, seq DESC LIMIT ?`).raw();
 		const domainListing = `SELECT ${RECORD_COLUMNS} FROM messages WHERE domain = ?`;
@@ -262,10 +272,7 @@ export class MessageStore {
 
 	/** The records as a JSON array, newest first; `until` (epoch ms) keeps only messages received before it. */
 	listInboxJson(inbox: string, limit: number, until?: number): string {
-		const rows = (until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit)) as [string, number][];
-		let json = '[';
-		for (let i = 0; i < rows.length; i++) json += `${i === 0 ? '' : ','}${rows[i][0]}${rows[i][1]}}`;
-		return `${json}]`;
+		return recordsJson((until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit)) as [string, number][]);
 	}
 
 	/**

@@ -3,6 +3,7 @@ import type { HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
+import { sendJson } from '../prerendered-json';
 import { SEARCH_LIMIT } from '../../store/account-inbox';
 
 const messageList = { type: 'array', items: { $ref: 'Message#' } } as const;
@@ -60,13 +61,14 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 				},
 			},
 		},
-		async (request) => {
+		async (request, reply) => {
 			const account = requireAccount(request);
 			const { andTo, andFrom, andSubjectIncludes, andRead } = request.query;
 			if (andTo === undefined && andFrom === undefined && andSubjectIncludes === undefined && andRead === undefined) {
 				throw badRequest('Give at least one of andTo, andFrom, andSubjectIncludes, andRead');
 			}
-			return { messages: accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead }) };
+			const messages = accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead });
+			return sendJson(reply, `{"messages":${messages}}`);
 		},
 	);
 
@@ -85,11 +87,11 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 				},
 			},
 		},
-		async (request) => {
+		async (request, reply) => {
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
 			if (query === undefined) throw badRequest('querystring must have query (or q)');
-			return { query, messages: accountInbox.search(account.id, query) };
+			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${accountInbox.search(account.id, query)}}`);
 		},
 	);
 }

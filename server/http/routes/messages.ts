@@ -5,6 +5,7 @@ import { forbidden } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailParam } from '../params';
 import { emailAndMessageParams, emailParams, errorResponses } from '../schemas';
+import { sendJson } from '../prerendered-json';
 import { numberLinks } from '../../parse/numbered-links';
 
 export async function messageRoutes(app: FastifyInstance, { addresses, messages, deletion }: HttpDeps): Promise<void> {
@@ -27,8 +28,7 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		async (request, reply) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
-			// Already the bytes the response schema would give (see listInboxJson): a JSON string is sent as it is.
-			return reply.type('application/json; charset=utf-8').send(messages.listInboxJson(address, request.query.limit, until));
+			return sendJson(reply, messages.listInboxJson(address, request.query.limit, until));
 		},
 	);
 

@@ -106,6 +106,23 @@ describe('account-wide inbox, filter and search', () => {
 			expect((await search('domain mail')).messages).toEqual([]);
 		});
 
+		it('sends search and filter results byte for byte as the single-record route serialises each, with the same content type', async () => {
+			const single = async (inbox: string, id: string) => server.api(`/api/addresses/${inbox}/messages/${id}`, { key: account.key });
+			const [welcome, inside] = [await single('new@acme.test', ids.welcome), await single('inside@acme.test', ids.inside)];
+			// Both paths: the trigram index (3+ characters) and the scan of each source (shorter terms).
+			for (const [path, prefix] of [
+				['/api/inbox-search?query=acme', '{"query":"acme","messages":'],
+				['/api/inbox-search?query=%22e', '{"query":"\\"e","messages":'],
+				['/api/inbox-filter?andTo=acme.test', '{"messages":'],
+				['/api/inbox-filter?andTo=ac', '{"messages":'],
+			]) {
+				const response = await server.api(path, { key: account.key });
+				const expected = path.includes('%22e') ? [] : [inside, welcome];
+				expect(response.text).toBe(`${prefix}[${expected.map((one) => one.text).join(',')}]}`);
+				expect(response.headers.get('content-type')).toBe(welcome.headers.get('content-type'));
+			}
+		});
+
 		it('needs a key and a query', async () => {
 			expectError(await server.api('/api/inbox-search?query=invoice'), 401);
 			expectError(await server.api('/api/inbox-search', { key: account.key }), 400);
