@@ -30,9 +30,9 @@ export interface ParseOutcome {
 const NOT_BEGUN_RECHECK_MS = 100;
 
 /**
- * Parses raw messages on worker threads (small single-part text ones inline, see simple-message); a message the parser rejects, crashes on or takes
- * longer than `timeoutMs` for still yields a record (aborting ends the worker thread, so a
- * pathological message cannot keep a parser busy). The timeout is per message and counts only
+ * Parses raw messages on worker threads (small single-part text ones inline, see simple-message);
+ * a message the parser rejects, crashes on or takes longer than `timeoutMs` for still yields a
+ * record (aborting ends the worker thread, so a pathological message cannot keep a parser busy). The timeout is per message and counts only
  * its own parse, not the wait for a thread or for the messages before it in a batch. Each thread
  * has at most one task: messages that arrive while it works (or in the same turn of the event
  * loop) go to it as one batch when it is free, because handing a task over costs the event loop
