@@ -42,6 +42,14 @@ function encodeBody(body: string, encoding: (typeof encodings)[number]): string 
 	return body;
 }
 
+const addressHeaderBytes = (raw: Buffer) =>
+	raw
+		.toString('latin1')
+		.split('\r\n\r\n')[0]
+		.split('\r\n')
+		.filter((line) => /^(from|to|cc|bcc):/i.test(line))
+		.reduce((sum, line) => sum + line.length, 0);
+
 /** A single-part text/plain message with the headers mail clients write. */
 const simpleMessage = fc
 	.record({
@@ -73,7 +81,8 @@ const simpleMessage = fc
 		].filter(Boolean);
 		return Buffer.from(`${headers.join('\r\n')}\r\n\r\n${encodeBody(m.body, m.encoding)}\r\n`);
 	})
-	.filter((raw) => raw.length <= INLINE_PARSE_MAX_BYTES);
+	// Within what is decoded inline: the size, and at most 512 bytes of address headers.
+	.filter((raw) => raw.length <= INLINE_PARSE_MAX_BYTES && addressHeaderBytes(raw) <= 512);
 
 /** Anything at all in a header block: odd headers, folding, stray bytes, other content types. */
 const anyHeader = fc.tuple(
@@ -146,6 +155,8 @@ describe('inline parsing of simple messages', () => {
 		['no header block', 'just a line\r\n'],
 		['text that would cost link detection too much', `Subject: w\r\n\r\n${`http://${'x'.repeat(800)} `.repeat(2)}\r\n`],
 		['a message over the inline size', `Subject: big\r\n\r\n${'word '.repeat(INLINE_PARSE_MAX_BYTES / 5)}\r\n`],
+		['address headers too long to decode on the event loop', `To: ${'a@b.test, '.repeat(60)}\r\n\r\nhi\r\n`],
+		['a header block too large to decode on the event loop', `${'X-Filler: some header value\r\n'.repeat(300)}\r\nhi\r\n`],
 	])('leaves %s to the parser threads', (_name, message) => {
 		expect(parseSimpleMessage(Buffer.from(message, 'latin1'))).toBeUndefined();
 	});
