@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { RECORD_COLUMNS, recordJsonHead, recordsJson, toRecord, type MessageRecord, type RecordRow } from './messages';
+import { recordJsonHead, recordsJson } from './messages';
 
 /** Filters and search return at most this many messages, newest first (as Mailsac does). */
 export const SEARCH_LIMIT = 100;
@@ -58,11 +58,11 @@ export class AccountInbox {
 		this.newestOfDomain = newest('domain');
 		this.unreadOfInbox = db.prepare('SELECT count(*) FROM messages WHERE inbox = ? AND read IS NOT 1').pluck();
 		this.unreadOfDomain = db.prepare('SELECT count(*) FROM messages WHERE domain = ? AND read IS NOT 1').pluck();
-		this.recordBySeq = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE seq = ?`);
+		this.recordBySeq = db.prepare(`SELECT ${RECORD_JSON} FROM messages m WHERE m.seq = ?`).raw();
 	}
 
-	/** Newest first, `skip` then `limit`; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
-	list(account: string, limit: number, skip: number, since = -Infinity): { messages: MessageRecord[]; unread: number } {
+	/** Newest first, `skip` then `limit`, as a JSON array; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
+	list(account: string, limit: number, skip: number, since = -Infinity): { messages: string; unread: number } {
 		const { domains, inboxes } = this.sources(account);
 		const wanted = skip + limit;
 		const after = Number.isFinite(since) ? since : -1;
@@ -71,7 +71,7 @@ export class AccountInbox {
 			...inboxes.flatMap((inbox) => this.newestOfInbox.all(inbox, after, wanted)),
 		] as { seq: number; received: number }[];
 		newest.sort((a, b) => b.received - a.received || b.seq - a.seq);
-		const messages = newest.slice(skip, wanted).map(({ seq }) => toRecord(this.recordBySeq.get(seq) as RecordRow));
+		const messages = recordsJson(newest.slice(skip, wanted).map(({ seq }) => this.recordBySeq.get(seq) as [string, number]));
 		const unread =
 			domains.reduce((sum, domain) => sum + (this.unreadOfDomain.get(domain) as number), 0) +
 			inboxes.reduce((sum, inbox) => sum + (this.unreadOfInbox.get(inbox) as number), 0);

@@ -116,9 +116,10 @@ export function toRecord(row: RecordRow): MessageRecord {
 }
 
 /**
- * One row as the JSON text the response schema's serializer makes of toRecord(row), up to `"spam":`: SQLite renders a
- * listing, so its rows never cross into JavaScript as 21 values each to be parsed and serialised again (a 100-record
- * listing took about 1 ms that way, mostly making those values). The *_json columns hold JSON.stringify output already.
+ * One row as the JSON text the response schema's serializer makes of toRecord(row), up to `"spam":`: SQLite renders
+ * listings, search and filter results, so their rows never cross into JavaScript as 21 values each to be parsed and
+ * serialised again (a 100-record listing took about 1 ms that way, mostly making those values). `table` qualifies the
+ * columns, for queries that join. The *_json columns hold JSON.stringify output already.
  * spam is left to JavaScript, which prints numbers as the serializer does (SQLite keeps 15 significant digits).
  * test/server/store/record-json.test.ts holds the two renderings to the same bytes.
  */

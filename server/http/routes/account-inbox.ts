@@ -34,10 +34,10 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 				},
 			},
 		},
-		async (request) => {
+		async (request, reply) => {
 			const { limit, skip, since } = request.query;
 			const page = accountInbox.list(requireAccount(request).id, limit, skip, since === undefined ? undefined : Date.parse(since));
-			return { ...page, limit, skip };
+			return sendJson(reply, `{"messages":${page.messages},"unread":${page.unread},"limit":${limit},"skip":${skip}}`);
 		},
 	);
 

@@ -106,7 +106,7 @@ describe('account-wide inbox, filter and search', () => {
 			expect((await search('domain mail')).messages).toEqual([]);
 		});
 
-		it('sends search and filter results byte for byte as the single-record route serialises each, with the same content type', async () => {
+		it('sends the account inbox, search and filter results byte for byte as the single-record route serialises each, with the same content type', async () => {
 			const single = async (inbox: string, id: string) => server.api(`/api/addresses/${inbox}/messages/${id}`, { key: account.key });
 			const [welcome, inside] = [await single('new@acme.test', ids.welcome), await single('inside@acme.test', ids.inside)];
 			// Both paths: the trigram index (3+ characters) and the scan of each source (shorter terms).
@@ -121,6 +121,10 @@ describe('account-wide inbox, filter and search', () => {
 				expect(response.text).toBe(`${prefix}[${expected.map((one) => one.text).join(',')}]}`);
 				expect(response.headers.get('content-type')).toBe(welcome.headers.get('content-type'));
 			}
+			const page = await server.api('/api/inbox?limit=2&skip=1', { key: account.key });
+			const unread = (await server.api('/api/inbox', { key: account.key })).body.unread;
+			expect(page.text).toBe(`{"messages":[${inside.text},${welcome.text}],"unread":${unread},"limit":2,"skip":1}`);
+			expect(page.headers.get('content-type')).toBe(welcome.headers.get('content-type'));
 		});
 
 		it('needs a key and a query', async () => {
