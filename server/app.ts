@@ -11,10 +11,8 @@ import { RetentionSweep } from './retention/retention-sweep';
 import { MessageStateStore } from './store/message-state';
 import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
-import { GroupCommit } from './store/group-commit';
 import { WalSync } from './store/wal-sync';
 import { Checkpointer } from './store/checkpointer';
-import { ParserPool } from './parse/parser-pool';
 import { Ingest } from './ingest/ingest';
 import { Spool } from './ingest/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
@@ -23,7 +21,6 @@ import { OutgoingStore } from './outbound/outgoing-store';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
-import { Forwarding } from './outbound/forwarding';
 import { localDomainRule } from './outbound/local-domains';
 import type { Recipient } from './store/messages';
 import { EncryptedInboxStore } from './store/encrypted-inboxes';
@@ -75,11 +72,9 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const accountInbox = new AccountInbox(db);
 	const attachments = new AttachmentStore(db);
 	const bootstrap = bootstrapAdmin(accounts);
-	const parser = new ParserPool(config.parseWorkers, config.parseTimeout);
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
-	const commit = new GroupCommit(db, durable);
-	const ingest = new Ingest(parser, commit, messages, log);
+	const ingest = new Ingest(config, log);
 	const ownedDomain = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
 	const encryptedInboxes = new EncryptedInboxStore(db);
 	const resolveRecipient = (address: string, domain: string): Recipient =>
@@ -90,7 +85,6 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
 	const isLocalDomain = localDomainRule(config, db);
 	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined, maxMessageSize: config.maxMessageSize });
-	new Forwarding({ db, ingest, store: outgoing, outbox, isLocalDomain, hasRelay: relay !== undefined, log });
 
 	const smtp = new SmtpIngest({
 		hostname: config.hostname,
@@ -124,10 +118,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		(closing ??= (async () => {
 			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close(), retention.stop()]);
 			await outbox.close(config.shutdownTimeout * 1000);
-			await ingest.settled();
+			await ingest.close();
 			await webhooks.close();
-			await commit.drained();
-			await parser.close();
 			await checkpointer.close();
 			walSync?.close();
 			db.close();

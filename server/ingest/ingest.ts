@@ -1,9 +1,11 @@
-import { EventEmitter } from 'node:events';
-import type { ParserPool } from '../parse/parser-pool';
-import type { GroupCommit } from '../store/group-commit';
-import type { Delivery, MessageRecord, MessageStore, Recipient } from '../store/messages';
+import { EventEmitter, once } from 'node:events';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { MessageRecord, Recipient } from '../store/messages';
 import type { Logger } from '../log';
 import type { RawMessage } from './spool';
+import type { IngestReply, IngestRequest, IngestThreadData } from './ingest-thread';
+import type { StoredDelivery } from './delivery-writer';
 
 export interface IncomingMail {
 	/** The message as received: ideally backed by a SharedArrayBuffer, or spooled to a file when large (see readRaw). */
@@ -14,38 +16,58 @@ export interface IncomingMail {
 	/** Address of the receiving host. */
 	via: string;
 	rtls: boolean;
+	/** Set when this is the local copy of outgoing mail: its recipients are marked delivered in the same transaction. */
+	localCopy?: { outgoingId: string; addresses: string[] };
+}
+
+/** What a message's transaction recorded besides its records, for the main thread to act on once it is durable. */
+export interface DeliveryEffects {
+	/** Records that got webhook or Slack deliveries to make. */
+	webhookMessageIds: string[];
+	/** Outgoing messages recorded to forward them. */
+	forwardIds: string[];
+}
+
+/** A thread that ends sooner than this after its start is restarted only after this long, so a failing start does not spin. */
+const QUICK_RESTART_MS = 1000;
+
+interface Waiting {
+	resolve: (stored: StoredDelivery) => void;
+	reject: (err: Error) => void;
 }
 
 /**
- * Runs inside the transaction that stores a delivery, so what it records (e.g. webhook
- * deliveries to make) commits or rolls back together with the messages.
+ * The one path by which mail enters the store, for SMTP and for local outbound delivery alike. Mail is
+ * parsed and committed on the ingest thread (see DeliveryWriter); `deliver` resolves once the records are
+ * durable, then `delivered` is emitted.
  */
-export type TransactionHook = (records: MessageRecord[], delivery: Delivery) => void;
-
-/**
- * The one path by which mail enters the store, for SMTP and for local outbound delivery alike:
- * parse off the event loop, then commit all recipients' records in a group commit.
- * Resolves only once the records are durable; then emits `delivered`.
- */
-export class Ingest extends EventEmitter<{ delivered: [MessageRecord[]] }> {
+export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], DeliveryEffects] }> {
 	private readonly inFlight = new Set<Promise<unknown>>();
-	private readonly transactionHooks: TransactionHook[] = [];
+	private readonly waiting = new Map<number, Waiting>();
+	private nextId = 0;
+	/** Undefined while a thread that ended is being replaced. */
+	private thread: Worker | undefined;
+	private restartTimer?: NodeJS.Timeout;
+	private closing = false;
 
 	constructor(
-		private readonly parser: ParserPool,
-		private readonly commit: GroupCommit,
-		private readonly messages: MessageStore,
+		private readonly config: IngestThreadData['config'],
 		private readonly log: Logger,
 	) {
 		super();
-	}
-
-	addTransactionHook(hook: TransactionHook): void {
-		this.transactionHooks.push(hook);
+		this.thread = this.startThread();
 	}
 
 	deliver(mail: IncomingMail): Promise<MessageRecord[]> {
-		const done = this.store(mail);
+		const done = new Promise<StoredDelivery>((resolve, reject) => {
+			if (!this.thread) return reject(new Error('the ingest thread is restarting'));
+			const id = this.nextId++;
+			this.waiting.set(id, { resolve, reject });
+			this.thread.postMessage({ id, mail } satisfies IngestRequest);
+		}).then(({ records, effects }) => {
+			this.emit('delivered', records, effects);
+			return records;
+		});
 		this.inFlight.add(done);
 		done.finally(() => this.inFlight.delete(done)).catch(() => undefined);
 		return done;
@@ -56,17 +78,43 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[]] }> {
 		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
 	}
 
-	private async store(mail: IncomingMail): Promise<MessageRecord[]> {
-		const received = new Date();
-		const { parsed, error } = await this.parser.parse(mail.raw);
-		if (error) this.log.warn({ err: error.message, size: mail.raw.byteLength }, 'message could not be parsed; stored raw');
-		const delivery: Delivery = { ...mail, parsed, received };
-		const records = await this.commit.run(() => {
-			const stored = this.messages.insert(delivery);
-			for (const hook of this.transactionHooks) hook(stored, delivery);
-			return stored;
+	/** Lets deliveries in progress finish, then ends the ingest thread (its last commit made durable). */
+	async close(): Promise<void> {
+		await this.settled();
+		this.closing = true;
+		clearTimeout(this.restartTimer);
+		if (!this.thread) return;
+		const exited = once(this.thread, 'exit');
+		// Unreferenced, the thread would let the process end before its last commit is closed.
+		this.thread.ref();
+		this.thread.postMessage('close' satisfies IngestRequest);
+		await exited;
+	}
+
+	private startThread(): Worker {
+		const startedAt = Date.now();
+		const thread = new Worker(join(__dirname, 'ingest-thread.js'), { workerData: { config: this.config } satisfies IngestThreadData });
+		thread.unref();
+		thread.on('message', (replies: IngestReply[]) => {
+			for (const answer of replies) {
+				const waiting = this.waiting.get(answer.id)!;
+				this.waiting.delete(answer.id);
+				if ('error' in answer) waiting.reject(new Error(answer.error));
+				else waiting.resolve(answer.stored);
+			}
 		});
-		this.emit('delivered', records);
-		return records;
+		thread.on('error', (err) => this.log.error({ err }, 'the ingest thread failed'));
+		thread.on('exit', () => {
+			if (this.closing) return;
+			this.thread = undefined;
+			// What it had not acknowledged may or may not have committed: the senders get a temporary failure and retry.
+			const stopped = new Error('the ingest thread stopped');
+			for (const waiting of this.waiting.values()) waiting.reject(stopped);
+			this.waiting.clear();
+			const restart = () => (this.thread = this.startThread());
+			if (Date.now() - startedAt < QUICK_RESTART_MS) this.restartTimer = setTimeout(restart, QUICK_RESTART_MS).unref();
+			else restart();
+		});
+		return thread;
 	}
 }

@@ -1,11 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
-import type { Ingest } from '../ingest/ingest';
 import type { Delivery, MessageRecord } from '../store/messages';
 import type { Logger } from '../log';
 import { newId, nowIso } from '../store/ids';
 import type { OutgoingStore } from './outgoing-store';
-import type { Outbox } from './outbox';
 import { rawBytes } from '../ingest/spool';
 
 /** Added on top of every forwarded copy; it also tells how many times a message was forwarded already. */
@@ -15,9 +13,7 @@ export const MAX_FORWARD_HOPS = 3;
 
 export interface ForwardingOptions {
 	db: Db;
-	ingest: Ingest;
 	store: OutgoingStore;
-	outbox: Outbox;
 	isLocalDomain: (domain: string) => boolean;
 	hasRelay: boolean;
 	log: Logger;
@@ -31,23 +27,16 @@ interface ForwardTarget {
 /**
  * The `forward` setting of private addresses: every message is re-sent, unchanged but for one added
  * header, to the forward address through the outbox, as outgoing mail of the address's owner (one credit).
- * The outgoing message is recorded in the message's own transaction, so an accepted message is never
- * left unforwarded; the outbox sends it once the transaction is committed and retries it like any mail.
+ * The outgoing message is recorded on the ingest thread in the message's own transaction, so an accepted
+ * message is never left unforwarded; the outbox sends it once the transaction is durable and retries it like any mail.
  */
 export class Forwarding {
 	private readonly own: Statement;
 	private readonly catchAll: Statement;
-	/**
-	 * Outgoing ids recorded for message records whose transaction has not been reported yet. (Should a transaction
-	 * roll back, its entries stay here unused: their outbox rows were rolled back with it.)
-	 */
-	private readonly recorded = new Map<string, string>();
 
 	constructor(private readonly options: ForwardingOptions) {
 		this.own = options.db.prepare('SELECT owner, forward FROM addresses WHERE email = ?');
 		this.catchAll = options.db.prepare('SELECT owner, forward FROM addresses WHERE catch_all = ? AND forward IS NOT NULL LIMIT 1');
-		options.ingest.addTransactionHook((records, delivery) => this.record(records, delivery));
-		options.ingest.on('delivered', (records) => this.send(records));
 	}
 
 	/** The address's own forward, else the one of its domain's catch-all (never across accounts). */
@@ -59,8 +48,9 @@ export class Forwarding {
 		return catchAll;
 	}
 
-	/** Runs inside the message's transaction. */
-	private record(records: MessageRecord[], delivery: Delivery): void {
+	/** Runs inside the message's transaction; returns the ids of the outgoing messages it recorded. */
+	record(records: MessageRecord[], delivery: Delivery): string[] {
+		const forwards: string[] = [];
 		const hops = delivery.parsed.headers.filter(([name]) => name.toLowerCase() === FORWARDED_HEADER.toLowerCase()).length;
 		for (const record of records) {
 			const target = this.target(record.inbox, record.domain);
@@ -85,17 +75,8 @@ export class Forwarding {
 				this.options.log.warn({ message: record._id, inbox: record.inbox, forward: target.forward }, 'not forwarding: the account has no outgoing credits left');
 				continue;
 			}
-			this.recorded.set(record._id, id);
+			forwards.push(id);
 		}
-	}
-
-	/** After the commit: the first attempt of each forward recorded with these records. */
-	private send(records: MessageRecord[]): void {
-		for (const record of records) {
-			const id = this.recorded.get(record._id);
-			if (id === undefined) continue;
-			this.recorded.delete(record._id);
-			void this.options.outbox.attempt(id);
-		}
+		return forwards;
 	}
 }

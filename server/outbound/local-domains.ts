@@ -6,7 +6,7 @@ import type { Db } from '../store/database';
  * Local: the accepted domains (--domains), the extra --local-domains, and every domain an account owns.
  * A server that accepts every domain and has no relay is a sandbox: all its outgoing mail stays inside.
  */
-export function localDomainRule(config: MailroomConfig, db: Db): (domain: string) => boolean {
+export function localDomainRule(config: Pick<MailroomConfig, 'domains' | 'localDomains' | 'relayUrl'>, db: Db): (domain: string) => boolean {
 	const owned = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
 	const listed = new Set([...config.domains, ...config.localDomains]);
 	const everyDomain = config.domains.length === 0 && !config.relayUrl;

@@ -3,7 +3,6 @@ import type { Recipient } from '../store/messages';
 import type { Logger } from '../log';
 import type { OutboxEntry, OutgoingRecord, OutgoingStore, Outcome } from './outgoing-store';
 import type { Relay } from './relay';
-import type { RawMessage } from '../ingest/spool';
 
 export interface OutboxOptions {
 	store: OutgoingStore;
@@ -36,16 +35,12 @@ function sharedCopy(raw: Buffer): Buffer {
  */
 export class Outbox {
 	private readonly running = new Set<Promise<unknown>>();
-	/** Local copies being stored, by their raw buffer: the ingest hook marks them delivered in the same transaction. */
-	private readonly localCopies = new WeakMap<RawMessage, { id: string; addresses: string[] }>();
 	private timer: NodeJS.Timeout | undefined;
 	private closed = false;
 
 	constructor(private readonly options: OutboxOptions) {
-		options.ingest.addTransactionHook((_records, delivery) => {
-			const copy = this.localCopies.get(delivery.raw);
-			if (copy) options.store.markDelivered(copy.id, copy.addresses);
-		});
+		// Forwards recorded with incoming mail get their first attempt once that mail is durable.
+		options.ingest.on('delivered', (_records, { forwardIds }) => forwardIds.forEach((id) => void this.attempt(id)));
 	}
 
 	/** Picks up what a previous run left in the outbox. */
@@ -101,10 +96,17 @@ export class Outbox {
 			const recipient = this.options.resolveRecipient(address, address.slice(address.lastIndexOf('@') + 1));
 			recipients.set(recipient.inbox, recipient);
 		}
-		this.localCopies.set(raw, { id: entry.record._id, addresses });
 		let outcome: Outcome;
 		try {
-			await this.options.ingest.deliver({ raw, recipients: [...recipients.values()], ip: entry.ip, via: entry.via, rtls: false });
+			// The copies' transaction also marks these recipients delivered (localCopy).
+			await this.options.ingest.deliver({
+				raw,
+				recipients: [...recipients.values()],
+				ip: entry.ip,
+				via: entry.via,
+				rtls: false,
+				localCopy: { outgoingId: entry.record._id, addresses },
+			});
 			outcome = { status: 'delivered' };
 		} catch (err) {
 			outcome = { status: 'temporary', error: `storing the local copy failed: ${(err as Error).message}` };

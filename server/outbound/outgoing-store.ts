@@ -106,7 +106,7 @@ export class OutgoingStore {
 				.prepare('INSERT INTO outbox (message_id, raw, ip, via, next_attempt, in_flight) VALUES (?, ?, ?, ?, ?, 1)')
 				.run(message.id, message.raw, message.ip, message.via, nextAttempt);
 			return { record: this.get(message.id)!, creditsRemaining: charged.credits };
-		})();
+		}).immediate();
 	}
 
 	get(id: string): OutgoingRecord | undefined {
@@ -135,7 +135,7 @@ export class OutgoingStore {
 			const claim = this.db.prepare('UPDATE outbox SET in_flight = 1 WHERE message_id = ?');
 			for (const id of ids) claim.run(id);
 			return ids;
-		})();
+		}).immediate();
 	}
 
 	/** When the next entry not in flight is due; undefined when the outbox has none. */
@@ -181,7 +181,7 @@ export class OutgoingStore {
 			if (status === 'queued') this.db.prepare('UPDATE outbox SET in_flight = 0, next_attempt = ? WHERE message_id = ?').run(retryAt ?? 0, id);
 			else this.db.prepare('DELETE FROM outbox WHERE message_id = ?').run(id);
 			return this.get(id)!;
-		})();
+		}).immediate();
 	}
 
 	/** Marks local recipients delivered; runs inside the ingest transaction that stores their copies. */

@@ -91,12 +91,12 @@ export class AddressStore {
 				.prepare('INSERT OR IGNORE INTO addresses (email, owner, created, updated) VALUES (?, ?, ?, ?)')
 				.run(email, owner, now, now).changes;
 			return inserted && Object.values(settings).some((value) => value !== undefined) ? this.update(email, settings) : this.get(email)!;
-		})();
+		}).immediate();
 	}
 
 	/** Reserves every address for `owner` in one transaction; callers check first that none is someone else's. */
 	reserveAll(emails: string[], owner: string): ForwardingRecord[] {
-		return this.db.transaction(() => emails.map((email) => this.reserve(email, owner)))();
+		return this.db.transaction(() => emails.map((email) => this.reserve(email, owner))).immediate();
 	}
 
 	/** The address that catches the forwarding of `domain`, if one is set. */
@@ -117,7 +117,7 @@ export class AddressStore {
 			this.reserve(email, owner);
 			this.db.prepare('UPDATE addresses SET catch_all = ?, updated = ? WHERE email = ?').run(domain, now, email);
 			return this.get(email);
-		})();
+		}).immediate();
 	}
 
 	release(email: string): void {

@@ -9,16 +9,23 @@ const CHECKPOINT_EVERY_MS = 500;
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Moves WAL checkpoints off the event loop: the main connection stops checkpointing on commit
- * (where SQLite would otherwise fsync the database file in the middle of ingest) and a worker
+ * A connection that writes leaves checkpoints to the Checkpointer: otherwise SQLite checkpoints on
+ * commit, and fsyncs the database file in the middle of ingest.
+ */
+export function leaveCheckpointsToCheckpointer(db: Db): void {
+	db.pragma('wal_autocheckpoint = 0');
+	db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+}
+
+/**
+ * Moves WAL checkpoints off the writing connections (the main one and the ingest thread's): a worker
  * thread checkpoints on its own connection instead.
  */
 export class Checkpointer {
 	private readonly worker: Worker;
 
 	constructor(db: Db) {
-		db.pragma('wal_autocheckpoint = 0');
-		db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+		leaveCheckpointsToCheckpointer(db);
 		this.worker = new Worker(join(__dirname, 'checkpoint-worker.js'), { workerData: { path: db.name, intervalMs: CHECKPOINT_EVERY_MS } });
 		this.worker.unref();
 	}

@@ -13,6 +13,10 @@ export const DATABASE_FILE = 'mailroom.sqlite';
  * Opens (and creates or upgrades) the database in the data folder.
  * WAL lets API reads run beside ingest writes. synchronous=NORMAL: commits survive a process
  * crash; WalSync adds the fsync that makes acknowledged writes survive power loss too.
+ *
+ * Two connections write: the main thread's and the ingest thread's. So every write transaction
+ * begins IMMEDIATE (`db.transaction(...).immediate()`): one that began by reading could not start
+ * writing once the other connection had committed (SQLITE_BUSY at once, without the busy wait).
  */
 export function openDatabase(dataDir: string): Db {
 	const dir = resolve(dataDir);
@@ -42,6 +46,6 @@ function migrate(db: Db): void {
 		db.transaction(() => {
 			db.exec(MIGRATIONS[version]);
 			db.pragma(`user_version = ${version + 1}`);
-		})();
+		}).immediate();
 	}
 }

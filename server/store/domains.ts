@@ -53,7 +53,7 @@ export class DomainStore {
 			if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
 			this.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run(domain, owner, nowIso());
 			return this.get(domain)!;
-		})();
+		}).immediate();
 	}
 
 	/** Gives a domain up: its mail becomes public again (reserved addresses stay reserved) and it has no catch-all. */
@@ -64,6 +64,6 @@ export class DomainStore {
 			this.addresses.setCatchAll(domain, null, existing.owner);
 			this.db.prepare('DELETE FROM domains WHERE domain = ?').run(domain);
 			return existing;
-		})();
+		}).immediate();
 	}
 }

@@ -60,12 +60,12 @@ export class GroupCommit {
 	/** Commits the batch; returns, per write, how to settle its promise once durable. */
 	private commit(batch: PendingWrite[]): (() => void)[] {
 		try {
-			const results = this.db.transaction(() => batch.map((pending) => pending.write()))();
+			const results = this.db.transaction(() => batch.map((pending) => pending.write())).immediate();
 			return batch.map((pending, i) => () => pending.resolve(results[i]));
 		} catch {
 			return batch.map((pending) => {
 				try {
-					const result = this.db.transaction(pending.write)();
+					const result = this.db.transaction(pending.write).immediate();
 					return () => pending.resolve(result);
 				} catch (err) {
 					return () => pending.reject(err);

@@ -57,7 +57,7 @@ export class MessageDeletion {
 			const rows = statement.all(...params) as { content_id: number }[];
 			for (const contentId of new Set(rows.map((row) => row.content_id))) this.releaseContent(contentId);
 			return rows.length;
-		})();
+		}).immediate();
 	}
 
 	private releaseContent(contentId: number): void {

@@ -217,6 +217,6 @@ export class WebhookDeliveryStore {
 		this.db.transaction(() => {
 			this.db.prepare('DELETE FROM webhook_attempts WHERE time < ?').run(before);
 			this.db.prepare("DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated < ?").run(before);
-		})();
+		}).immediate();
 	}
 }

@@ -1,0 +1,41 @@
+// Worker-thread entry: the ingest thread parses and stores incoming mail on its own database connection,
+// so the event loop that speaks SMTP and HTTP spends its time on the protocols.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger } from '../log';
+import { DeliveryWriter, type StoredDelivery, type WriterConfig } from './delivery-writer';
+import type { IncomingMail } from './ingest';
+
+export interface IngestThreadData {
+	config: WriterConfig & { logLevel: string };
+}
+
+export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
+
+export type IngestReply = { id: number; stored: StoredDelivery } | { id: number; error: string };
+
+const { config } = workerData as IngestThreadData;
+const writer = new DeliveryWriter(config, createLogger(config.logLevel));
+const port = parentPort!;
+
+// Replies that become ready together (one group commit) travel in one message: each message costs the event loop a
+// wake-up. A tick callback runs once the promises settled by the commit have all run, before anything else.
+let replies: IngestReply[] = [];
+const reply = (answer: IngestReply) => {
+	if (replies.push(answer) > 1) return;
+	process.nextTick(() => {
+		port.postMessage(replies);
+		replies = [];
+	});
+};
+
+port.on('message', (request: IngestRequest) => {
+	if (request === 'close') {
+		void writer.close().then(() => port.close());
+		return;
+	}
+	const { id, mail } = request;
+	writer.store(mail).then(
+		(stored) => reply({ id, stored }),
+		(err: Error) => reply({ id, error: err.message }),
+	);
+});

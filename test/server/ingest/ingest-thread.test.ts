@@ -1,0 +1,40 @@
+import type { Worker } from 'node:worker_threads';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+
+describe('the ingest thread', () => {
+	let server: TestMailroom;
+	beforeAll(async () => (server = await startTestMailroom()));
+	afterAll(() => server.stop());
+
+	const inboxOf = async (address: string) => (await server.api(`/api/addresses/${address}/messages`)).body as { subject: string }[];
+	const send = (to: string, subject: string) =>
+		server.send({ from: 'a@sender.test', to, subject, text: subject }).then(
+			(info) => info.response,
+			(err: { response: string }) => err.response,
+		);
+
+	it('stores mail with the records committed on its own connection, visible to the API at once', async () => {
+		const reply = await send('thread@example.test', 'first');
+		expect(reply).toMatch(/^250 /);
+		expect((await inboxOf('thread@example.test')).map((m) => m.subject)).toEqual(['first']);
+	});
+
+	it('is replaced when it ends: mail sent meanwhile gets 250 or a temporary failure, never silence, and later mail is stored', async () => {
+		const thread = (server.ingest as unknown as { thread: Worker }).thread;
+		const inFlight = send('crash@example.test', 'in flight');
+		await thread.terminate();
+		expect(await inFlight).toMatch(/^(250|451) /);
+
+		let reply = '';
+		for (let attempt = 0; attempt < 100 && !reply.startsWith('250'); attempt++) {
+			reply = await send('after-crash@example.test', 'after');
+			if (!reply.startsWith('250')) {
+				expect(reply).toMatch(/^451 /);
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+		}
+		expect(reply).toMatch(/^250 /);
+		expect((await inboxOf('after-crash@example.test')).map((m) => m.subject)).toEqual(['after']);
+		expect((server.ingest as unknown as { thread: Worker }).thread).not.toBe(thread);
+	});
+});
