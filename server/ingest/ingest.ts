@@ -60,10 +60,11 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 
 	deliver(mail: IncomingMail): Promise<MessageRecord[]> {
 		const done = new Promise<StoredDelivery>((resolve, reject) => {
+			if (this.closing) return reject(new Error('the server is shutting down'));
 			if (!this.thread) return reject(new Error('the ingest thread is restarting'));
 			const id = this.nextId++;
-			this.waiting.set(id, { resolve, reject });
 			this.thread.postMessage({ id, mail } satisfies IngestRequest);
+			this.waiting.set(id, { resolve, reject });
 		}).then(({ records, effects }) => {
 			this.emit('delivered', records, effects);
 			return records;
@@ -80,8 +81,8 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 
 	/** Lets deliveries in progress finish, then ends the ingest thread (its last commit made durable). */
 	async close(): Promise<void> {
-		await this.settled();
 		this.closing = true;
+		await this.settled();
 		clearTimeout(this.restartTimer);
 		if (!this.thread) return;
 		const exited = once(this.thread, 'exit');
@@ -105,12 +106,12 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 		});
 		thread.on('error', (err) => this.log.error({ err }, 'the ingest thread failed'));
 		thread.on('exit', () => {
-			if (this.closing) return;
 			this.thread = undefined;
 			// What it had not acknowledged may or may not have committed: the senders get a temporary failure and retry.
 			const stopped = new Error('the ingest thread stopped');
 			for (const waiting of this.waiting.values()) waiting.reject(stopped);
 			this.waiting.clear();
+			if (this.closing) return;
 			const restart = () => (this.thread = this.startThread());
 			if (Date.now() - startedAt < QUICK_RESTART_MS) this.restartTimer = setTimeout(restart, QUICK_RESTART_MS).unref();
 			else restart();
