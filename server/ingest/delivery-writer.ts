@@ -46,9 +46,8 @@ export class DeliveryWriter {
 		leaveCheckpointsToCheckpointer(this.db);
 		this.parser = new ParserPool(config.parseWorkers, config.parseTimeout);
 		// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
-		const walSync = config.durability === 'full' ? new WalSync(`${this.db.name}-wal`) : undefined;
-		this.walSync = walSync;
-		this.commit = new GroupCommit(this.db, () => walSync?.sync() ?? Promise.resolve());
+		this.walSync = config.durability === 'full' ? new WalSync(`${this.db.name}-wal`) : undefined;
+		this.commit = new GroupCommit(this.db, () => this.walSync?.sync() ?? Promise.resolve());
 		this.messages = new MessageStore(this.db);
 		this.webhooks = new WebhookRecorder(this.db, config.webhookRetrySchedule[0]);
 		this.outgoing = new OutgoingStore(this.db);
