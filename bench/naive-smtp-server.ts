@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { listenBaselineServer } from './support/baseline-server';
 
-const port = Number(process.argv[2]);
 const dir = mkdtempSync(join(tmpdir(), 'mailroom-bench-naive-'));
 const db = new Database(join(dir, 'naive.sqlite'));
 db.pragma('journal_mode = WAL');
@@ -15,12 +14,9 @@ db.pragma('synchronous = FULL');
 db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, sender TEXT, subject TEXT, text TEXT, raw BLOB)');
 const insert = db.prepare('INSERT INTO messages (sender, subject, text, raw) VALUES (?, ?, ?, ?)');
 
-const server = new SMTPServer({
-	authOptional: true,
-	disabledCommands: ['AUTH', 'STARTTLS'],
-	logger: false,
-	size: 25 * 1024 * 1024,
-	onData(stream, _session, callback) {
+listenBaselineServer(
+	Number(process.argv[2]),
+	(stream, _session, callback) => {
 		const chunks: Buffer[] = [];
 		stream.on('data', (chunk: Buffer) => chunks.push(chunk));
 		stream.on('end', () => {
@@ -34,12 +30,8 @@ const server = new SMTPServer({
 			);
 		});
 	},
-});
-server.listen(port, '127.0.0.1');
-process.on('SIGTERM', () =>
-	server.close(() => {
+	() => {
 		db.close();
 		rmSync(dir, { recursive: true, force: true });
-		process.exit(0);
-	}),
+	},
 );

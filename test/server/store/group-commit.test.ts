@@ -74,6 +74,20 @@ describe('GroupCommit', () => {
 		expect(db.prepare('SELECT n FROM t ORDER BY n').all()).toEqual([{ n: 1 }, { n: 2 }]);
 	});
 
+	it('holds the write lock from the start of a batch, so another writing connection cannot slip in between a read and a write', async () => {
+		// The ingest thread and the main thread each write on a connection of their own.
+		const other = new Database(db.name);
+		other.pragma('busy_timeout = 0');
+		const commit = new GroupCommit(db);
+		await commit.run(() => {
+			db.prepare('SELECT count(*) FROM t').get();
+			expect(() => other.prepare('INSERT INTO t (n) VALUES (1)').run()).toThrow(/locked|busy/i);
+			return db.prepare('INSERT INTO t (n) VALUES (2)').run();
+		});
+		other.close();
+		expect(db.prepare('SELECT n FROM t').all()).toEqual([{ n: 2 }]);
+	});
+
 	it('works with a real WAL fsync, sharing one among callers waiting together', async () => {
 		const walSync = new WalSync(`${db.name}-wal`);
 		const commit = new GroupCommit(db, () => walSync.sync());
