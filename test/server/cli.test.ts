@@ -68,7 +68,8 @@ async function me(served: Served, key: string): Promise<{ status: number; body: 
 	return { status: response.status, body: (await response.json()) as { name?: string; admin?: boolean } };
 }
 
-const KEY = /\bmr_[A-Za-z0-9_-]{20,}\b/;
+// No \b at the end: a key may end in '-', after which \b would cut the match short.
+const KEY = /\bmr_[A-Za-z0-9_-]{20,}/;
 const keyIn = (text: string) => KEY.exec(text)![0];
 const keyIdIn = (text: string) => /API key \(id (\S+)\)/.exec(text)![1];
 
