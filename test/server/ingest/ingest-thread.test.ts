@@ -38,3 +38,17 @@ describe('the ingest thread', () => {
 		expect((server.ingest as unknown as { thread: Worker }).thread).not.toBe(thread);
 	});
 });
+
+describe('the ingest thread at shutdown', () => {
+	it('once closed, refuses further mail with a temporary failure instead of leaving it unanswered', async () => {
+		const server = await startTestMailroom();
+		try {
+			await server.ingest.close();
+			await expect(server.send({ from: 'a@sender.test', to: 'late@example.test', subject: 'late', text: 'late' })).rejects.toMatchObject({
+				responseCode: 451,
+			});
+		} finally {
+			await server.stop();
+		}
+	});
+});
