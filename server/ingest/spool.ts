@@ -14,8 +14,9 @@ export interface SpooledBytes {
 /** A message as received: in memory (small ones, ideally in a SharedArrayBuffer) or spooled to a file. */
 export type RawMessage = Uint8Array | SpooledBytes;
 
-export function isSpooled(bytes: Uint8Array | SpooledBytes): bytes is SpooledBytes {
-	return !(bytes instanceof Uint8Array);
+/** Whether content (bytes, or a body's text) is kept in a spool file rather than in memory. */
+export function isSpooled(content: Uint8Array | string | SpooledBytes): content is SpooledBytes {
+	return typeof content === 'object' && !(content instanceof Uint8Array);
 }
 
 /** The whole content in memory; only for the rare paths that need it at once (forwarding, an unparsable message). */
@@ -23,9 +24,9 @@ export function rawBytes(bytes: Uint8Array | SpooledBytes): Buffer {
 	return isSpooled(bytes) ? readFileSync(bytes.spoolPath) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Where the parser writes attachment `index` of a spooled message: beside it, so both go together. */
-export function spooledAttachmentPath(message: SpooledBytes, index: number): string {
-	return join(dirname(message.spoolPath), `attachment-${index}`);
+/** Where the parser writes a file parsed out of a spooled message (an attachment, a body): beside it, so all go together. */
+export function besideSpooled(message: SpooledBytes, name: string): string {
+	return join(dirname(message.spoolPath), name);
 }
 
 /**

@@ -1,5 +1,7 @@
 import LinkifyIt from 'linkify-it';
 import { Parser } from 'htmlparser2';
+import { bodyChunks, type MessageBody } from './message-body';
+import { isSpooled } from '../ingest/spool';
 
 // Only links with an explicit scheme: "example.com" in prose is not a link a user clicks.
 const linkify = new LinkifyIt({}, { fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
@@ -36,40 +38,93 @@ function worthScanning(run: string): boolean {
 	return true;
 }
 
-/** URLs written in plain text, in order of appearance, with their positions. */
-export function findTextLinks(text: string): { url: string; index: number; lastIndex: number }[] {
-	const links: { url: string; index: number; lastIndex: number }[] = [];
-	if (!text.includes(SCHEME_END)) return links;
-	let work = 0;
-	for (const { 0: run, index } of text.matchAll(RUN)) {
-		if (!worthScanning(run)) continue;
-		for (const match of linkify.match(run) ?? []) {
-			if (WEB_LINK.test(match.url)) links.push({ url: match.url, index: index + match.index, lastIndex: index + match.lastIndex });
-		}
-		work += run.length * (run.length + 1024);
-		if (work >= MAX_SCAN_WORK) break;
-	}
-	return links;
+interface TextLink {
+	url: string;
+	index: number;
+	lastIndex: number;
 }
 
-/** href targets of anchors and image maps in an HTML body. */
-function findHtmlLinks(html: string): string[] {
-	const links: string[] = [];
+/** Link detection over one text, which may come in several parts: the work budget spans them all. */
+class TextLinkScan {
+	readonly links: TextLink[] = [];
+	private work = 0;
+
+	scan(text: string): void {
+		if (this.work >= MAX_SCAN_WORK || !text.includes(SCHEME_END)) return;
+		for (const { 0: run, index } of text.matchAll(RUN)) {
+			if (!worthScanning(run)) continue;
+			for (const match of linkify.match(run) ?? []) {
+				if (WEB_LINK.test(match.url)) this.links.push({ url: match.url, index: index + match.index, lastIndex: index + match.lastIndex });
+			}
+			this.work += run.length * (run.length + 1024);
+			if (this.work >= MAX_SCAN_WORK) return;
+		}
+	}
+}
+
+/** URLs written in plain text, in order of appearance, with their positions. */
+export function findTextLinks(text: string): TextLink[] {
+	const scan = new TextLinkScan();
+	scan.scan(text);
+	return scan.links;
+}
+
+/** Whether a character ends a RUN (whitespace, U+FEFF excepted); ASCII is decided without a regular expression. */
+const isRunBreak = (code: number) =>
+	code < 0x80 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : code !== 0xfeff && /\s/.test(String.fromCharCode(code));
+
+/**
+ * Adds the URLs in a body read in chunks to `found`: each chunk is scanned up to its last whitespace
+ * and the rest goes with the next, so no run is split. Of a run too long to hold a link only its end
+ * is carried (to keep it too long), so memory stays bounded by the chunk size.
+ */
+function addBodyTextLinks(body: MessageBody, found: LinkSet): void {
+	if (!isSpooled(body)) return findTextLinks(body).forEach((link) => found.add(link.url));
+	const scan = new TextLinkScan();
+	let carried = '';
+	const scanned = (text: string) => {
+		scan.scan(text);
+		// Only the chunk's links are held: each is a slice of the chunk, and keeps all of it in memory.
+		scan.links.splice(0).forEach((link) => found.add(link.url));
+	};
+	for (const chunk of bodyChunks(body)) {
+		const text = carried + chunk;
+		let end = text.length;
+		while (end > 0 && !isRunBreak(text.charCodeAt(end - 1))) end--;
+		scanned(text.slice(0, end));
+		carried = text.slice(Math.max(end, text.length - MAX_RUN_LENGTH - 1));
+	}
+	scanned(carried);
+}
+
+/** Adds the href targets of anchors and image maps in an HTML body to `found`. */
+function addHtmlLinks(html: MessageBody, found: LinkSet): void {
 	const parser = new Parser({
 		onopentag(name, attributes) {
 			const href = (name === 'a' || name === 'area') && attributes.href?.trim();
-			if (href && WEB_LINK.test(href)) links.push(href);
+			if (href && WEB_LINK.test(href)) found.add(href);
 		},
 	});
-	parser.end(html);
-	return links;
+	for (const chunk of bodyChunks(html)) parser.write(chunk);
+	parser.end();
 }
 
 /** A record lists at most this many links: every listing returns them, so a link bomb must not bloat it. */
 export const MAX_LINKS = 1000;
 
-/** Each distinct URL found in the text and HTML bodies, in order of first appearance (at most MAX_LINKS). */
-export function extractLinks(text: string, html: string | null): string[] {
-	const found = [...(html ? findHtmlLinks(html) : []), ...findTextLinks(text).map((link) => link.url)];
-	return [...new Set(found)].slice(0, MAX_LINKS);
+/** Distinct links in order of first appearance, up to MAX_LINKS (the rest are not kept). */
+class LinkSet {
+	readonly links = new Set<string>();
+
+	add(url: string): void {
+		if (this.links.size < MAX_LINKS) this.links.add(url);
+	}
+}
+
+/** Each distinct URL found in the HTML and text bodies, in order of first appearance (at most MAX_LINKS). */
+export function extractLinks(text: MessageBody, html: MessageBody | null): string[] {
+	const found = new LinkSet();
+	if (html) addHtmlLinks(html, found);
+	addBodyTextLinks(text, found);
+	return [...found.links];
 }

@@ -3,7 +3,8 @@ import { convert as htmlToText } from 'html-to-text';
 import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail';
 import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
-import { rawBytes, type RawMessage } from '../ingest/spool';
+import { assembleBody, bodyChunks, bodySample, type MessageBody } from './message-body';
+import { isSpooled, rawBytes, type RawMessage, type SpooledBytes } from '../ingest/spool';
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions.
 export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
@@ -16,6 +17,36 @@ const HTML_TO_TEXT_OPTIONS = {
 		{ selector: 'img', format: 'skip' },
 	],
 };
+
+/** The text of an HTML body; a large one (in a file) is converted a piece at a time into a file beside it. */
+function htmlBodyToText(html: MessageBody): MessageBody {
+	return isSpooled(html) ? assembleBody(htmlTextPieces(html), `${html.spoolPath}.txt`) : htmlToText(html, HTML_TO_TEXT_OPTIONS);
+}
+
+/** html-to-text builds a document tree of what it converts: many times the size of its HTML. */
+const HTML_TO_TEXT_PIECE_BYTES = 64 * 1024;
+
+/**
+ * A large HTML body as text, converted in pieces of about HTML_TO_TEXT_PIECE_BYTES that each end after
+ * a tag ('>'), so converting holds one piece, not the whole document; a line may break where a piece ends.
+ */
+function* htmlTextPieces(html: SpooledBytes): Generator<string> {
+	let carried = '';
+	let separator = '';
+	const convert = function* (piece: string) {
+		const text = htmlToText(piece, HTML_TO_TEXT_OPTIONS);
+		if (!text) return;
+		yield separator + text;
+		separator = '\n';
+	};
+	for (const chunk of bodyChunks(html, HTML_TO_TEXT_PIECE_BYTES)) {
+		const text = carried + chunk;
+		const cut = text.lastIndexOf('>') + 1 || text.length;
+		yield* convert(text.slice(0, cut));
+		carried = text.slice(cut);
+	}
+	yield* convert(carried);
+}
 
 function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
 	const out: AddressObject[] = [];
@@ -68,8 +99,8 @@ export interface MailparserFields {
 	/** Header values as mailparser decodes them; `priority` folds X-Priority, Importance and the like. */
 	headers: Map<string, unknown>;
 	headerLines: readonly { key: string; line: string }[];
-	text?: string;
-	html?: string | false;
+	text?: MessageBody;
+	html?: MessageBody | false;
 	attachments: Attachment[];
 }
 
@@ -77,8 +108,8 @@ const PRIORITIES = new Set(['normal', 'high', 'low']);
 
 /** What Mailroom stores of a message, from what mailparser made of it. */
 export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = builtInSpamScorer): ParsedMail {
-	const html = typeof mail.html === 'string' ? mail.html : null;
-	const text = mail.text || (html ? htmlToText(html, HTML_TO_TEXT_OPTIONS) : '');
+	const html = mail.html === undefined || mail.html === false ? null : mail.html;
+	const text = mail.text || (html ? htmlBodyToText(html) : '');
 	const priority = mail.headers.get('priority');
 	const parsed: Omit<ParsedMail, 'spam'> = {
 		subject: mail.subject ?? '',
@@ -95,7 +126,12 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 		links: extractLinks(text, html),
 		attachments: mail.attachments.map(toAttachment),
 	};
-	const spam = spamScorer.score({ ...parsed, attachmentTypes: parsed.attachments.map((a) => a.contentType) });
+	const spam = spamScorer.score({
+		...parsed,
+		text: bodySample(text),
+		html: html === null ? null : bodySample(html),
+		attachmentTypes: parsed.attachments.map((a) => a.contentType),
+	});
 	return { ...parsed, spam };
 }
 

@@ -4,7 +4,9 @@ import { pipeline } from 'node:stream/promises';
 import { MailParser, type AttachmentStream, type MessageText } from 'mailparser';
 import { PARSER_OPTIONS, toParsedMail, type MailparserFields } from './parse-message';
 import type { ParsedMail } from './parsed-mail';
-import { spooledAttachmentPath, type SpooledBytes } from '../ingest/spool';
+import { assembleBody } from './message-body';
+import { streamSpooledParts } from './spooled-parts';
+import { besideSpooled, type SpooledBytes } from '../ingest/spool';
 import { countLargeMessageBytes } from '../ingest/garbage';
 
 /** simpleParser copies these headers onto its result; so do we, so both paths give the same record. */
@@ -12,14 +14,19 @@ const TOP_LEVEL_HEADERS = ['subject', 'references', 'date', 'to', 'from', 'cc', 
 
 /**
  * Parses a spooled message as it streams from its file, the way simpleParser parses one in memory,
- * except that each attachment streams into a file beside the message instead of a buffer: a large
- * message is never whole in memory, and mailparser reads the file no faster than the attachment
- * files are written (backpressure all along).
+ * except that each attachment, and each text and HTML part, streams into a file beside the message
+ * instead of a buffer: a large message is never whole in memory, and mailparser reads the file no
+ * faster than those files are written (backpressure all along). A large text or HTML body stays
+ * in a file (see MessageBody).
  */
 export async function parseSpooled(message: SpooledBytes): Promise<ParsedMail> {
 	const parser = new MailParser(PARSER_OPTIONS);
+	const textParts = streamSpooledParts(parser, (index) => besideSpooled(message, `text-part-${index}`));
 	const mail: Omit<MailparserFields, 'headers' | 'headerLines'> & Partial<MailparserFields> = { attachments: [] };
 	const files: SpooledBytes[] = [];
+	/** mailparser's text and HTML, with markers where the text parts' files go. */
+	let text: string | undefined;
+	let html: string | false | undefined;
 	parser.on('headers', (headers) => {
 		mail.headers = headers;
 		mail.headerLines = (parser as unknown as { headerLines: MailparserFields['headerLines'] }).headerLines;
@@ -28,11 +35,11 @@ export async function parseSpooled(message: SpooledBytes): Promise<ParsedMail> {
 	const read = async () => {
 		for await (const data of parser as AsyncIterable<AttachmentStream | MessageText>) {
 			if (data.type === 'text') {
-				if (data.text !== undefined) mail.text = data.text;
-				if (data.html !== undefined) mail.html = data.html as string | false;
+				if (data.text !== undefined) text = data.text;
+				if (data.html !== undefined) html = data.html as string | false;
 				continue;
 			}
-			const spoolPath = spooledAttachmentPath(message, files.length);
+			const spoolPath = besideSpooled(message, `attachment-${files.length}`);
 			await pipeline(data.content as Readable, createWriteStream(spoolPath));
 			files.push({ spoolPath, byteLength: data.size });
 			// Content lives in the file: the record is built from the metadata mailparser counted on the way.
@@ -43,9 +50,11 @@ export async function parseSpooled(message: SpooledBytes): Promise<ParsedMail> {
 	const source = createReadStream(message.spoolPath, { highWaterMark: 256 * 1024 });
 	source.on('data', (chunk) => countLargeMessageBytes(chunk.length));
 	await Promise.all([pipeline(source, parser), read()]);
+	await textParts.written();
 
 	// As simpleParser: no HTML (or an empty one) is `false`.
-	if (!mail.html) mail.html = false;
+	mail.html = html ? assembleBody(textParts.segments(html), besideSpooled(message, 'html')) : false;
+	if (text) mail.text = assembleBody(textParts.segments(text), besideSpooled(message, 'text'));
 	const headers = mail.headers ?? new Map();
 	const fields = mail as unknown as Record<string, unknown>;
 	for (const key of TOP_LEVEL_HEADERS) {

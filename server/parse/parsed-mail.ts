@@ -1,4 +1,5 @@
 import type { SpooledBytes } from '../ingest/spool';
+import type { MessageBody } from './message-body';
 
 /** What parsing a raw message yields; shared by every recipient's record. */
 export interface AddressObject {
@@ -35,9 +36,9 @@ export interface ParsedMail {
 	priority: 'normal' | 'high' | 'low';
 	/** Header lines in order, lower-case names, unfolded values. */
 	headers: [string, string][];
-	/** The text part, or the HTML converted to text when there is none. */
-	text: string;
-	html: string | null;
+	/** The text part, or the HTML converted to text when there is none (a large body of a spooled message: its file). */
+	text: MessageBody;
+	html: MessageBody | null;
 	links: string[];
 	spam: number;
 	attachments: ParsedAttachment[];

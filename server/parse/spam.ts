@@ -1,6 +1,12 @@
 import type { ParsedMail } from './parsed-mail';
 
-export type SpamInput = Omit<ParsedMail, 'spam' | 'links' | 'attachments'> & { links: string[]; attachmentTypes: string[] };
+/** What a scorer reads of a message; of a large body only its first megabyte (see bodySample). */
+export type SpamInput = Omit<ParsedMail, 'spam' | 'links' | 'attachments' | 'text' | 'html'> & {
+	text: string;
+	html: string | null;
+	links: string[];
+	attachmentTypes: string[];
+};
 
 /** A spam engine gives each message a score in [0, 1]; a real engine (e.g. rspamd) can implement this later. */
 export interface SpamScorer {

@@ -6,9 +6,12 @@ import type { SpooledBytes } from '../ingest/spool';
 /** Size of one stored piece; every piece but the last of a content is exactly this long. */
 const PIECE_SIZE = 1024 * 1024;
 
+/** Which body of a message: its text or its HTML. */
+export type BodyKind = 'text' | 'html';
+
 /**
- * The raw source and attachments of a spooled (large) message, stored in the database in pieces
- * (`content_raw_pieces`, `attachment_pieces`; the `raw` or `content` column is then empty). They
+ * The raw source, attachments and large bodies of a spooled (large) message, stored in the database in pieces
+ * (`content_raw_pieces`, `attachment_pieces`, `content_body_pieces`; the `raw`, `content`, `text` or `html` column is then empty). They
  * are copied in from the spool files a piece at a time inside the message's transaction, so they
  * commit, and are fsynced, with it: memory holds one piece, not the message. Deleting the content
  * or attachment row deletes its pieces (ON DELETE CASCADE).
@@ -20,6 +23,9 @@ export class ContentPieces {
 	private readonly selectRawPiece: Statement;
 	private readonly selectRawLength: Statement;
 	private readonly selectAttachmentPieces: Statement;
+	private readonly insertBodyPiece: Statement;
+	private readonly selectBodyPieces: Statement;
+	private readonly selectBodyLength: Statement;
 
 	constructor(db: Db) {
 		this.insertRawPiece = db.prepare('INSERT INTO content_raw_pieces (content_id, seq, data) VALUES (?, ?, ?)');
@@ -28,6 +34,9 @@ export class ContentPieces {
 		this.selectRawPiece = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? AND seq = ?').pluck();
 		this.selectRawLength = db.prepare('SELECT sum(length(data)) FROM content_raw_pieces WHERE content_id = ?').pluck();
 		this.selectAttachmentPieces = db.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck();
+		this.insertBodyPiece = db.prepare('INSERT INTO content_body_pieces (content_id, kind, seq, data) VALUES (?, ?, ?, ?)');
+		this.selectBodyPieces = db.prepare('SELECT data FROM content_body_pieces WHERE content_id = ? AND kind = ? ORDER BY seq').pluck();
+		this.selectBodyLength = db.prepare('SELECT sum(length(data)) FROM content_body_pieces WHERE content_id = ? AND kind = ?').pluck();
 	}
 
 	/** Call inside the transaction that inserts the content row. */
@@ -40,14 +49,19 @@ export class ContentPieces {
 		copyFile(spooled.spoolPath, (seq, piece) => this.insertAttachmentPiece.run(checksum, seq, piece));
 	}
 
+	/** Call inside the transaction that inserts the content row. */
+	writeBody(contentId: number | bigint, kind: BodyKind, spooled: SpooledBytes): void {
+		copyFile(spooled.spoolPath, (seq, piece) => this.insertBodyPiece.run(contentId, kind, seq, piece));
+	}
+
 	/** A stored raw source in one buffer (allocated once); undefined when it is not stored in pieces. */
 	raw(contentId: number): Buffer | undefined {
-		const length = this.rawLength(contentId);
-		if (length === null) return undefined;
-		const raw = Buffer.allocUnsafe(length);
-		let offset = 0;
-		for (const piece of this.selectRawPieces.iterate(contentId) as IterableIterator<Buffer>) offset += piece.copy(raw, offset);
-		return raw;
+		return joinPieces(this.rawLength(contentId), () => this.selectRawPieces.iterate(contentId));
+	}
+
+	/** A body stored in pieces, decoded; undefined when it is not stored in pieces. */
+	body(contentId: number, kind: BodyKind): string | undefined {
+		return joinPieces(this.selectBodyLength.get(contentId, kind) as number | null, () => this.selectBodyPieces.iterate(contentId, kind))?.toString();
 	}
 
 	/** Bytes in a content's raw pieces; null when its raw source is not stored in pieces. */
@@ -69,6 +83,18 @@ export class ContentPieces {
 		const start = offset - first * PIECE_SIZE;
 		return joined.subarray(start, start + length);
 	}
+}
+
+/**
+ * Pieces `length` bytes long in all, in one buffer allocated once; undefined when there are none (`length` null).
+ * `pieces` runs the query only then: an iterator left unfinished would keep the connection busy.
+ */
+function joinPieces(length: number | null, pieces: () => IterableIterator<unknown>): Buffer | undefined {
+	if (length === null) return undefined;
+	const joined = Buffer.allocUnsafe(length);
+	let offset = 0;
+	for (const piece of pieces() as IterableIterator<Buffer>) offset += piece.copy(joined, offset);
+	return joined;
 }
 
 /** Reads a file in whole pieces of PIECE_SIZE (the last may be shorter), reusing one buffer. */

@@ -200,12 +200,14 @@ export class MessageStore {
 			parsed.date,
 			parsed.priority,
 			JSON.stringify(parsed.headers),
-			parsed.text,
-			parsed.html,
+			isSpooled(parsed.text) ? '' : parsed.text,
+			parsed.html !== null && isSpooled(parsed.html) ? '' : parsed.html,
 			isSpooled(delivery.raw) ? NO_BYTES : delivery.raw,
 		).lastInsertRowid;
-		// A spooled (large) message goes in as pieces, its raw and attachment columns left empty (see ContentPieces).
+		// A spooled (large) message goes in as pieces, its raw and attachment columns (and large bodies) left empty (see ContentPieces).
 		if (isSpooled(delivery.raw)) this.pieces.writeRaw(contentId, delivery.raw);
+		if (isSpooled(parsed.text)) this.pieces.writeBody(contentId, 'text', parsed.text);
+		if (parsed.html !== null && isSpooled(parsed.html)) this.pieces.writeBody(contentId, 'html', parsed.html);
 		parsed.attachments.forEach((attachment, position) => {
 			const { content } = attachment;
 			const added = this.insertAttachmentContent.run(attachment.checksum, isSpooled(content) ? NO_BYTES : content).changes > 0;
@@ -316,8 +318,8 @@ export class MessageStore {
 				date: row.date,
 				priority: row.priority,
 				headers: JSON.parse(row.headers),
-				text: row.text,
-				html: row.html,
+				text: row.text === '' ? (this.pieces.body(row.id, 'text') ?? '') : row.text,
+				html: row.html === '' ? (this.pieces.body(row.id, 'html') ?? '') : row.html,
 				raw: row.raw.length === 0 ? (this.pieces.raw(row.id) ?? row.raw) : row.raw,
 			}
 		);

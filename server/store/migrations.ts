@@ -305,4 +305,15 @@ export const MIGRATIONS: string[] = [
 		PRIMARY KEY (checksum, seq)
 	);
 	`,
+	`
+	-- The text or HTML body of a large (spooled) message, as UTF-8 in 1 MB pieces (split anywhere, so a reader joins them
+	-- before decoding); contents.text or contents.html is then ''. The pieces go with their row.
+	CREATE TABLE content_body_pieces (
+		content_id INTEGER NOT NULL REFERENCES contents(id) ON DELETE CASCADE,
+		kind TEXT NOT NULL CHECK (kind IN ('text', 'html')),
+		seq INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (content_id, kind, seq)
+	);
+	`,
 ];

@@ -98,6 +98,59 @@ describe('large messages (spooled)', () => {
 		expect(readdirSync(join(spooling.config.dataDir, 'spool'))).toEqual([]);
 	});
 
+	it('keep large text and HTML bodies in pieces, and serve them as the same messages kept in memory', async () => {
+		const line = (i: number) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`;
+		const text = Array.from({ length: 40_000 }, (_, i) => line(i)).join('');
+		const flowed = 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
+		const build = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer({ from: 'bodies@sender.test', ...mail }).compile().build();
+		const bodies: Record<string, Buffer> = {
+			'text@bodies.test': await build({ subject: 'plain', text }),
+			'both@bodies.test': await build({ subject: 'both', text, html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`, textEncoding: 'base64' }),
+			'nested@bodies.test': await build({
+				subject: 'with a message attached',
+				text,
+				html: '<p>short</p>',
+				attachments: [{ contentType: 'message/rfc822', content: await build({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) }],
+			}),
+			'latin@bodies.test': Buffer.from(
+				'From: bodies@sender.test\r\nSubject: latin\r\nContent-Type: text/plain; charset=iso-8859-1; format=flowed\r\n' +
+					`Content-Transfer-Encoding: quoted-printable\r\n\r\n${flowed}`,
+			),
+		};
+		for (const [inbox, raw] of Object.entries(bodies)) {
+			const send = (server: TestMailroom) => server.send({ envelope: { from: 'bodies@sender.test', to: [inbox] }, raw });
+			await send(spooling);
+			await send(inMemory);
+			const spooled = await onlyMessage(spooling, inbox);
+			const kept = await onlyMessage(inMemory, inbox);
+			const fromSpool = await served(spooling, inbox, spooled._id);
+			const fromMemory = await served(inMemory, inbox, kept._id);
+			const withoutIdentity = ({ _id, received, ...rest }: Record<string, unknown>) => rest; // eslint-disable-line @typescript-eslint/no-unused-vars
+			expect(withoutIdentity(fromSpool.record)).toEqual(withoutIdentity(fromMemory.record));
+			expect(fromSpool.text.length).toBeGreaterThan(1024 * 1024);
+			expect(fromSpool.text).toBe(fromMemory.text);
+			expect(fromSpool.dirty).toBe(fromMemory.dirty);
+		}
+		expect(spooling.db.prepare("SELECT kind, count(DISTINCT content_id) FROM content_body_pieces GROUP BY kind ORDER BY kind").raw().all()).toEqual([
+			['html', 1],
+			['text', 4],
+		]);
+		expect(spooling.db.prepare("SELECT count(*) FROM contents WHERE text = ''").pluck().get()).toBe(4);
+		expect(countRows(inMemory, 'content_body_pieces')).toBe(0);
+		expect(readdirSync(join(spooling.config.dataDir, 'spool'))).toEqual([]);
+	});
+
+	it('turn a large HTML-only body into text a piece at a time', async () => {
+		const paragraphs = Array.from({ length: 30_000 }, (_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`);
+		await spooling.send({ envelope: { from: 'html@sender.test', to: ['html@bodies.test'] }, raw: await new MailComposer({ subject: 'html', html: paragraphs.join('\n') }).compile().build() });
+		const record = await onlyMessage(spooling, 'html@bodies.test');
+		expect(record.links).toEqual(Array.from({ length: 20 }, (_, i) => `https://example.test/p${i}`));
+		const { text } = await served(spooling, 'html@bodies.test', record._id);
+		expect(text.startsWith('Paragraph 0 with a link [1] & more.')).toBe(true);
+		expect(text).toMatch(/^Paragraph 29999 with a link .* & more\.$/m);
+		expect(text.match(/^Paragraph \d+ /gm)).toHaveLength(30_000);
+	});
+
 	it('reads any range of a pieced attachment across piece boundaries', async () => {
 		await sendLarge(spooling, 'ranges@spool.test');
 		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
@@ -123,6 +176,9 @@ describe('large messages (spooled)', () => {
 		expect(countRows(spooling, 'attachment_pieces')).toBe(4);
 		await remove('big@spool.test');
 		await remove('ranges@spool.test');
+		expect(countRows(spooling, 'content_body_pieces')).toBeGreaterThan(0);
+		for (const inbox of ['text', 'both', 'nested', 'latin', 'html']) await remove(`${inbox}@bodies.test`);
+		expect(countRows(spooling, 'content_body_pieces')).toBe(0);
 		expect(countRows(spooling, 'content_raw_pieces')).toBe(0);
 		expect(countRows(spooling, 'attachment_pieces')).toBe(0);
 		expect(countRows(spooling, 'attachment_contents')).toBe(0);

@@ -21,7 +21,7 @@ describe('ParserPool', () => {
 		expect(outcomes.map((outcome) => outcome.parsed.subject)).toEqual(subjects);
 		expect(outcomes.every((outcome) => outcome.error === undefined)).toBe(true);
 		outcomes.forEach(({ parsed }, i) => {
-			expect(parsed.text.trim()).toBe(`body of message ${i}`);
+			expect(typeof parsed.text === 'string' && parsed.text.trim()).toBe(`body of message ${i}`);
 			// large attachments come back moved, not copied, and intact
 			expect(parsed.attachments.map((a) => a.length)).toEqual(i % 5 === 0 ? [64 * 1024] : []);
 		});
