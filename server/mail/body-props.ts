@@ -24,5 +24,5 @@ export function crlfText(raw: Buffer): string {
 }
 
 export function bodyProps(content: MessageContent): BodyProps {
-	return { text: content.text, headers: headerObject(content.headers), raw: crlfText(content.raw) };
+	return { text: content.text, headers: headerObject(content.headers), raw: crlfText(content.raw()) };
 }

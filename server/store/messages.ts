@@ -59,7 +59,8 @@ export interface MessageContent {
 	headers: [string, string][];
 	text: string;
 	html: string | null;
-	raw: Buffer;
+	/** Read only when asked for: most readers want the text, and a large message's source is megabytes. */
+	raw(): Buffer;
 }
 
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
@@ -161,6 +162,7 @@ export class MessageStore {
 	private readonly selectCount: Statement;
 	private readonly selectContent: Statement;
 	private readonly selectRaw: Statement;
+	private readonly selectRawBlob: Statement;
 	private readonly pieces: ContentPieces;
 
 	constructor(db: Db) {
@@ -187,8 +189,9 @@ export class MessageStore {
 		this.selectDomainCount = db.prepare('SELECT count(*) FROM messages WHERE domain = ?').pluck();
 		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
 		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
-		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html, c.raw
+		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
+		this.selectRawBlob = db.prepare('SELECT raw FROM contents WHERE id = ?').pluck();
 		this.selectRaw = db.prepare('SELECT c.id, c.raw FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?');
 	}
 
@@ -310,7 +313,7 @@ export class MessageStore {
 
 	content(inbox: string, id: string): MessageContent | undefined {
 		const row = this.selectContent.get(id, inbox) as
-			| { id: number; message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null; raw: Buffer }
+			| { id: number; message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null }
 			| undefined;
 		return (
 			row && {
@@ -320,8 +323,14 @@ export class MessageStore {
 				headers: JSON.parse(row.headers),
 				text: row.text === '' ? (this.pieces.body(row.id, 'text') ?? '') : row.text,
 				html: row.html === '' ? (this.pieces.body(row.id, 'html') ?? '') : row.html,
-				raw: row.raw.length === 0 ? (this.pieces.raw(row.id) ?? row.raw) : row.raw,
+				raw: () => this.rawOf(row.id),
 			}
 		);
+	}
+
+	/** The whole raw source of a content row: its blob, or its pieces assembled. */
+	private rawOf(contentId: number): Buffer {
+		const blob = this.selectRawBlob.get(contentId) as Buffer;
+		return blob.length === 0 ? (this.pieces.raw(contentId) ?? blob) : blob;
 	}
 }

@@ -43,7 +43,7 @@ describe('MessageDeletion', () => {
 		const [a, b] = store.insert(delivery(['a@x.test', 'b@x.test'], [attachment('c1', 'one')]));
 		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(true);
 		expect(count('contents')).toBe(1);
-		expect(store.content('b@x.test', b._id)?.raw.toString()).toBe('raw');
+		expect(store.content('b@x.test', b._id)?.raw().toString()).toBe('raw');
 		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(false);
 		expect(deletion.deleteMessage('a@x.test', b._id)).toBe(false); // wrong inbox
 		expect(deletion.deleteMessage('b@x.test', b._id)).toBe(true);
