@@ -19,7 +19,7 @@ export function isSpooled(content: Uint8Array | string | SpooledBytes): content 
 	return typeof content === 'object' && !(content instanceof Uint8Array);
 }
 
-/** The whole content in memory; only for the rare paths that need it at once (forwarding, an unparsable message). */
+/** The whole content in memory; only for the rare path that needs it at once (forwarding). */
 export function rawBytes(bytes: Uint8Array | SpooledBytes): Buffer {
 	return isSpooled(bytes) ? readFileSync(bytes.spoolPath) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

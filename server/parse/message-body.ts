@@ -50,13 +50,13 @@ export function bodySample(body: MessageBody): string {
 	return '';
 }
 
-/** A body as strings of about `size` bytes of UTF-8 (no character split); a string body is one chunk. */
-export function* bodyChunks(body: MessageBody, size = WINDOW_BYTES): Generator<string> {
+/** A body as strings of about `size` bytes (no character split); a string body is one chunk. */
+export function* bodyChunks(body: MessageBody, size = WINDOW_BYTES, encoding: 'utf8' | 'latin1' = 'utf8'): Generator<string> {
 	if (!isSpooled(body)) {
 		yield body;
 		return;
 	}
-	const decoder = new StringDecoder('utf8');
+	const decoder = new StringDecoder(encoding);
 	for (const window of fileWindows(body.spoolPath, size)) yield decoder.write(window);
 	const rest = decoder.end();
 	if (rest) yield rest;

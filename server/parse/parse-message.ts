@@ -4,7 +4,7 @@ import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail'
 import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
 import { assembleBody, bodyChunks, bodySample, type MessageBody } from './message-body';
-import { isSpooled, rawBytes, type RawMessage, type SpooledBytes } from '../ingest/spool';
+import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../ingest/spool';
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions.
 export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
@@ -140,9 +140,15 @@ export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = bui
 	return toParsedMail(mail, spamScorer);
 }
 
+/** The raw source as text, each byte one character (latin1); a spooled one's is written to a file beside it, a window at a time. */
+function rawAsText(raw: RawMessage): MessageBody {
+	if (!isSpooled(raw)) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1');
+	return assembleBody(bodyChunks(raw, undefined, 'latin1'), besideSpooled(raw, 'unparsed-text'));
+}
+
 /**
  * The record of a message the parser could not read: kept whole (raw is stored) with
- * what can be known without parsing, so nothing accepted is ever dropped.
+ * what can be known without parsing, its raw source as its text, so nothing accepted is ever dropped.
  */
 export function unparsedMessage(raw: RawMessage): ParsedMail {
 	return {
@@ -155,7 +161,7 @@ export function unparsedMessage(raw: RawMessage): ParsedMail {
 		date: null,
 		priority: 'normal',
 		headers: [],
-		text: rawBytes(raw).toString('latin1'),
+		text: rawAsText(raw),
 		html: null,
 		links: [],
 		spam: 0.5,
