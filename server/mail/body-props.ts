@@ -1,4 +1,6 @@
 import type { MessageContent } from '../store/messages';
+import { storedPieces, type StoredBytes } from '../store/content-pieces';
+import { crlfPieces, utf8Pieces } from './text-pieces';
 
 /** text, headers and raw: what webhook payloads and websocket frames add to a message record. */
 export interface BodyProps {
@@ -18,9 +20,14 @@ export function headerObject(lines: [string, string][]): Record<string, string> 
 	return Object.fromEntries(headers);
 }
 
+/** The raw message as text with CRLF line breaks, whatever the sender used, a piece at a time. */
+export function crlfTextPieces(raw: StoredBytes): Generator<string> {
+	return crlfPieces(utf8Pieces(storedPieces(raw)));
+}
+
 /** The raw message as text with CRLF line breaks, whatever the sender used. */
-export function crlfText(raw: Buffer): string {
-	return raw.toString('utf8').replace(/\r?\n/g, '\r\n');
+export function crlfText(raw: StoredBytes): string {
+	return [...crlfTextPieces(raw)].join('');
 }
 
 export function bodyProps(content: MessageContent): BodyProps {

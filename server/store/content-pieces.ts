@@ -9,6 +9,21 @@ const PIECE_SIZE = 1024 * 1024;
 /** Which body of a message: its text or its HTML. */
 export type BodyKind = 'text' | 'html';
 
+/** Bytes stored in pieces: their length, and piece `seq` read only when asked for (a reader takes them one at a time). */
+export interface PiecedBytes {
+	length: number;
+	piece(seq: number): Buffer | undefined;
+}
+
+/** Bytes as stored: whole, or (a large message's) in pieces. */
+export type StoredBytes = Buffer | PiecedBytes;
+
+/** The pieces of stored bytes in order, each read when the one before it has been used. */
+export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
+	if (Buffer.isBuffer(bytes)) return yield bytes;
+	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) yield piece;
+}
+
 /**
  * The raw source, attachments and large bodies of a spooled (large) message, stored in the database in pieces
  * (`content_raw_pieces`, `attachment_pieces`, `content_body_pieces`; the `raw`, `content`, `text` or `html` column is then empty). They
@@ -19,23 +34,23 @@ export type BodyKind = 'text' | 'html';
 export class ContentPieces {
 	private readonly insertRawPiece: Statement;
 	private readonly insertAttachmentPiece: Statement;
-	private readonly selectRawPieces: Statement;
 	private readonly selectRawPiece: Statement;
 	private readonly selectRawLength: Statement;
 	private readonly selectAttachmentPieces: Statement;
 	private readonly insertBodyPiece: Statement;
 	private readonly selectBodyPieces: Statement;
+	private readonly selectBodyPiece: Statement;
 	private readonly selectBodyLength: Statement;
 
 	constructor(db: Db) {
 		this.insertRawPiece = db.prepare('INSERT INTO content_raw_pieces (content_id, seq, data) VALUES (?, ?, ?)');
 		this.insertAttachmentPiece = db.prepare('INSERT INTO attachment_pieces (checksum, seq, data) VALUES (?, ?, ?)');
-		this.selectRawPieces = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? ORDER BY seq').pluck();
 		this.selectRawPiece = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? AND seq = ?').pluck();
 		this.selectRawLength = db.prepare('SELECT sum(length(data)) FROM content_raw_pieces WHERE content_id = ?').pluck();
 		this.selectAttachmentPieces = db.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck();
 		this.insertBodyPiece = db.prepare('INSERT INTO content_body_pieces (content_id, kind, seq, data) VALUES (?, ?, ?, ?)');
 		this.selectBodyPieces = db.prepare('SELECT data FROM content_body_pieces WHERE content_id = ? AND kind = ? ORDER BY seq').pluck();
+		this.selectBodyPiece = db.prepare('SELECT data FROM content_body_pieces WHERE content_id = ? AND kind = ? AND seq = ?').pluck();
 		this.selectBodyLength = db.prepare('SELECT sum(length(data)) FROM content_body_pieces WHERE content_id = ? AND kind = ?').pluck();
 	}
 
@@ -54,24 +69,21 @@ export class ContentPieces {
 		copyFile(spooled.spoolPath, (seq, piece) => this.insertBodyPiece.run(contentId, kind, seq, piece));
 	}
 
-	/** A stored raw source in one buffer (allocated once); undefined when it is not stored in pieces. */
-	raw(contentId: number): Buffer | undefined {
-		return joinPieces(this.rawLength(contentId), () => this.selectRawPieces.iterate(contentId));
-	}
-
 	/** A body stored in pieces, decoded; undefined when it is not stored in pieces. */
 	body(contentId: number, kind: BodyKind): string | undefined {
 		return joinPieces(this.selectBodyLength.get(contentId, kind) as number | null, () => this.selectBodyPieces.iterate(contentId, kind))?.toString();
 	}
 
-	/** Bytes in a content's raw pieces; null when its raw source is not stored in pieces. */
-	rawLength(contentId: number): number | null {
-		return this.selectRawLength.get(contentId) as number | null;
+	/** A content's raw source as stored in pieces (each read by its own query); undefined when it is not stored so. */
+	rawSource(contentId: number): PiecedBytes | undefined {
+		const length = this.selectRawLength.get(contentId) as number | null;
+		return length === null ? undefined : { length, piece: (seq) => this.selectRawPiece.get(contentId, seq) as Buffer | undefined };
 	}
 
-	/** Piece `seq` of a content's raw source (each its own query: a stream reads them over many turns of the event loop). */
-	rawPiece(contentId: number, seq: number): Buffer | undefined {
-		return this.selectRawPiece.get(contentId, seq) as Buffer | undefined;
+	/** A body's UTF-8 bytes as stored in pieces (each read by its own query); undefined when it is not stored so. */
+	bodySource(contentId: number, kind: BodyKind): PiecedBytes | undefined {
+		const length = this.selectBodyLength.get(contentId, kind) as number | null;
+		return length === null ? undefined : { length, piece: (seq) => this.selectBodyPiece.get(contentId, kind, seq) as Buffer | undefined };
 	}
 
 	/** `length` bytes of a pieced attachment from `offset`; empty past its end (or when it has no pieces). */

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { AddressObject, ParsedMail } from '../parse/parsed-mail';
 import { newId } from './ids';
-import { ContentPieces } from './content-pieces';
+import { ContentPieces, type StoredBytes } from './content-pieces';
 import { isSpooled, type RawMessage } from '../ingest/spool';
 
 /** A stored message as the API returns it (spec 2.1). */
@@ -48,19 +48,19 @@ export interface Delivery {
 	received: Date;
 }
 
-/** The raw source of a message: whole, or (a spooled message) its length and its 1 MB pieces, read one at a time. */
-export type RawSource = Buffer | { length: number; piece: (seq: number) => Buffer | undefined };
-
 /** Text, HTML, headers and the raw source of a message: what the record leaves out. */
 export interface MessageContent {
 	messageId: string;
 	date: string | null;
 	priority: string;
 	headers: [string, string][];
-	text: string;
-	html: string | null;
-	/** Read only when asked for: most readers want the text, and a large message's source is megabytes. */
-	raw(): Buffer;
+	/** Read when asked for: a large message's text and HTML are stored in pieces, and most readers want only one of them. */
+	readonly text: string;
+	readonly html: string | null;
+	/** The text's UTF-8 bytes as stored (a large one in pieces), for readers that stream it. */
+	textBytes(): StoredBytes;
+	/** The source as received, as stored (a large one in pieces): read only when asked for. */
+	raw(): StoredBytes;
 }
 
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
@@ -304,33 +304,36 @@ export class MessageStore {
 	}
 
 	/** Only the raw source, without assembling a pieced one in memory. */
-	rawSource(inbox: string, id: string): RawSource | undefined {
+	rawSource(inbox: string, id: string): StoredBytes | undefined {
 		const row = this.selectRaw.get(id, inbox) as { id: number; raw: Buffer } | undefined;
-		if (!row) return undefined;
-		const length = row.raw.length === 0 ? this.pieces.rawLength(row.id) : null;
-		return length === null ? row.raw : { length, piece: (seq) => this.pieces.rawPiece(row.id, seq) };
+		return row && this.storedRaw(row.id, row.raw);
 	}
 
 	content(inbox: string, id: string): MessageContent | undefined {
 		const row = this.selectContent.get(id, inbox) as
 			| { id: number; message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null }
 			| undefined;
-		return (
-			row && {
-				messageId: row.message_id,
-				date: row.date,
-				priority: row.priority,
-				headers: JSON.parse(row.headers),
-				text: row.text === '' ? (this.pieces.body(row.id, 'text') ?? '') : row.text,
-				html: row.html === '' ? (this.pieces.body(row.id, 'html') ?? '') : row.html,
-				raw: () => this.rawOf(row.id),
-			}
-		);
+		if (!row) return undefined;
+		const { pieces } = this;
+		return {
+			messageId: row.message_id,
+			date: row.date,
+			priority: row.priority,
+			headers: JSON.parse(row.headers),
+			// An empty column with pieces means a large body; an empty one without them, an empty body.
+			get text() {
+				return row.text === '' ? (pieces.body(row.id, 'text') ?? '') : row.text;
+			},
+			get html() {
+				return row.html === '' ? (pieces.body(row.id, 'html') ?? '') : row.html;
+			},
+			textBytes: () => (row.text === '' && pieces.bodySource(row.id, 'text')) || Buffer.from(row.text),
+			raw: () => this.storedRaw(row.id, this.selectRawBlob.get(row.id) as Buffer),
+		};
 	}
 
-	/** The whole raw source of a content row: its blob, or its pieces assembled. */
-	private rawOf(contentId: number): Buffer {
-		const blob = this.selectRawBlob.get(contentId) as Buffer;
-		return blob.length === 0 ? (this.pieces.raw(contentId) ?? blob) : blob;
+	/** A content row's raw source: its blob, or (the blob left empty) its pieces. */
+	private storedRaw(contentId: number, blob: Buffer): StoredBytes {
+		return (blob.length === 0 && this.pieces.rawSource(contentId)) || blob;
 	}
 }

@@ -1,5 +1,7 @@
 import type { MessageContent, MessageRecord } from '../store/messages';
 import type { AddressObject } from '../parse/parsed-mail';
+import { storedPieces } from '../store/content-pieces';
+import { utf8Pieces } from '../mail/text-pieces';
 
 /** How much of the text body the summary quotes. */
 export const SLACK_EXCERPT_CHARS = 300;
@@ -12,7 +14,9 @@ const addressList = (addresses: AddressObject[]) =>
 
 /** The short summary posted to a Slack incoming webhook (`{ "text": ... }`); From and To only when asked for. */
 export function buildSlackPayload(record: MessageRecord, content: MessageContent, withToFrom: boolean): { text: string } {
-	const excerpt = content.text.replace(/\s+/g, ' ').trim();
+	// Quoted from the text's first piece (its first megabyte when it is stored in pieces), not the whole of a large one.
+	const [start = ''] = utf8Pieces(storedPieces(content.textBytes()));
+	const excerpt = start.replace(/\s+/g, ' ').trim();
 	const lines = [`New mail for ${escape(record.inbox)}: *${escape(record.subject || '(no subject)')}*`];
 	if (withToFrom) lines.push(`From: ${escape(addressList(record.from))}`, `To: ${escape(addressList(record.to))}`);
 	if (excerpt) lines.push(`> ${escape(excerpt.length > SLACK_EXCERPT_CHARS ? `${excerpt.slice(0, SLACK_EXCERPT_CHARS)}…` : excerpt)}`);

@@ -1,10 +1,16 @@
 import type { MessageContent, MessageRecord } from '../store/messages';
 import type { AddressObject } from '../parse/parsed-mail';
-import { bodyProps } from '../mail/body-props';
+import { storedPieces } from '../store/content-pieces';
+import { crlfTextPieces, headerObject } from '../mail/body-props';
+import { utf8Pieces } from '../mail/text-pieces';
+import { StreamedString } from '../mail/streamed-json';
 
-/** The JSON posted to a webhook: exactly the fields of spec 2.3. */
+/**
+ * The JSON posted to a webhook: exactly the fields of spec 2.3. The text and raw source are streamed (see jsonPieces):
+ * a large message's are megabytes, read from its stored pieces as the request is written.
+ */
 export interface WebhookPayload {
-	text: string;
+	text: StreamedString;
 	headers: Record<string, string>;
 	subject: string;
 	messageId: string;
@@ -17,17 +23,16 @@ export interface WebhookPayload {
 	inbox: string;
 	domain: string;
 	encryptedInbox: string;
-	raw: string;
+	raw: StreamedString;
 	received: string;
 	_id: string;
 	ip: string;
 }
 
 export function buildPayload(record: MessageRecord, content: MessageContent, encryptedInbox: string): WebhookPayload {
-	const { text, headers, raw } = bodyProps(content);
 	return {
-		text,
-		headers,
+		text: new StreamedString(() => utf8Pieces(storedPieces(content.textBytes()))),
+		headers: headerObject(content.headers),
 		subject: record.subject,
 		messageId: content.messageId,
 		priority: content.priority,
@@ -40,7 +45,7 @@ export function buildPayload(record: MessageRecord, content: MessageContent, enc
 		inbox: record.inbox,
 		domain: record.domain,
 		encryptedInbox,
-		raw,
+		raw: new StreamedString(() => crlfTextPieces(content.raw())),
 		received: record.received,
 		_id: record._id,
 		ip: record.ip,

@@ -24,6 +24,53 @@ export interface WebhookSenderOptions {
 }
 
 const SNIPPET_BYTES = 200;
+/** A body up to this size keeps its pieces after they are measured; a larger one makes them again for each pass. */
+const KEEP_BYTES = 1024 * 1024;
+
+/** A request body made of pieces, with its length: a large one is made afresh for each pass, so it is never whole in memory. */
+export interface PiecedBody {
+	length: number;
+	pieces: () => Iterable<Buffer>;
+}
+
+/** Measures the pieces `make` gives, in one pass, showing each to `see` (to sign them, say) on the way. */
+export function piecedBody(make: () => Iterable<Buffer>, see?: (piece: Buffer) => void): PiecedBody {
+	let length = 0;
+	let kept: Buffer[] | null = [];
+	for (const piece of make()) {
+		see?.(piece);
+		length += piece.length;
+		if (kept && length <= KEEP_BYTES) kept.push(piece);
+		else kept = null;
+	}
+	const whole = kept;
+	return { length, pieces: whole ? () => whole : make };
+}
+
+/** Resolves once the request can take more, or is over. */
+function drained(request: http.ClientRequest): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			request.off('drain', done);
+			request.off('close', done);
+			resolve();
+		};
+		request.on('drain', done);
+		request.on('close', done);
+	});
+}
+
+/** Writes the body a piece at a time, as fast as the connection takes it; a body that came out shorter or longer than measured (its message deleted meanwhile) fails the request. */
+async function writeBody(request: http.ClientRequest, body: PiecedBody): Promise<void> {
+	let written = 0;
+	for (const piece of body.pieces()) {
+		if (request.destroyed) return;
+		written += piece.length;
+		if (!request.write(piece)) await drained(request);
+	}
+	if (written === body.length) request.end();
+	else request.destroy(new Error('the message changed while it was being sent'));
+}
 
 /** Retry-After as seconds or an HTTP date, in ms from now. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
@@ -51,7 +98,7 @@ export class WebhookSender {
 		this.httpsAgent = new https.Agent({ keepAlive: true, lookup });
 	}
 
-	send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+	send(url: string, body: PiecedBody, headers: Record<string, string>): Promise<SendResult> {
 		const started = performance.now();
 		const elapsed = () => Math.round(performance.now() - started);
 		let target: URL;
@@ -72,7 +119,7 @@ export class WebhookSender {
 			const request = transport.request(target, {
 				method: 'POST',
 				agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
-				headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Mailroom-Webhooks/1' },
+				headers: { ...headers, 'content-type': 'application/json', 'content-length': body.length, 'user-agent': 'Mailroom-Webhooks/1' },
 			});
 			const timer = setTimeout(() => request.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
 			const finish = (result: Omit<SendResult, 'durationMs'>) => {
@@ -104,7 +151,7 @@ export class WebhookSender {
 					if (!response.complete) finish({ error: 'the connection closed before the response ended' });
 				});
 			});
-			request.end(body);
+			void writeBody(request, body);
 		});
 	}
 

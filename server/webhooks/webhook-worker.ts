@@ -4,10 +4,11 @@ import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/
 import type { WebhookSecretStore } from '../store/webhook-secrets';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { Logger } from '../log';
-import type { SendResult, WebhookSender } from './webhook-sender';
+import { piecedBody, type SendResult, type WebhookSender } from './webhook-sender';
 import { buildPayload } from './webhook-payload';
+import { jsonPieces } from '../mail/streamed-json';
 import { buildSlackPayload } from './slack-payload';
-import { signatureHeaders } from './signature';
+import { WebhookSigner } from './signature';
 
 export interface WebhookWorkerOptions {
 	deliveries: WebhookDeliveryStore;
@@ -187,10 +188,17 @@ export class WebhookWorker {
 		const record = messages.get(delivery.address, delivery.message_id);
 		const content = record && messages.content(delivery.address, delivery.message_id);
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
-		if (delivery.kind !== 'webhook') return sender.send(delivery.url, JSON.stringify(buildSlackPayload(record, content, delivery.kind === 'slack-to-from')), {});
-		const body = JSON.stringify(buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)));
+		const payload =
+			delivery.kind === 'webhook' ? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)) : buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 		const now = new Date();
-		return sender.send(delivery.url, body, signatureHeaders(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now, body));
+		const signer = delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
+		const body = piecedBody(
+			function* () {
+				for (const piece of jsonPieces(payload)) yield Buffer.from(piece);
+			},
+			signer && ((piece) => signer.update(piece)),
+		);
+		return sender.send(delivery.url, body, signer?.headers() ?? {});
 	}
 
 	/** 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. */

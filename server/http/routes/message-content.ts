@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../http-deps';
 import { Readable } from 'node:stream';
-import type { MessageContent, RawSource } from '../../store/messages';
+import type { MessageContent } from '../../store/messages';
+import { storedPieces, type StoredBytes } from '../../store/content-pieces';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailAndMessageParams, errorResponses } from '../schemas';
 import { htmlFromText, sanitizeMailHtml, sanitizedBodyPolicy } from '../../mail/html-body';
@@ -22,13 +23,8 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 }
 
 /** A raw source as a response body: a pieced one streams a piece at a time, never whole in memory. */
-function rawBody(source: RawSource): Buffer | Readable {
-	if (Buffer.isBuffer(source)) return source;
-	return Readable.from(
-		(function* pieces() {
-			for (let seq = 0, piece = source.piece(0); piece; piece = source.piece(++seq)) yield piece;
-		})(),
-	);
+function rawBody(source: StoredBytes): Buffer | Readable {
+	return Buffer.isBuffer(source) ? source : Readable.from(storedPieces(source));
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */

@@ -1,7 +1,9 @@
 import { refusalReason } from '../../../dist/server/webhooks/target-policy';
-import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
+import { WebhookSender, piecedBody } from '../../../dist/server/webhooks/webhook-sender';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
+
+const EMPTY_JSON = piecedBody(() => [Buffer.from('{}')]);
 
 const enc = encodeURIComponent;
 
@@ -56,7 +58,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('refuses a host name that resolves to a link-local (metadata) address', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
-		const result = await sender.send(`http://metadata.test:${receiver.port}/`, '{}', {});
+		const result = await sender.send(`http://metadata.test:${receiver.port}/`, EMPTY_JSON, {});
 		sender.close();
 		expect(result.refused).toMatch(/metadata\.test resolves only to refused addresses: 169\.254\.169\.254 is a linkLocal address/);
 		expect(result.statusCode).toBeUndefined();
@@ -64,7 +66,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('refuses a host name that resolves to loopback when private targets are not allowed; nothing reaches the receiver', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: false, resolver });
-		const result = await sender.send(`http://internal.test:${receiver.port}/`, '{}', {});
+		const result = await sender.send(`http://internal.test:${receiver.port}/`, EMPTY_JSON, {});
 		sender.close();
 		expect(result.refused).toMatch(/127\.0\.0\.1 is a loopback address/);
 		expect(receiver.requests).toHaveLength(0);
@@ -72,7 +74,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('connects to the allowed address when a name resolves to both refused and allowed ones', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
-		const result = await sender.send(`http://mixed.test:${receiver.port}/`, '{}', {});
+		const result = await sender.send(`http://mixed.test:${receiver.port}/`, EMPTY_JSON, {});
 		sender.close();
 		expect(result.statusCode).toBe(200);
 		expect(receiver.requests).toHaveLength(1);

@@ -406,3 +406,46 @@ describe('Recent Activity retention', () => {
 		}
 	});
 });
+
+describe('the payload of a large message', () => {
+	it('is streamed from its stored pieces, and is what the same message kept in memory gets, signed the same way', async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const spooling = await startTestMailroom({ spoolThreshold: 64 * 1024 });
+		const inMemory = await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 });
+		try {
+			// Multi-byte characters and line breaks everywhere, so the 1 MB pieces cut through them.
+			const text = Array.from({ length: 60_000 }, (_, i) => `Zürich 😀 naïve — “line” ${i}\\ "quoted"\n`).join('');
+			const mail = { from: 'big@example.org', to: 'big@hooks.test', subject: 'Large', text, messageId: '<large@hooks.test>', date: new Date('2026-11-22T10:00:00Z') };
+			const payloads = [];
+			for (const server of [spooling, inMemory]) {
+				const owner = server.createAccount('large');
+				await withWebhook(server, owner.key, 'big@hooks.test', receiver.url);
+				receiver.requests.length = 0;
+				await server.send(mail);
+				const request = await waitFor(() => receiver.requests[0], 'the webhook request');
+				expect(Number(request.headers['content-length'])).toBe(Buffer.byteLength(request.body));
+				const secret = (await server.api('/api/webhook-secret', { key: owner.key })).body.secret;
+				const payload = new Webhook(secret).verify(request.body, {
+					'webhook-id': request.headers['webhook-id'] as string,
+					'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+					'webhook-signature': request.headers['webhook-signature'] as string,
+				}) as Record<string, string>;
+				const served = await server.api(`/api/text/big@hooks.test/${payload._id}`, { key: owner.key });
+				expect(payload.text).toBe(served.body);
+				payloads.push(payload);
+			}
+			const [streamed, whole] = payloads;
+			expect(streamed.text.trim()).toBe(text.trim());
+			expect(Buffer.byteLength(streamed.text)).toBeGreaterThan(2 * 1024 * 1024);
+			expect(spooling.db.prepare("SELECT count(*) FROM content_body_pieces WHERE kind = 'text'").pluck().get()).toBeGreaterThan(2);
+			expect(spooling.db.prepare('SELECT count(*) FROM content_raw_pieces').pluck().get()).toBeGreaterThan(2);
+			const sameMessage = ({ _id, received, receivedDate, encryptedInbox, ...rest }: Record<string, string>) => rest; // eslint-disable-line @typescript-eslint/no-unused-vars
+			expect(sameMessage(streamed)).toEqual(sameMessage(whole));
+		} finally {
+			await spooling.stop();
+			await inMemory.stop();
+			await receiver.close();
+		}
+	});
+});

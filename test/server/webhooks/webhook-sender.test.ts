@@ -1,0 +1,53 @@
+import { WebhookSender, piecedBody } from '../../../dist/server/webhooks/webhook-sender';
+import { WebhookReceiver } from '../../helpers/webhook-receiver';
+
+describe('webhook request bodies in pieces', () => {
+	let receiver: WebhookReceiver;
+	let sender: WebhookSender;
+	beforeAll(async () => {
+		receiver = new WebhookReceiver();
+		await receiver.listen();
+		sender = new WebhookSender({ timeoutMs: 2000, allowPrivate: true });
+	});
+	afterAll(async () => {
+		sender.close();
+		await receiver.close();
+	});
+	beforeEach(() => (receiver.requests.length = 0));
+
+	it('sends many pieces, more than a socket buffers, with the measured length, making them again after measuring', async () => {
+		let passes = 0;
+		const body = piecedBody(function* () {
+			passes++;
+			for (let i = 0; i < 40; i++) yield Buffer.alloc(256 * 1024, String.fromCharCode(97 + (i % 26)));
+		});
+		expect(body.length).toBe(40 * 256 * 1024);
+		const result = await sender.send(receiver.url, body, {});
+		expect(result.statusCode).toBe(200);
+		expect(passes).toBe(2);
+		const [request] = receiver.requests;
+		expect(Number(request.headers['content-length'])).toBe(body.length);
+		expect(request.body).toBe(Array.from({ length: 40 }, (_, i) => String.fromCharCode(97 + (i % 26)).repeat(256 * 1024)).join(''));
+	});
+
+	it('keeps a small body after measuring it instead of making it again', async () => {
+		let passes = 0;
+		const body = piecedBody(() => (passes++, [Buffer.from('{"a":'), Buffer.from('1}')]));
+		expect((await sender.send(receiver.url, body, {})).statusCode).toBe(200);
+		expect(passes).toBe(1);
+		expect(receiver.requests[0].body).toBe('{"a":1}');
+	});
+
+	it('fails the attempt, without hanging, when the body comes out shorter than measured (its message deleted meanwhile)', async () => {
+		let pass = 0;
+		const body = piecedBody(function* () {
+			pass++;
+			for (let i = 0; i < (pass === 1 ? 8 : 3); i++) yield Buffer.alloc(512 * 1024, 'x');
+		});
+		const result = await sender.send(receiver.url, body, {});
+		expect(result.statusCode).toBeUndefined();
+		expect(result.error).toBe('the message changed while it was being sent');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(receiver.requests).toEqual([]);
+	});
+});
