@@ -78,7 +78,10 @@ export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: s
 	child.stdout!.on('data', (chunk) => (output += chunk));
 	await waitForPort(smtpPort);
 	await waitForPort(httpPort);
-	const key = /^\s+(mr_\S+)$/m.exec(output)?.[1] ?? '';
+	const printedKey = () => /^\s+(mr_\S+)$/m.exec(output)?.[1];
+	// A new data folder's first key is printed as the server starts: its line may reach the pipe after the ports open.
+	for (let waited = 0; !dataDir && !printedKey() && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+	const key = printedKey() ?? '';
 	return {
 		child,
 		smtpPort,
