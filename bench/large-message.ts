@@ -1,6 +1,7 @@
 // Memory cost of one large message: RSS of the server before, at peak and after a 25 MB message.
 import http from 'node:http';
 import nodemailer, { type Transporter } from 'nodemailer';
+import WebSocket from 'ws';
 import { memoryOf, startMailroomProcess, type ServerProcess } from './support/processes';
 import { envNumber, printTable } from './support/report';
 
@@ -12,8 +13,12 @@ const MEGABYTES = envNumber('BENCH_MB', 24);
 const KINDS = { attachment: 'an attachment', text: 'a plain-text body', html: 'an HTML body' } as const;
 const KIND = (process.env.BENCH_LARGE_KIND ?? 'attachment') as keyof typeof KINDS;
 if (!(KIND in KINDS)) throw new Error(`BENCH_LARGE_KIND must be one of ${Object.keys(KINDS).join(', ')}`);
-/** BENCH_LARGE_WEBHOOK=1: the inbox has a webhook, and the peak covers its delivery (the payload holds the text and raw source). */
-const WITH_WEBHOOK = process.env.BENCH_LARGE_WEBHOOK === '1';
+/**
+ * BENCH_LARGE_DELIVERY=webhook or websocket: the inbox also has a webhook to a local receiver, or a websocket listener, and
+ * the peak covers the message's delivery to it (as JSON holding its text and raw source).
+ */
+const DELIVERY = process.env.BENCH_LARGE_DELIVERY ?? '';
+if (!['', 'webhook', 'websocket'].includes(DELIVERY)) throw new Error('BENCH_LARGE_DELIVERY must be webhook or websocket');
 const INBOX = 'big@bench.test';
 
 /** About MEGABYTES on the wire either way (base64 makes an attachment a third larger). */
@@ -27,61 +32,78 @@ function largeMail() {
 	return { text: 'see attachment', attachments: [{ filename: 'big.bin', content: attachment }] };
 }
 
-/** A webhook receiver that counts the bytes of each request, without keeping them; `received` resolves at each request's end. */
-class CountingReceiver {
-	private readonly server: http.Server;
-	private arrived: ((bytes: number) => void)[] = [];
+/** Where messages of the inbox are delivered besides it; `received` resolves with the size of the next delivery. */
+interface Listener {
+	received(): Promise<number>;
+	close(): Promise<void>;
+}
 
-	constructor() {
-		this.server = http.createServer((req, res) => {
-			let bytes = 0;
-			req.on('data', (chunk: Buffer) => (bytes += chunk.length));
-			req.on('end', () => {
-				res.end();
-				this.arrived.shift()?.(bytes);
-			});
-		});
+/** Resolvers of the deliveries waited for, in order. */
+class Arrivals {
+	private readonly waiting: ((bytes: number) => void)[] = [];
+
+	next(): Promise<number> {
+		return new Promise((resolve) => this.waiting.push(resolve));
 	}
 
-	async listen(): Promise<string> {
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		return `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hook`;
-	}
-
-	/** Resolves with the size of the next request's body. */
-	received(): Promise<number> {
-		return new Promise((resolve) => this.arrived.push(resolve));
-	}
-
-	close(): Promise<void> {
-		this.server.closeAllConnections();
-		return new Promise((resolve) => this.server.close(() => resolve()));
+	arrived(bytes: number): void {
+		this.waiting.shift()?.(bytes);
 	}
 }
 
-async function withWebhook(server: ServerProcess, url: string): Promise<void> {
+/** Reserves the inbox for the admin account and sets `settings` on it. */
+async function configureInbox(server: ServerProcess, settings: Record<string, unknown>): Promise<void> {
 	const headers = { 'Service-Key': server.key, 'Content-Type': 'application/json' };
 	const reserved = await fetch(`${server.httpUrl}/api/addresses/${INBOX}`, { method: 'POST', headers: { 'Service-Key': server.key } });
-	const put = await fetch(`${server.httpUrl}/api/private-address-forwarding/${INBOX}`, { method: 'PUT', headers, body: JSON.stringify({ webhook: url }) });
-	if (!reserved.ok || !put.ok) throw new Error(`setting the webhook failed: ${reserved.status} ${put.status} ${await put.text()}`);
+	const put = await fetch(`${server.httpUrl}/api/private-address-forwarding/${INBOX}`, { method: 'PUT', headers, body: JSON.stringify(settings) });
+	if (!reserved.ok || !put.ok) throw new Error(`setting up ${INBOX} failed: ${reserved.status} ${put.status} ${await put.text()}`);
+}
+
+/** A webhook receiver that counts the bytes of each request without keeping them. */
+async function webhookReceiver(server: ServerProcess): Promise<Listener> {
+	const arrivals = new Arrivals();
+	const receiver = http.createServer((req, res) => {
+		let bytes = 0;
+		req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+		req.on('end', () => (res.end(), arrivals.arrived(bytes)));
+	});
+	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+	await configureInbox(server, { webhook: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` });
+	return {
+		received: () => arrivals.next(),
+		close: () => new Promise((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve()))),
+	};
+}
+
+/** A websocket listener on the inbox that counts the bytes of each message frame. */
+async function websocketListener(server: ServerProcess): Promise<Listener> {
+	await configureInbox(server, { enablews: true });
+	const arrivals = new Arrivals();
+	const socket = new WebSocket(`ws://127.0.0.1:${server.httpPort}/incoming-messages?key=${server.key}&addresses=${INBOX}`);
+	await new Promise((resolve) => socket.once('message', resolve)); // "Listening"
+	socket.on('message', (data: Buffer) => arrivals.arrived(data.length));
+	return {
+		received: () => arrivals.next(),
+		close: async () => socket.close(),
+	};
 }
 
 async function main(): Promise<void> {
 	const server = await startMailroomProcess();
 	const pid = server.child.pid!;
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, ignoreTLS: true });
-	const receiver = WITH_WEBHOOK ? new CountingReceiver() : undefined;
+	let listener: Listener | undefined;
 	try {
-		if (receiver) await withWebhook(server, await receiver.listen());
-		await measure(pid, transport, receiver);
+		if (DELIVERY) listener = await (DELIVERY === 'webhook' ? webhookReceiver : websocketListener)(server);
+		await measure(pid, transport, listener);
 	} finally {
 		transport.close();
-		await receiver?.close();
+		await listener?.close();
 		await server.stop();
 	}
 }
 
-async function measure(pid: number, transport: Transporter, receiver?: CountingReceiver): Promise<void> {
+async function measure(pid: number, transport: Transporter, receiver?: Listener): Promise<void> {
 	const warmedUp = receiver?.received();
 	await transport.sendMail({ from: 'warm@sender.test', to: INBOX, subject: 'warm-up', text: 'warm-up' });
 	await warmedUp;
@@ -92,13 +114,13 @@ async function measure(pid: number, transport: Transporter, receiver?: CountingR
 	const watch = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rssMb)), 20);
 	const delivered = receiver?.received();
 	const info = await transport.sendMail({ from: 'big@sender.test', to: INBOX, subject: 'large', ...mail });
-	const webhookBytes = await delivered;
+	const deliveredBytes = await delivered;
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	clearInterval(watch);
 	const after = memoryOf(pid);
 	const size = info.messageSize ?? 0;
 	printTable(
-		`One large message (${(size / 1024 / 1024).toFixed(1)} MB on the wire, ${KINDS[KIND]}${webhookBytes === undefined ? '' : `; its webhook payload, ${(webhookBytes / 1024 / 1024).toFixed(1)} MB, delivered`})`,
+		`One large message (${(size / 1024 / 1024).toFixed(1)} MB on the wire, ${KINDS[KIND]}${deliveredBytes === undefined ? '' : `; its ${DELIVERY} JSON, ${(deliveredBytes / 1024 / 1024).toFixed(1)} MB, delivered`})`,
 		['RSS before MB', 'peak RSS MB', 'RSS after MB', 'peak rise MB', 'rise / message size'],
 		[[before.rssMb, peak, after.rssMb, peak - before.rssMb, `${((peak - before.rssMb) / (size / 1024 / 1024)).toFixed(2)}x`]],
 	);

@@ -1,12 +1,16 @@
 import type { MessageContent } from '../store/messages';
 import { storedPieces, type StoredBytes } from '../store/content-pieces';
 import { crlfPieces, utf8Pieces } from './text-pieces';
+import { StreamedString } from './streamed-json';
 
-/** text, headers and raw: what webhook payloads and websocket frames add to a message record. */
+/**
+ * text, headers and raw: what webhook payloads and websocket frames add to a message record. The text and raw source are
+ * streamed (see jsonPieces): a large message's are megabytes, read from its stored pieces as the JSON is made.
+ */
 export interface BodyProps {
-	text: string;
+	text: StreamedString;
 	headers: Record<string, string>;
-	raw: string;
+	raw: StreamedString;
 }
 
 /**
@@ -25,11 +29,10 @@ export function crlfTextPieces(raw: StoredBytes): Generator<string> {
 	return crlfPieces(utf8Pieces(storedPieces(raw)));
 }
 
-/** The raw message as text with CRLF line breaks, whatever the sender used. */
-export function crlfText(raw: StoredBytes): string {
-	return [...crlfTextPieces(raw)].join('');
-}
-
 export function bodyProps(content: MessageContent): BodyProps {
-	return { text: content.text, headers: headerObject(content.headers), raw: crlfText(content.raw()) };
+	return {
+		text: new StreamedString(() => utf8Pieces(storedPieces(content.textBytes()))),
+		headers: headerObject(content.headers),
+		raw: new StreamedString(() => crlfTextPieces(content.raw())),
+	};
 }

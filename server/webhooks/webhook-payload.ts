@@ -1,14 +1,9 @@
 import type { MessageContent, MessageRecord } from '../store/messages';
 import type { AddressObject } from '../parse/parsed-mail';
-import { storedPieces } from '../store/content-pieces';
-import { crlfTextPieces, headerObject } from '../mail/body-props';
-import { utf8Pieces } from '../mail/text-pieces';
-import { StreamedString } from '../mail/streamed-json';
+import { bodyProps } from '../mail/body-props';
+import type { StreamedString } from '../mail/streamed-json';
 
-/**
- * The JSON posted to a webhook: exactly the fields of spec 2.3. The text and raw source are streamed (see jsonPieces):
- * a large message's are megabytes, read from its stored pieces as the request is written.
- */
+/** The JSON posted to a webhook: exactly the fields of spec 2.3 (the text and raw source streamed, see BodyProps). */
 export interface WebhookPayload {
 	text: StreamedString;
 	headers: Record<string, string>;
@@ -30,9 +25,10 @@ export interface WebhookPayload {
 }
 
 export function buildPayload(record: MessageRecord, content: MessageContent, encryptedInbox: string): WebhookPayload {
+	const { text, headers, raw } = bodyProps(content);
 	return {
-		text: new StreamedString(() => utf8Pieces(storedPieces(content.textBytes()))),
-		headers: headerObject(content.headers),
+		text,
+		headers,
 		subject: record.subject,
 		messageId: content.messageId,
 		priority: content.priority,
@@ -45,7 +41,7 @@ export function buildPayload(record: MessageRecord, content: MessageContent, enc
 		inbox: record.inbox,
 		domain: record.domain,
 		encryptedInbox,
-		raw: new StreamedString(() => crlfTextPieces(content.raw())),
+		raw,
 		received: record.received,
 		_id: record._id,
 		ip: record.ip,

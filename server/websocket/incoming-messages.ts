@@ -5,6 +5,7 @@ import type { HttpDeps } from '../http/http-deps';
 import type { MessageRecord } from '../store/messages';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { bodyProps } from '../mail/body-props';
+import { jsonPieces } from '../mail/streamed-json';
 import { HttpError } from '../http/errors';
 import { errorResponses } from '../http/schemas';
 
@@ -12,6 +13,8 @@ import { errorResponses } from '../http/schemas';
 const PING_EVERY_MS = 30_000;
 /** A client that has this much unsent data is too slow: it is dropped rather than buffered for without bound. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** A frame goes out in fragments of about this size: a large message's is made as bytes, never as one string. */
+const FRAGMENT_BYTES = 64 * 1024;
 /** Close code 1008, policy violation: the key is not valid. */
 const CLOSE_UNAUTHORIZED = 1008;
 
@@ -86,7 +89,7 @@ class IncomingMessagesHub {
 		for (const record of records) {
 			const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
 			if (subscribers.size === 0) continue;
-			let frame: string | undefined;
+			let frame: Buffer[] | null | undefined;
 			for (const subscriber of subscribers) {
 				if (!this.enabledFor(subscriber.accountId, record)) continue;
 				frame ??= this.frame(record);
@@ -106,13 +109,26 @@ class IncomingMessagesHub {
 		return catchAll !== undefined && catchAll.owner === accountId && catchAll.enablews;
 	}
 
-	/** The message record plus text, headers and raw; empty when the message is already gone. */
-	private frame(record: MessageRecord): string {
+	/** The message record plus text, headers and raw as JSON, in fragments shared by every subscriber; null when the message is already gone. */
+	private frame(record: MessageRecord): Buffer[] | null {
 		const content = this.deps.messages.content(record.inbox, record._id);
-		return content ? JSON.stringify({ status: 200, email: { ...record, ...bodyProps(content) } }) : '';
+		if (!content) return null;
+		const fragments: Buffer[] = [];
+		let gathered: Buffer[] = [];
+		let size = 0;
+		for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
+			gathered.push(Buffer.from(piece));
+			size += gathered[gathered.length - 1].length;
+			if (size < FRAGMENT_BYTES) continue;
+			fragments.push(Buffer.concat(gathered, size));
+			gathered = [];
+			size = 0;
+		}
+		if (size || fragments.length === 0) fragments.push(Buffer.concat(gathered, size));
+		return fragments;
 	}
 
-	private send(subscriber: Subscriber, frame: string): void {
+	private send(subscriber: Subscriber, fragments: Buffer[]): void {
 		const { socket } = subscriber;
 		if (socket.readyState !== socket.OPEN) return;
 		if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -120,7 +136,8 @@ class IncomingMessagesHub {
 			socket.terminate();
 			return;
 		}
-		socket.send(frame);
+		// All in this turn of the event loop: nothing else can come between the fragments of one message.
+		fragments.forEach((fragment, i) => socket.send(fragment, { binary: false, fin: i === fragments.length - 1 }));
 	}
 
 	private ping(): void {

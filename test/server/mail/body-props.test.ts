@@ -1,4 +1,4 @@
-import { crlfText, headerObject } from '../../../dist/server/mail/body-props';
+import { crlfTextPieces, headerObject } from '../../../dist/server/mail/body-props';
 import { parseRetryAfter } from '../../../dist/server/webhooks/webhook-sender';
 
 describe('webhook and websocket body properties', () => {
@@ -18,7 +18,7 @@ describe('webhook and websocket body properties', () => {
 	});
 
 	it('writes every line break as CRLF', () => {
-		expect(crlfText(Buffer.from('a\nb\r\nc\n\nd'))).toBe('a\r\nb\r\nc\r\n\r\nd');
+		expect([...crlfTextPieces(Buffer.from('a\nb\r\nc\n\nd'))].join('')).toBe('a\r\nb\r\nc\r\n\r\nd');
 	});
 });
 

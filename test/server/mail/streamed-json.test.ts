@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { crlfPieces, utf8Pieces } from '../../../dist/server/mail/text-pieces';
 import { StreamedString, jsonPieces } from '../../../dist/server/mail/streamed-json';
-import { crlfText } from '../../../dist/server/mail/body-props';
 
 /** `input` cut at `cuts` (positions taken modulo its length), in order. */
 function cut<T extends { length: number; slice(start: number, end?: number): T }>(input: T, cuts: number[]): T[] {
@@ -35,7 +34,6 @@ describe('text and JSON a piece at a time', () => {
 	it('writes line breaks as CRLF exactly as on the whole text, a CR and its LF in different pieces included', () => {
 		fc.assert(fc.property(hardText, cuts, (text, at) => [...crlfPieces(cut(text, at))].join('') === text.replace(/\r?\n/g, '\r\n')));
 		expect([...crlfPieces(['a\r', '\nb\r', '', '\r', 'c\n', '\r'])].join('')).toBe('a\r\nb\r\rc\r\n\r');
-		expect(crlfText(Buffer.from('a\nb\r\nc'))).toBe('a\r\nb\r\nc');
 	});
 
 	it('gives what JSON.stringify gives, with streamed strings cut anywhere (inside a surrogate pair too) and nested anywhere', () => {
