@@ -5,7 +5,8 @@ import type { MessageContent } from '../../store/messages';
 import { storedPieces, type StoredBytes } from '../../store/content-pieces';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailAndMessageParams, errorResponses } from '../schemas';
-import { htmlFromText, sanitizeMailHtml, sanitizedBodyPolicy } from '../../mail/html-body';
+import { htmlFromText, sanitizedBodyPolicy } from '../../mail/html-body';
+import { HtmlSanitizer } from '../../mail/html-sanitizer';
 
 type ContentRequest = FastifyRequest<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>;
 
@@ -29,6 +30,9 @@ function rawBody(source: StoredBytes): Buffer | Readable {
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
 export async function messageContentRoutes(app: FastifyInstance, { addresses, messages }: HttpDeps): Promise<void> {
+	const sanitizer = new HtmlSanitizer();
+	app.addHook('onClose', () => sanitizer.close());
+
 	function contentOf(request: ContentRequest): MessageContent {
 		const { address } = accessibleInbox(request, addresses, request.params.email);
 		const content = messages.content(address, request.params.messageId);
@@ -126,7 +130,7 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 			return reply
 				.type('text/html; charset=utf-8')
 				.header('content-security-policy', sanitizedBodyPolicy({ remoteImages }))
-				.send(html === null ? htmlFromText(text) : sanitizeMailHtml(html, { remoteImages }));
+				.send(html === null ? htmlFromText(text) : await sanitizer.sanitize(html, { remoteImages }));
 		},
 	);
 

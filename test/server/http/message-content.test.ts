@@ -1,5 +1,6 @@
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
+import { sanitizeMailHtml } from '../../../dist/server/mail/html-body';
 
 const HOSTILE_HTML = `<html><head><script>steal()</script><style>body{background:url(https://tracker.test/css.png)}</style></head>
 <body onload="steal()"><h1 onclick="steal()">Hello</h1>
@@ -98,5 +99,23 @@ describe('message content: raw, headers, sanitised and dirty HTML', () => {
 			expect(response.status).toBe(200);
 			expect(response.text).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
 		}
+	});
+
+	it('GET body sanitises off the event loop: a request made while a large body is sanitised is answered first', async () => {
+		const html = `<html><body>${`<p onclick="steal()">Line <b>bold</b> <a href="https://example.test/">a link</a><script>x()</script></p>\n`.repeat(40_000)}</body></html>`;
+		const [bigId] = await sendMail(server, { to: inbox, subject: 'Large HTML', html });
+		const answered: string[] = [];
+		// fetch resolves once the response's headers arrive: for the body, once it is sanitised.
+		const body = fetch(`${server.httpUrl}/api/body/${inbox}/${bigId}`).then((response) => (answered.push('body'), response));
+		// Sanitising 4 MB takes hundreds of milliseconds; this request comes in while it runs.
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const count = await fetch(`${server.httpUrl}/api/addresses/${inbox}/message-count`).then((response) => (answered.push('count'), response));
+		const sanitised = await body;
+		expect(count.status).toBe(200);
+		expect(answered).toEqual(['count', 'body']);
+		expect(sanitised.status).toBe(200);
+		const text = await sanitised.text();
+		expect(text).toBe(sanitizeMailHtml(html, { remoteImages: false }));
+		expect(text).not.toContain('<script');
 	});
 });
