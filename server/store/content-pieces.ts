@@ -18,10 +18,25 @@ export interface PiecedBytes {
 /** Bytes as stored: whole, or (a large message's) in pieces. */
 export type StoredBytes = Buffer | PiecedBytes;
 
-/** The pieces of stored bytes in order, each read when the one before it has been used. */
+/** Stored pieces ended early: their message was deleted while they were read. */
+export class DeletedWhileReadError extends Error {
+	constructor() {
+		super('the message was deleted while it was being read');
+	}
+}
+
+/**
+ * The pieces of stored bytes in order, each read when the one before it has been used. Pieces that end early (their
+ * message deleted while they were read) throw DeletedWhileReadError rather than pass for the whole.
+ */
 export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
 	if (Buffer.isBuffer(bytes)) return yield bytes;
-	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) yield piece;
+	let read = 0;
+	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) {
+		read += piece.length;
+		yield piece;
+	}
+	if (read !== bytes.length) throw new DeletedWhileReadError();
 }
 
 /**

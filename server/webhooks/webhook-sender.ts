@@ -26,6 +26,8 @@ export interface WebhookSenderOptions {
 const SNIPPET_BYTES = 200;
 /** A body up to this size keeps its pieces after they are measured; a larger one makes them again for each pass. */
 const KEEP_BYTES = 1024 * 1024;
+/** Measuring a large body lets the event loop run after each this many bytes (a 50 MB payload takes some 300 ms to make). */
+const YIELD_BYTES = 1024 * 1024;
 
 /** A request body made of pieces, with its length: a large one is made afresh for each pass, so it is never whole in memory. */
 export interface PiecedBody {
@@ -34,14 +36,18 @@ export interface PiecedBody {
 }
 
 /** Measures the pieces `make` gives, in one pass, showing each to `see` (to sign them, say) on the way. */
-export function piecedBody(make: () => Iterable<Buffer>, see?: (piece: Buffer) => void): PiecedBody {
+export async function piecedBody(make: () => Iterable<Buffer>, see?: (piece: Buffer) => void): Promise<PiecedBody> {
 	let length = 0;
 	let kept: Buffer[] | null = [];
+	let sinceYield = 0;
 	for (const piece of make()) {
 		see?.(piece);
 		length += piece.length;
 		if (kept && length <= KEEP_BYTES) kept.push(piece);
 		else kept = null;
+		if ((sinceYield += piece.length) < YIELD_BYTES) continue;
+		sinceYield = 0;
+		await new Promise(setImmediate);
 	}
 	const whole = kept;
 	return { length, pieces: whole ? () => whole : make };
@@ -60,16 +66,20 @@ function drained(request: http.ClientRequest): Promise<void> {
 	});
 }
 
-/** Writes the body a piece at a time, as fast as the connection takes it; a body that came out shorter or longer than measured (its message deleted meanwhile) fails the request. */
+/** Writes the body a piece at a time, as fast as the connection takes it; a body that fails or comes out other than measured (its message deleted meanwhile) fails the request. */
 async function writeBody(request: http.ClientRequest, body: PiecedBody): Promise<void> {
-	let written = 0;
-	for (const piece of body.pieces()) {
-		if (request.destroyed) return;
-		written += piece.length;
-		if (!request.write(piece)) await drained(request);
+	try {
+		let written = 0;
+		for (const piece of body.pieces()) {
+			if (request.destroyed) return;
+			written += piece.length;
+			if (!request.write(piece)) await drained(request);
+		}
+		if (written !== body.length) throw new Error('the message changed while it was being sent');
+		request.end();
+	} catch (err) {
+		request.destroy(err as Error);
 	}
-	if (written === body.length) request.end();
-	else request.destroy(new Error('the message changed while it was being sent'));
 }
 
 /** Retry-After as seconds or an HTTP date, in ms from now. */

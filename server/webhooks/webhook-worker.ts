@@ -4,9 +4,10 @@ import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/
 import type { WebhookSecretStore } from '../store/webhook-secrets';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { Logger } from '../log';
-import { piecedBody, type SendResult, type WebhookSender } from './webhook-sender';
+import { piecedBody, type PiecedBody, type SendResult, type WebhookSender } from './webhook-sender';
 import { buildPayload } from './webhook-payload';
 import { jsonPieces } from '../mail/streamed-json';
+import { DeletedWhileReadError } from '../store/content-pieces';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
 
@@ -192,12 +193,18 @@ export class WebhookWorker {
 			delivery.kind === 'webhook' ? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)) : buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 		const now = new Date();
 		const signer = delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
-		const body = piecedBody(
-			function* () {
-				for (const piece of jsonPieces(payload)) yield Buffer.from(piece);
-			},
-			signer && ((piece) => signer.update(piece)),
-		);
+		let body: PiecedBody;
+		try {
+			body = await piecedBody(
+				function* () {
+					for (const piece of jsonPieces(payload)) yield Buffer.from(piece);
+				},
+				signer && ((piece) => signer.update(piece)),
+			);
+		} catch (err) {
+			if (err instanceof DeletedWhileReadError) return { gone: true, error: err.message, durationMs: 0 };
+			throw err;
+		}
 		return sender.send(delivery.url, body, signer?.headers() ?? {});
 	}
 

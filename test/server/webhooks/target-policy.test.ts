@@ -3,7 +3,6 @@ import { WebhookSender, piecedBody } from '../../../dist/server/webhooks/webhook
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
-const EMPTY_JSON = piecedBody(() => [Buffer.from('{}')]);
 
 const enc = encodeURIComponent;
 
@@ -58,7 +57,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('refuses a host name that resolves to a link-local (metadata) address', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
-		const result = await sender.send(`http://metadata.test:${receiver.port}/`, EMPTY_JSON, {});
+		const result = await sender.send(`http://metadata.test:${receiver.port}/`, await piecedBody(() => [Buffer.from('{}')]), {});
 		sender.close();
 		expect(result.refused).toMatch(/metadata\.test resolves only to refused addresses: 169\.254\.169\.254 is a linkLocal address/);
 		expect(result.statusCode).toBeUndefined();
@@ -66,7 +65,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('refuses a host name that resolves to loopback when private targets are not allowed; nothing reaches the receiver', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: false, resolver });
-		const result = await sender.send(`http://internal.test:${receiver.port}/`, EMPTY_JSON, {});
+		const result = await sender.send(`http://internal.test:${receiver.port}/`, await piecedBody(() => [Buffer.from('{}')]), {});
 		sender.close();
 		expect(result.refused).toMatch(/127\.0\.0\.1 is a loopback address/);
 		expect(receiver.requests).toHaveLength(0);
@@ -74,7 +73,7 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('connects to the allowed address when a name resolves to both refused and allowed ones', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
-		const result = await sender.send(`http://mixed.test:${receiver.port}/`, EMPTY_JSON, {});
+		const result = await sender.send(`http://mixed.test:${receiver.port}/`, await piecedBody(() => [Buffer.from('{}')]), {});
 		sender.close();
 		expect(result.statusCode).toBe(200);
 		expect(receiver.requests).toHaveLength(1);

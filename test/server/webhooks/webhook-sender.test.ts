@@ -1,4 +1,5 @@
 import { WebhookSender, piecedBody } from '../../../dist/server/webhooks/webhook-sender';
+import { DeletedWhileReadError, storedPieces } from '../../../dist/server/store/content-pieces';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
 
 describe('webhook request bodies in pieces', () => {
@@ -17,7 +18,7 @@ describe('webhook request bodies in pieces', () => {
 
 	it('sends many pieces, more than a socket buffers, with the measured length, making them again after measuring', async () => {
 		let passes = 0;
-		const body = piecedBody(function* () {
+		const body = await piecedBody(function* () {
 			passes++;
 			for (let i = 0; i < 40; i++) yield Buffer.alloc(256 * 1024, String.fromCharCode(97 + (i % 26)));
 		});
@@ -32,7 +33,7 @@ describe('webhook request bodies in pieces', () => {
 
 	it('keeps a small body after measuring it instead of making it again', async () => {
 		let passes = 0;
-		const body = piecedBody(() => (passes++, [Buffer.from('{"a":'), Buffer.from('1}')]));
+		const body = await piecedBody(() => (passes++, [Buffer.from('{"a":'), Buffer.from('1}')]));
 		expect((await sender.send(receiver.url, body, {})).statusCode).toBe(200);
 		expect(passes).toBe(1);
 		expect(receiver.requests[0].body).toBe('{"a":1}');
@@ -40,7 +41,7 @@ describe('webhook request bodies in pieces', () => {
 
 	it('fails the attempt, without hanging, when the body comes out shorter than measured (its message deleted meanwhile)', async () => {
 		let pass = 0;
-		const body = piecedBody(function* () {
+		const body = await piecedBody(function* () {
 			pass++;
 			for (let i = 0; i < (pass === 1 ? 8 : 3); i++) yield Buffer.alloc(512 * 1024, 'x');
 		});
@@ -49,5 +50,16 @@ describe('webhook request bodies in pieces', () => {
 		expect(result.error).toBe('the message changed while it was being sent');
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(receiver.requests).toEqual([]);
+	});
+
+	it('fails the attempt when stored pieces end early while they are sent (deleted meanwhile), and measuring them throws', async () => {
+		let pieces = 3;
+		const stored = { length: 3 * 512 * 1024, piece: (seq: number) => (seq < pieces ? Buffer.alloc(512 * 1024, 'y') : undefined) };
+		const body = await piecedBody(() => storedPieces(stored));
+		pieces = 1;
+		const result = await sender.send(receiver.url, body, {});
+		expect(result.error).toBe('the message was deleted while it was being read');
+		await expect(piecedBody(() => storedPieces(stored))).rejects.toBeInstanceOf(DeletedWhileReadError);
+		expect([...storedPieces(Buffer.from('whole'))]).toEqual([Buffer.from('whole')]);
 	});
 });
