@@ -6,6 +6,7 @@ import type { MessageRecord } from '../store/messages';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { bodyProps } from '../mail/body-props';
 import { jsonPieces } from '../mail/streamed-json';
+import { DeletedWhileReadError } from '../store/content-pieces';
 import { HttpError } from '../http/errors';
 import { errorResponses } from '../http/schemas';
 
@@ -15,6 +16,8 @@ const PING_EVERY_MS = 30_000;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** A frame goes out in fragments of about this size: a large message's is made as bytes, never as one string. */
 const FRAGMENT_BYTES = 64 * 1024;
+/** Making a large frame lets the event loop run after this many fragments (1 MB; a 50 MB frame takes some 300 ms to make). */
+const FRAGMENTS_BETWEEN_YIELDS = 16;
 /** Close code 1008, policy violation: the key is not valid. */
 const CLOSE_UNAUTHORIZED = 1008;
 
@@ -33,7 +36,13 @@ class IncomingMessagesHub {
 	private readonly listeners = new Map<string, Set<Subscriber>>();
 	private readonly subscribers = new Set<Subscriber>();
 	private readonly pinger: NodeJS.Timeout;
-	private readonly onDelivered = (records: MessageRecord[]) => this.publish(records);
+	/** Frames go out in the order their messages were stored: each batch waits for the frames of the one before it. */
+	private publishing = Promise.resolve();
+	private readonly onDelivered = (records: MessageRecord[]) => {
+		this.publishing = this.publishing
+			.then(() => this.publish(records))
+			.catch((err: Error) => this.deps.log.error({ err }, 'websocket frames could not be sent'));
+	};
 
 	constructor(private readonly deps: HttpDeps) {
 		deps.ingest.on('delivered', this.onDelivered);
@@ -85,16 +94,13 @@ class IncomingMessagesHub {
 		return { addresses: [...addresses], domains: [...domains] };
 	}
 
-	private publish(records: MessageRecord[]): void {
+	private async publish(records: MessageRecord[]): Promise<void> {
 		for (const record of records) {
 			const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
-			if (subscribers.size === 0) continue;
-			let frame: Buffer[] | null | undefined;
-			for (const subscriber of subscribers) {
-				if (!this.enabledFor(subscriber.accountId, record)) continue;
-				frame ??= this.frame(record);
-				if (frame) this.send(subscriber, frame);
-			}
+			const listening = [...subscribers].filter((subscriber) => this.enabledFor(subscriber.accountId, record));
+			if (listening.length === 0) continue;
+			const frame = await this.frame(record);
+			if (frame) for (const subscriber of listening) this.send(subscriber, frame);
 		}
 	}
 
@@ -109,20 +115,26 @@ class IncomingMessagesHub {
 		return catchAll !== undefined && catchAll.owner === accountId && catchAll.enablews;
 	}
 
-	/** The message record plus text, headers and raw as JSON, in fragments shared by every subscriber; null when the message is already gone. */
-	private frame(record: MessageRecord): Buffer[] | null {
+	/** The message record plus text, headers and raw as JSON, in fragments shared by every subscriber; null when the message is gone. */
+	private async frame(record: MessageRecord): Promise<Buffer[] | null> {
 		const content = this.deps.messages.content(record.inbox, record._id);
 		if (!content) return null;
 		const fragments: Buffer[] = [];
 		let gathered: Buffer[] = [];
 		let size = 0;
-		for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
-			gathered.push(Buffer.from(piece));
-			size += gathered[gathered.length - 1].length;
-			if (size < FRAGMENT_BYTES) continue;
-			fragments.push(Buffer.concat(gathered, size));
-			gathered = [];
-			size = 0;
+		try {
+			for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
+				gathered.push(Buffer.from(piece));
+				size += gathered[gathered.length - 1].length;
+				if (size < FRAGMENT_BYTES) continue;
+				fragments.push(Buffer.concat(gathered, size));
+				gathered = [];
+				size = 0;
+				if (fragments.length % FRAGMENTS_BETWEEN_YIELDS === 0) await new Promise(setImmediate);
+			}
+		} catch (err) {
+			if (err instanceof DeletedWhileReadError) return null;
+			throw err;
 		}
 		if (size || fragments.length === 0) fragments.push(Buffer.concat(gathered, size));
 		return fragments;
