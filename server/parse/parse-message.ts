@@ -5,6 +5,10 @@ import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
 import { assembleBody, bodyChunks, bodySample, type MessageBody } from './message-body';
 import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../ingest/spool';
+import { decodeQuotedPrintableAsItStreams } from './spooled-parts';
+
+// In every thread that parses: libqp 2.1.2, mailparser's quoted-printable decoder, takes time quadratic in a run of blanks.
+decodeQuotedPrintableAsItStreams();
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions.
 export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };

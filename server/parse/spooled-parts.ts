@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MailParser } from 'mailparser';
+import { MailParser } from 'mailparser';
 import type { BodySegment } from './message-body';
 import { decodeAsItStreams } from './streaming-quoted-printable';
 
@@ -21,6 +21,23 @@ interface PartState {
 interface ParserState {
 	curnode?: PartState;
 	processChunk(data: { type: string }, done: (err?: Error) => void): void;
+}
+
+let quotedPrintableHooked = false;
+
+/**
+ * Makes every MailParser of this thread, simpleParser's own included, decode quoted-printable as it streams (see
+ * decodeAsItStreams): in linear time, and not gathered whole. Once per thread; later calls do nothing.
+ */
+export function decodeQuotedPrintableAsItStreams(): void {
+	if (quotedPrintableHooked) return;
+	quotedPrintableHooked = true;
+	const prototype = MailParser.prototype as unknown as ParserState;
+	const processChunk = prototype.processChunk;
+	prototype.processChunk = function (this: ParserState, data, done) {
+		processChunk.call(this, data, done);
+		if (data.type === 'node' && this.curnode?.decoder) decodeAsItStreams(this.curnode.decoder);
+	};
 }
 
 /** Calls `setUp` for each part mailparser has just set up, before any of its data arrives. */
@@ -65,7 +82,7 @@ class TextPartNormalizer extends Transform {
  * streams into a file of its own instead, through the same decoding. In mailparser's result a marker
  * stands where the part's text would be, so its rules for putting parts together (alternatives,
  * attached messages) still decide the text and HTML; `segments` then tells the literal text from the
- * files. Quoted-printable parts (text or not) are decoded as they stream (see decodeAsItStreams).
+ * files. (Quoted-printable parts are decoded as they stream in every parse: see decodeQuotedPrintableAsItStreams.)
  *
  * A text part that does not look as expected is left to mailparser: gathered in memory as before.
  */
@@ -76,7 +93,6 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 	let failure: Error | undefined;
 
 	afterPartSetUp(parser, (part) => {
-		if (part.decoder) decodeAsItStreams(part.decoder);
 		const stream = part.contentStream;
 		if (!stream || part.isAttachment) return;
 		const gather = stream.listeners('readable');

@@ -190,6 +190,23 @@ function slowMessage(to: string): Buffer {
 	return message(to, ['Subject: slow', 'Content-Type: text/html'], `${html}${CRLF}`);
 }
 
+describe('quoted-printable with a long run of blanks', () => {
+	it('parses in memory well within a timeout (libqp 2.1.2 alone takes minutes: its trailing-blank regex is quadratic)', async () => {
+		const pool = new ParserPool(1, 5000);
+		try {
+			const body = `caf=C3=A9${' '.repeat(300_000)}au lait=\r\n${'\t'.repeat(200_000)}${CRLF}end${CRLF}`;
+			const raw = message('qp@hostile.test', ['Subject: blanks', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable'], body);
+			expect(raw.length).toBeLessThan(1024 * 1024); // parsed in memory, not spooled
+			const outcome = await pool.parse(raw);
+			expect(outcome.error).toBeUndefined();
+			expect(outcome.parsed.subject).toBe('blanks');
+			expect(outcome.parsed.text).toBe(`café${' '.repeat(300_000)}au lait\nend\n`);
+		} finally {
+			await pool.close();
+		}
+	});
+});
+
 describe('parse timeout', () => {
 	it('stores a message that takes longer than --parse-timeout unparsed, and the parser keeps working', async () => {
 		// Through SMTP it is spooled (5 MB) and parsed as a stream, which takes a few hundred milliseconds.
