@@ -6,17 +6,25 @@ import { StringDecoder } from 'node:string_decoder';
  */
 const DECODE_BYTES = 64 * 1024;
 
-/** UTF-8 bytes decoded a piece at a time, exactly as decoding them whole would (a character cut between pieces is kept whole). */
-export function* utf8Pieces(bytes: Iterable<Buffer>): Generator<string> {
-	const decoder = new StringDecoder('utf8');
+/** Bytes decoded a piece at a time, exactly as decoding them whole would (a character cut between pieces is kept whole). */
+export function* decodedPieces(bytes: Iterable<Buffer>, encoding: 'utf8' | 'latin1' = 'utf8'): Generator<string> {
+	const decoder = new StringDecoder(encoding);
 	for (const piece of bytes) {
-		for (let start = 0; start < piece.length; start += DECODE_BYTES) {
-			const text = decoder.write(piece.subarray(start, start + DECODE_BYTES));
-			if (text) yield text;
-		}
+		const text = decoder.write(piece);
+		if (text) yield text;
 	}
 	const rest = decoder.end();
 	if (rest) yield rest;
+}
+
+/** `bytes` in slices of at most `size`. */
+function* sliced(bytes: Iterable<Buffer>, size: number): Generator<Buffer> {
+	for (const piece of bytes) for (let start = 0; start < piece.length; start += size) yield piece.subarray(start, start + size);
+}
+
+/** UTF-8 bytes decoded DECODE_BYTES at a time (see decodedPieces). */
+export function utf8Pieces(bytes: Iterable<Buffer>): Generator<string> {
+	return decodedPieces(sliced(bytes, DECODE_BYTES));
 }
 
 /**

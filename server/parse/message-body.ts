@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { isSpooled, type SpooledBytes } from '../ingest/spool';
+import { decodedPieces } from '../mail/text-pieces';
 
 /**
  * The text or HTML body of a message: a string, or (a large body of a spooled message) a UTF-8 file
@@ -56,10 +56,7 @@ export function* bodyChunks(body: MessageBody, size = WINDOW_BYTES, encoding: 'u
 		yield body;
 		return;
 	}
-	const decoder = new StringDecoder(encoding);
-	for (const window of fileWindows(body.spoolPath, size)) yield decoder.write(window);
-	const rest = decoder.end();
-	if (rest) yield rest;
+	yield* decodedPieces(fileWindows(body.spoolPath, size), encoding);
 }
 
 /** A file's bytes, `size` at a time, in one reused buffer (copy what must outlive the next step). */

@@ -23,6 +23,15 @@ interface ParserState {
 	processChunk(data: { type: string }, done: (err?: Error) => void): void;
 }
 
+/** Calls `setUp` for each part mailparser has just set up, before any of its data arrives: for one parser, or (its prototype) all. */
+function afterPartSetUp(target: ParserState, setUp: (part: PartState) => void): void {
+	const processChunk = target.processChunk;
+	target.processChunk = function (this: ParserState, data, done) {
+		processChunk.call(this, data, done);
+		if (data.type === 'node' && this.curnode) setUp(this.curnode);
+	};
+}
+
 let quotedPrintableHooked = false;
 
 /**
@@ -32,22 +41,7 @@ let quotedPrintableHooked = false;
 export function decodeQuotedPrintableAsItStreams(): void {
 	if (quotedPrintableHooked) return;
 	quotedPrintableHooked = true;
-	const prototype = MailParser.prototype as unknown as ParserState;
-	const processChunk = prototype.processChunk;
-	prototype.processChunk = function (this: ParserState, data, done) {
-		processChunk.call(this, data, done);
-		if (data.type === 'node' && this.curnode?.decoder) decodeAsItStreams(this.curnode.decoder);
-	};
-}
-
-/** Calls `setUp` for each part mailparser has just set up, before any of its data arrives. */
-function afterPartSetUp(parser: MailParser, setUp: (part: PartState) => void): void {
-	const state = parser as unknown as ParserState;
-	const processChunk = state.processChunk.bind(parser);
-	state.processChunk = (data, done) => {
-		processChunk(data, done);
-		if (data.type === 'node' && state.curnode) setUp(state.curnode);
-	};
+	afterPartSetUp(MailParser.prototype as unknown as ParserState, (part) => part.decoder && decodeAsItStreams(part.decoder));
 }
 
 /**
@@ -92,7 +86,7 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 	const writes: Promise<void>[] = [];
 	let failure: Error | undefined;
 
-	afterPartSetUp(parser, (part) => {
+	afterPartSetUp(parser as unknown as ParserState, (part) => {
 		const stream = part.contentStream;
 		if (!stream || part.isAttachment) return;
 		const gather = stream.listeners('readable');
