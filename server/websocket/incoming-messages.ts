@@ -4,20 +4,14 @@ import type { WebSocket } from 'ws';
 import type { HttpDeps } from '../http/http-deps';
 import type { MessageRecord } from '../store/messages';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
-import { bodyProps } from '../mail/body-props';
-import { jsonPieces } from '../mail/streamed-json';
+import { messageFrame, type MessageFrame } from './message-frame';
+import { SubscriberOutbox } from './subscriber-outbox';
 import { DeletedWhileReadError } from '../store/content-pieces';
 import { HttpError } from '../http/errors';
 import { errorResponses } from '../http/schemas';
 
 /** Idle connections are pinged this often; one that has not answered the previous ping is dropped. */
 const PING_EVERY_MS = 30_000;
-/** A client that has this much unsent data is too slow: it is dropped rather than buffered for without bound. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-/** A frame goes out in fragments of about this size: a large message's is made as bytes, never as one string. */
-const FRAGMENT_BYTES = 64 * 1024;
-/** Making a large frame lets the event loop run after this many fragments (1 MB; a 50 MB frame takes some 300 ms to make). */
-const FRAGMENTS_BETWEEN_YIELDS = 16;
 /** Close code 1008, policy violation: the key is not valid. */
 const CLOSE_UNAUTHORIZED = 1008;
 
@@ -25,6 +19,7 @@ interface Subscriber {
 	socket: WebSocket;
 	accountId: string;
 	alive: boolean;
+	outbox: SubscriberOutbox;
 }
 
 /**
@@ -36,12 +31,15 @@ class IncomingMessagesHub {
 	private readonly listeners = new Map<string, Set<Subscriber>>();
 	private readonly subscribers = new Set<Subscriber>();
 	private readonly pinger: NodeJS.Timeout;
-	/** Frames go out in the order their messages were stored: each batch waits for the frames of the one before it. */
-	private publishing = Promise.resolve();
+	/** Frames are pushed to each subscriber's outbox here, in the order their messages were stored. */
 	private readonly onDelivered = (records: MessageRecord[]) => {
-		this.publishing = this.publishing
-			.then(() => this.publish(records))
-			.catch((err: Error) => this.deps.log.error({ err }, 'websocket frames could not be sent'));
+		for (const record of records) {
+			try {
+				this.publish(record);
+			} catch (err) {
+				this.deps.log.error({ err }, 'a websocket frame could not be made');
+			}
+		}
 	};
 
 	constructor(private readonly deps: HttpDeps) {
@@ -57,7 +55,7 @@ class IncomingMessagesHub {
 			return;
 		}
 		const { addresses, domains } = this.ownedEntries(account.id, query.addresses ?? '');
-		const subscriber: Subscriber = { socket, accountId: account.id, alive: true };
+		const subscriber: Subscriber = { socket, accountId: account.id, alive: true, outbox: new SubscriberOutbox(socket, this.deps.log) };
 		const topics = [...addresses, ...domains];
 		for (const topic of topics) {
 			let set = this.listeners.get(topic);
@@ -94,14 +92,12 @@ class IncomingMessagesHub {
 		return { addresses: [...addresses], domains: [...domains] };
 	}
 
-	private async publish(records: MessageRecord[]): Promise<void> {
-		for (const record of records) {
-			const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
-			const listening = [...subscribers].filter((subscriber) => this.enabledFor(subscriber.accountId, record));
-			if (listening.length === 0) continue;
-			const frame = await this.frame(record);
-			if (frame) for (const subscriber of listening) this.send(subscriber, frame);
-		}
+	private publish(record: MessageRecord): void {
+		const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
+		const listening = [...subscribers].filter((subscriber) => this.enabledFor(subscriber.accountId, record));
+		if (listening.length === 0) return;
+		const frame = this.frame(record);
+		if (frame) for (const subscriber of listening) subscriber.outbox.push(frame);
 	}
 
 	/** Checked per message, so changing enablews or giving an address up takes effect at once. */
@@ -115,41 +111,16 @@ class IncomingMessagesHub {
 		return catchAll !== undefined && catchAll.owner === accountId && catchAll.enablews;
 	}
 
-	/** The message record plus text, headers and raw as JSON, in fragments shared by every subscriber; null when the message is gone. */
-	private async frame(record: MessageRecord): Promise<Buffer[] | null> {
+	/** Null when the message is gone already. */
+	private frame(record: MessageRecord): MessageFrame | null {
 		const content = this.deps.messages.content(record.inbox, record._id);
 		if (!content) return null;
-		const fragments: Buffer[] = [];
-		let gathered: Buffer[] = [];
-		let size = 0;
 		try {
-			for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
-				gathered.push(Buffer.from(piece));
-				size += gathered[gathered.length - 1].length;
-				if (size < FRAGMENT_BYTES) continue;
-				fragments.push(Buffer.concat(gathered, size));
-				gathered = [];
-				size = 0;
-				if (fragments.length % FRAGMENTS_BETWEEN_YIELDS === 0) await new Promise(setImmediate);
-			}
+			return messageFrame(record, content);
 		} catch (err) {
 			if (err instanceof DeletedWhileReadError) return null;
 			throw err;
 		}
-		if (size || fragments.length === 0) fragments.push(Buffer.concat(gathered, size));
-		return fragments;
-	}
-
-	private send(subscriber: Subscriber, fragments: Buffer[]): void {
-		const { socket } = subscriber;
-		if (socket.readyState !== socket.OPEN) return;
-		if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-			// terminate, not close: a close frame would queue behind the data the client is not reading.
-			socket.terminate();
-			return;
-		}
-		// All in this turn of the event loop: nothing else can come between the fragments of one message.
-		fragments.forEach((fragment, i) => socket.send(fragment, { binary: false, fin: i === fragments.length - 1 }));
 	}
 
 	private ping(): void {

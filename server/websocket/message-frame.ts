@@ -1,0 +1,38 @@
+import type { MessageContent, MessageRecord } from '../store/messages';
+import { bodyProps } from '../mail/body-props';
+import { jsonPieces } from '../mail/streamed-json';
+
+/** A frame goes out in fragments of about this size: a large message's is made as bytes, never as one string. */
+const FRAGMENT_BYTES = 64 * 1024;
+
+/**
+ * A message's frame: `whole` when it fits in one fragment (made once, shared by every subscriber); otherwise `fragments`
+ * makes it anew for each subscriber, as fast as that subscriber reads, so a large message is never in memory whole.
+ */
+export type MessageFrame = { whole: Buffer } | { fragments: () => Generator<Buffer> };
+
+/** The record plus text, headers and raw as JSON, in fragments of at least FRAGMENT_BYTES (the last one may be shorter). */
+function* frameFragments(record: MessageRecord, content: MessageContent): Generator<Buffer> {
+	let gathered: Buffer[] = [];
+	let size = 0;
+	for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
+		const bytes = Buffer.from(piece);
+		gathered.push(bytes);
+		size += bytes.length;
+		if (size < FRAGMENT_BYTES) continue;
+		yield Buffer.concat(gathered, size);
+		gathered = [];
+		size = 0;
+	}
+	if (size) yield Buffer.concat(gathered, size);
+}
+
+/** Throws DeletedWhileReadError if the message's pieces go while its first fragments are made. */
+export function messageFrame(record: MessageRecord, content: MessageContent): MessageFrame {
+	const fragments = () => frameFragments(record, content);
+	const probe = fragments();
+	const first = probe.next();
+	if (probe.next().done) return { whole: first.value as Buffer };
+	probe.return(undefined);
+	return { fragments };
+}
