@@ -6,6 +6,7 @@ import { registerAuth, serviceKeyOf } from './auth';
 import { HttpError, errorBody } from './errors';
 import { SHARED_SCHEMAS } from './schemas';
 import { hashKey } from '../store/accounts';
+import { DeletedWhileReadError } from '../store/content-pieces';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
 import { messageStateRoutes } from './routes/message-state';
@@ -40,6 +41,8 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {
 		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
+		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
+		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
 		if (err.validation) return reply.code(400).send(errorBody(400, err.message));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');

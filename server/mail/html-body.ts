@@ -4,8 +4,14 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** A minimal HTML page showing a text body as it is, for mail without an HTML part. */
 export function htmlFromText(text: string): string {
-	const escaped = text.replace(/[&<>"]/g, (char) => HTML_ESCAPES[char]);
-	return `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre style="white-space: pre-wrap">${escaped}</pre></body></html>`;
+	return [...htmlFromTextPieces([text])].join('');
+}
+
+/** htmlFromText on a text read in pieces, a piece at a time (each character escapes alone, so the pieces' cuts do not matter). */
+export function* htmlFromTextPieces(text: Iterable<string>): Generator<string> {
+	yield '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre style="white-space: pre-wrap">';
+	for (const piece of text) yield piece.replace(/[&<>"]/g, (char) => HTML_ESCAPES[char]);
+	yield '</pre></body></html>';
 }
 
 /**

@@ -38,7 +38,7 @@ function worthScanning(run: string): boolean {
 	return true;
 }
 
-interface TextLink {
+export interface TextLink {
 	url: string;
 	index: number;
 	lastIndex: number;
@@ -69,32 +69,63 @@ export function findTextLinks(text: string): TextLink[] {
 	return scan.links;
 }
 
+/**
+ * Looks for '://' in UTF-8 text read in pieces: text without it has no link. Its bytes are ASCII, which occur in no
+ * other character's, so it is looked for in the bytes, across the cuts between pieces.
+ */
+export class SchemeEndSearch {
+	private tail: Buffer = Buffer.alloc(0);
+
+	/** Whether '://' is in the text seen so far, `piece` its latest bytes. */
+	foundIn(piece: Buffer): boolean {
+		const overlap = SCHEME_END.length - 1;
+		if (Buffer.concat([this.tail, piece.subarray(0, overlap)]).includes(SCHEME_END) || piece.includes(SCHEME_END)) return true;
+		this.tail = piece.length >= overlap ? piece.subarray(-overlap) : Buffer.concat([this.tail, piece]).subarray(-overlap);
+		return false;
+	}
+}
+
 /** Whether a character ends a RUN (whitespace, U+FEFF excepted); ASCII is decided without a regular expression. */
 const isRunBreak = (code: number) =>
 	code < 0x80 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : code !== 0xfeff && /\s/.test(String.fromCharCode(code));
 
+/** A text segment and the links in it, positions counted from the segment's start. */
+export interface LinkSegment {
+	text: string;
+	links: TextLink[];
+}
+
 /**
- * Adds the URLs in a body read in chunks to `found`: each chunk is scanned up to its last whitespace
- * and the rest goes with the next, so no run is split. Of a run too long to hold a link only its end
- * is carried (to keep it too long), so memory stays bounded by the chunk size.
+ * A text read in chunks, cut again into segments that together are the whole text, each with its links, exactly as
+ * findTextLinks finds them in the whole: each chunk is scanned up to its last whitespace and the rest goes with the
+ * next, so no run is split. Of a run too long to hold a link only its end is carried (to keep it too long; the rest
+ * is a segment without links), so memory stays bounded by the chunk size.
  */
-function addBodyTextLinks(body: MessageBody, found: LinkSet): void {
-	if (!isSpooled(body)) return findTextLinks(body).forEach((link) => found.add(link.url));
+export function* linkSegments(chunks: Iterable<string>): Generator<LinkSegment> {
 	const scan = new TextLinkScan();
+	// Only the segment's links are held: each is a slice of the chunk, and keeps all of it in memory.
+	const scanned = (text: string): LinkSegment => (scan.scan(text), { text, links: scan.links.splice(0) });
 	let carried = '';
-	const scanned = (text: string) => {
-		scan.scan(text);
-		// Only the chunk's links are held: each is a slice of the chunk, and keeps all of it in memory.
-		scan.links.splice(0).forEach((link) => found.add(link.url));
-	};
-	for (const chunk of bodyChunks(body)) {
+	for (const chunk of chunks) {
 		const text = carried + chunk;
 		let end = text.length;
 		while (end > 0 && !isRunBreak(text.charCodeAt(end - 1))) end--;
-		scanned(text.slice(0, end));
-		carried = text.slice(Math.max(end, text.length - MAX_RUN_LENGTH - 1));
+		let keep = Math.max(end, text.length - MAX_RUN_LENGTH - 1);
+		// Never between the two halves of a surrogate pair: each segment must encode as it does within the whole.
+		if (keep > end && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
+		if (end > 0) yield scanned(text.slice(0, end));
+		if (keep > end) yield { text: text.slice(end, keep), links: [] };
+		carried = text.slice(keep);
 	}
-	scanned(carried);
+	if (carried) yield scanned(carried);
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** Adds the URLs in a body read in chunks to `found` (see linkSegments). */
+function addBodyTextLinks(body: MessageBody, found: LinkSet): void {
+	if (!isSpooled(body)) return findTextLinks(body).forEach((link) => found.add(link.url));
+	for (const { links } of linkSegments(bodyChunks(body))) links.forEach((link) => found.add(link.url));
 }
 
 /** Adds the href targets of anchors and image maps in an HTML body to `found`. */

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { AddressObject, ParsedMail } from '../parse/parsed-mail';
 import { newId } from './ids';
-import { ContentPieces, type StoredBytes } from './content-pieces';
+import { ContentPieces, type BodyKind, type StoredBytes } from './content-pieces';
 import { isSpooled, type RawMessage } from '../ingest/spool';
 
 /** A stored message as the API returns it (spec 2.1). */
@@ -59,6 +59,8 @@ export interface MessageContent {
 	readonly html: string | null;
 	/** The text's UTF-8 bytes as stored (a large one in pieces), for readers that stream it. */
 	textBytes(): StoredBytes;
+	/** The HTML's UTF-8 bytes as stored, as textBytes; null without an HTML part. */
+	htmlBytes(): StoredBytes | null;
 	/** The source as received, as stored (a large one in pieces): read only when asked for. */
 	raw(): StoredBytes;
 }
@@ -315,19 +317,21 @@ export class MessageStore {
 			| undefined;
 		if (!row) return undefined;
 		const { pieces } = this;
+		// An empty column with pieces means a large body; an empty one without them, an empty body.
+		const bodyBytes = (kind: BodyKind, column: string): StoredBytes => (column === '' && pieces.bodySource(row.id, kind)) || Buffer.from(column);
 		return {
 			messageId: row.message_id,
 			date: row.date,
 			priority: row.priority,
 			headers: JSON.parse(row.headers),
-			// An empty column with pieces means a large body; an empty one without them, an empty body.
 			get text() {
 				return row.text === '' ? (pieces.body(row.id, 'text') ?? '') : row.text;
 			},
 			get html() {
 				return row.html === '' ? (pieces.body(row.id, 'html') ?? '') : row.html;
 			},
-			textBytes: () => (row.text === '' && pieces.bodySource(row.id, 'text')) || Buffer.from(row.text),
+			textBytes: () => bodyBytes('text', row.text),
+			htmlBytes: () => (row.html === null ? null : bodyBytes('html', row.html)),
 			raw: () => this.storedRaw(row.id, this.selectRawBlob.get(row.id) as Buffer),
 		};
 	}

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../http-deps';
-import { Readable } from 'node:stream';
 import type { MessageContent } from '../../store/messages';
-import { storedPieces, type StoredBytes } from '../../store/content-pieces';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
+import { dirtyHtmlBody, storedBody } from '../stored-body';
 import { emailAndMessageParams, errorResponses } from '../schemas';
 import { htmlFromText, sanitizedBodyPolicy } from '../../mail/html-body';
 import { HtmlSanitizer } from '../../mail/html-sanitizer';
@@ -21,11 +20,6 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 	const grouped: Record<string, string[]> = {};
 	for (const [name, value] of lines) (Object.hasOwn(grouped, name) ? grouped[name] : (grouped[name] = [])).push(value);
 	return grouped;
-}
-
-/** A raw source as a response body: a pieced one streams a piece at a time, never whole in memory. */
-function rawBody(source: StoredBytes): Buffer | Readable {
-	return Buffer.isBuffer(source) ? source : Readable.from(storedPieces(source));
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
@@ -60,7 +54,8 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 			const source = messages.rawSource(address, request.params.messageId);
 			if (!source) throw messageNotFound(address, request.params.messageId);
 			asDownload(request, reply, 'eml');
-			return reply.type('message/rfc822').header('content-length', source.length).send(rawBody(source));
+			const { length, body } = storedBody(source);
+			return reply.type('message/rfc822').header('content-length', length).send(body);
 		},
 	);
 
@@ -148,12 +143,13 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 			},
 		},
 		async (request, reply) => {
-			const { html, text } = contentOf(request);
+			const { length, body } = await dirtyHtmlBody(contentOf(request));
 			asDownload(request, reply, 'html');
 			return reply
 				.type('text/html; charset=utf-8')
 				.header('content-security-policy', 'sandbox')
-				.send(html ?? htmlFromText(text));
+				.header('content-length', length)
+				.send(body);
 		},
 	);
 }

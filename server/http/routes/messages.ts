@@ -6,7 +6,7 @@ import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailParam } from '../params';
 import { emailAndMessageParams, emailParams, errorResponses } from '../schemas';
 import { sendJson } from '../prerendered-json';
-import { numberLinks } from '../../parse/numbered-links';
+import { numberedTextBody } from '../stored-body';
 
 export async function messageRoutes(app: FastifyInstance, { addresses, messages, deletion }: HttpDeps): Promise<void> {
 	app.get<{ Params: { email: string }; Querystring: { limit: number; until?: string } }>(
@@ -46,7 +46,8 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const content = messages.content(address, request.params.messageId);
 			if (!content) throw messageNotFound(address, request.params.messageId);
-			return reply.type('text/plain; charset=utf-8').send(numberLinks(content.text));
+			const { length, body } = await numberedTextBody(content);
+			return reply.type('text/plain; charset=utf-8').header('content-length', length).send(body);
 		},
 	);
 

@@ -1,5 +1,7 @@
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
+import { SpoolingPair } from '../../helpers/spooling-pair';
+import { readWhileDeleted } from '../../helpers/deleted-while-read';
 import { sanitizeMailHtml } from '../../../dist/server/mail/html-body';
 
 const HOSTILE_HTML = `<html><head><script>steal()</script><style>body{background:url(https://tracker.test/css.png)}</style></head>
@@ -117,5 +119,59 @@ describe('message content: raw, headers, sanitised and dirty HTML', () => {
 		const text = await sanitised.text();
 		expect(text).toBe(sanitizeMailHtml(html, { remoteImages: false }));
 		expect(text).not.toContain('<script');
+	});
+});
+
+describe('GET /api/dirty of a large message (its bodies stored in pieces)', () => {
+	let pair: SpoolingPair;
+	beforeAll(async () => {
+		pair = await SpoolingPair.start();
+	});
+	afterAll(() => pair.stop());
+
+	// Multi-byte characters on every line, so the 1 MB pieces cut through them; about 2 MB in all.
+	const lines = (line: (i: number) => string) => Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
+
+	it('streams the HTML as stored, the same bytes and headers as the same message kept in memory', async () => {
+		const html = `<html><body>${lines((i) => `<p>Zürich 😀 “line” ${i} &amp; <b onclick="x()">bold</b></p>\n`)}</body></html>`;
+		const ids = await pair.send({ to: 'large@example.test', subject: 'large HTML', html, text: 'small text' });
+		expect(pair.bodyPieces(ids[0], 'html')).toBeGreaterThan(1);
+		const response = await pair.sameResponse(ids, (id) => `/api/dirty/large@example.test/${id}`);
+		expect(response.status).toBe(200);
+		expect(response.contentType).toBe('text/html; charset=utf-8');
+		expect(response.bytes.toString()).toBe(html);
+	});
+
+	it('streams the page made for a large text without an HTML part, escaped as for a small one', async () => {
+		const text = lines((i) => `Zürich 😀 “line” ${i} & <b> "quoted"\n`);
+		const ids = await pair.send({ to: 'large@example.test', subject: 'large text', text });
+		expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+		const response = await pair.sameResponse(ids, (id) => `/api/dirty/large@example.test/${id}`);
+		expect(response.status).toBe(200);
+		expect(response.contentType).toBe('text/html; charset=utf-8');
+		const page = response.bytes.toString();
+		expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+		expect(page).toContain('Zürich 😀 “line” 49999 &amp; &lt;b&gt; &quot;quoted&quot;\n');
+	});
+});
+
+describe('GET /api/dirty of a large message deleted while its HTML streams', () => {
+	let server: TestMailroom;
+	beforeAll(async () => {
+		server = await startTestMailroom();
+	});
+	afterAll(() => server.stop());
+
+	it('cuts the connection short of the Content-Length, so the client sees an incomplete body, and serves on', async () => {
+		// 16 MB: more than the kernel's socket buffers hold, so most pieces are still to be read when the message goes.
+		const html = `<html><body>${`<p>${'x'.repeat(92)}</p>\n`.repeat(160_000)}</body></html>`;
+		const [id] = await sendMail(server, { to: 'deleted@example.test', html, text: 'small text' });
+		const cut = await readWhileDeleted(server, `/api/dirty/deleted@example.test/${id}`, 'deleted@example.test', id);
+		expect(cut.status).toBe(200);
+		expect(cut.contentLength).toBe(Buffer.byteLength(html));
+		expect(cut.complete).toBe(false);
+		expect(cut.received).toBeLessThan(cut.contentLength);
+		expect((await server.api(`/api/dirty/deleted@example.test/${id}`)).status).toBe(404);
+		expect((await server.api('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
 	});
 });

@@ -1,5 +1,7 @@
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { expectError } from '../../helpers/messages';
+import { expectError, sendMail } from '../../helpers/messages';
+import { SpoolingPair } from '../../helpers/spooling-pair';
+import { readWhileDeleted } from '../../helpers/deleted-while-read';
 
 describe('inbox listing and message text', () => {
 	let server: TestMailroom;
@@ -210,6 +212,53 @@ describe('inbox listing and message text', () => {
 			const almost = JSON.stringify({ webhook: `https://example.org/${'x'.repeat(1000 * 1000)}` });
 			expectError(await server.api('/api/private-address-forwarding/big@example.test', { method: 'PUT', key: owner.key, body: almost }), 400, /webhook/);
 		});
+	});
+});
+
+describe('GET /api/text of a large message (its text stored in pieces)', () => {
+	let pair: SpoolingPair;
+	beforeAll(async () => {
+		pair = await SpoolingPair.start();
+	});
+	afterAll(() => pair.stop());
+
+	// Multi-byte characters on every line, so the 1 MB pieces cut through them; about 2.3 MB in all.
+	const line = (i: number) => `Zürich 😀 “line” ${i} & <b> "quoted"\n`;
+
+	it('streams a text without links as stored, the same bytes and headers as the same message kept in memory', async () => {
+		const text = Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
+		const ids = await pair.send({ to: 'large@example.test', subject: 'large text', text });
+		expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+		const response = await pair.sameResponse(ids, (id) => `/api/text/large@example.test/${id}`);
+		expect(response.status).toBe(200);
+		expect(response.contentType).toBe('text/plain; charset=utf-8');
+		expect(response.bytes.toString().trim()).toBe(text.trim());
+	});
+
+	it('streams a text with links numbered, trailing blanks dropped before the list, as numbering it whole does', async () => {
+		const text = `${Array.from({ length: 50_000 }, (_, i) => (i % 1000 === 999 ? `see https://example.org/${i % 3000}?q=é ` : '') + line(i)).join('')}  \n\n`;
+		const ids = await pair.send({ to: 'large@example.test', subject: 'large text with links', text });
+		expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+		const response = await pair.sameResponse(ids, (id) => `/api/text/large@example.test/${id}`);
+		expect(response.status).toBe(200);
+		expect(response.contentType).toBe('text/plain; charset=utf-8');
+		const body = response.bytes.toString();
+		expect(body).toContain(`see [3] ${line(2999)}`);
+		expect(body.endsWith(`${line(49_999).trimEnd()}\n\n\n\n[1] https://example.org/999?q=é\n[2] https://example.org/1999?q=é\n[3] https://example.org/2999?q=é\n`)).toBe(true);
+	});
+
+	it('cuts the connection short of the Content-Length when the message is deleted while its text streams, and serves on', async () => {
+		const { spooling: server } = pair;
+		// 16 MB: more than the kernel's socket buffers hold, so most pieces are still to be read when the message goes.
+		const text = `https://example.org/first\n${`${'x'.repeat(99)}\n`.repeat(160_000)}`;
+		const [id] = await sendMail(server, { to: 'deleted@example.test', text });
+		const cut = await readWhileDeleted(server, `/api/text/deleted@example.test/${id}`, 'deleted@example.test', id);
+		expect(cut.status).toBe(200);
+		expect(cut.contentLength).toBe(Buffer.byteLength(text.replace('https://example.org/first', '[1]').trimEnd()) + '\n\n\n\n[1] https://example.org/first\n'.length);
+		expect(cut.complete).toBe(false);
+		expect(cut.received).toBeLessThan(cut.contentLength);
+		expect((await server.api(`/api/text/deleted@example.test/${id}`)).status).toBe(404);
+		expect((await server.api('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
 	});
 });
 

@@ -1,0 +1,61 @@
+import { Readable } from 'node:stream';
+import { storedPieces, type PiecedBytes, type StoredBytes } from '../store/content-pieces';
+import type { MessageContent } from '../store/messages';
+import { utf8Pieces } from '../mail/text-pieces';
+import { htmlFromText, htmlFromTextPieces } from '../mail/html-body';
+import { SchemeEndSearch } from '../parse/links';
+import { numberLinks, numberedLinkPieces } from '../parse/numbered-links';
+import { piecedBody } from '../webhooks/webhook-sender';
+
+/**
+ * A response body and its length in bytes, sent as Content-Length: a large (pieced) one is a stream, never whole in
+ * memory. Should its message be deleted while it streams, the stream fails (DeletedWhileReadError) and the connection
+ * is cut short of that length, which clients see as an incomplete response.
+ */
+export interface SizedBody {
+	length: number;
+	body: Buffer | Readable;
+}
+
+/** Stored bytes as a response body: pieced ones stream a piece at a time, as stored. */
+export function storedBody(bytes: StoredBytes): SizedBody {
+	return { length: bytes.length, body: Buffer.isBuffer(bytes) ? bytes : Readable.from(storedPieces(bytes)) };
+}
+
+const wholeBody = (text: string): SizedBody => storedBody(Buffer.from(text));
+
+/**
+ * A pieced UTF-8 text made into another a piece at a time by `make`: measured first (letting the event loop run
+ * between megabytes), then made again as it is sent.
+ */
+async function madeBody(text: PiecedBytes, make: (text: Iterable<string>) => Iterable<string>): Promise<SizedBody> {
+	const made = await piecedBody(function* () {
+		for (const piece of make(utf8Pieces(storedPieces(text)))) yield Buffer.from(piece);
+	});
+	return { length: made.length, body: Readable.from(made.pieces()) };
+}
+
+/** Whether a pieced text may hold a link (see SchemeEndSearch), read a piece a turn of the event loop (25 MB take some 30 ms). */
+async function mayHoldLinks(text: PiecedBytes): Promise<boolean> {
+	const search = new SchemeEndSearch();
+	for (const piece of storedPieces(text)) {
+		if (search.foundIn(piece)) return true;
+		await new Promise(setImmediate);
+	}
+	return false;
+}
+
+/** The text route's body: the text with its links numbered (numberLinks); a large one without a link streams as stored. */
+export async function numberedTextBody(content: MessageContent): Promise<SizedBody> {
+	const text = content.textBytes();
+	if (Buffer.isBuffer(text)) return wholeBody(numberLinks(content.text));
+	return (await mayHoldLinks(text)) ? madeBody(text, numberedLinkPieces) : storedBody(text);
+}
+
+/** The dirty route's body: the HTML as stored or, for mail without an HTML part, a page showing its text (htmlFromText). */
+export async function dirtyHtmlBody(content: MessageContent): Promise<SizedBody> {
+	const html = content.htmlBytes();
+	if (html) return storedBody(html);
+	const text = content.textBytes();
+	return Buffer.isBuffer(text) ? wholeBody(htmlFromText(content.text)) : madeBody(text, htmlFromTextPieces);
+}

@@ -1,0 +1,65 @@
+import type Mail from 'nodemailer/lib/mailer';
+import { startTestMailroom, type TestMailroom } from './mailroom';
+import { sendMail } from './messages';
+
+/** A route's answer as the bytes sent, with the headers that describe them. */
+export interface RawResponse {
+	status: number;
+	contentType: string | null;
+	contentLength: string | null;
+	bytes: Buffer;
+}
+
+/**
+ * Two servers for the same mail: one spools a message of 64 KB or more (its bodies of 1 MB or more stored in pieces),
+ * the other keeps every message in memory, so a route's answers for the two show that reading pieces changes nothing.
+ */
+export class SpoolingPair {
+	private constructor(
+		readonly spooling: TestMailroom,
+		readonly inMemory: TestMailroom,
+	) {}
+
+	static async start(): Promise<SpoolingPair> {
+		return new SpoolingPair(await startTestMailroom({ spoolThreshold: 64 * 1024 }), await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 }));
+	}
+
+	/** Sends the mail to both; the ids its record has on each, spooling server first. */
+	async send(mail: Mail.Options): Promise<[string, string]> {
+		const [spooled] = await sendMail(this.spooling, mail);
+		const [inMemory] = await sendMail(this.inMemory, mail);
+		return [spooled, inMemory];
+	}
+
+	/** GETs `path(id)` from both servers, expects the same answer, and returns it. */
+	async sameResponse(ids: [string, string], path: (id: string) => string): Promise<RawResponse> {
+		const [spooled, inMemory] = await Promise.all([get(this.spooling, path(ids[0])), get(this.inMemory, path(ids[1]))]);
+		expect({ ...spooled, bytes: undefined }).toEqual({ ...inMemory, bytes: undefined });
+		expect(spooled.bytes.equals(inMemory.bytes)).toBe(true);
+		expect(Number(spooled.contentLength)).toBe(spooled.bytes.length);
+		return spooled;
+	}
+
+	/** How many pieces a body of a message on the spooling server is stored in. */
+	bodyPieces(id: string, kind: 'text' | 'html'): number {
+		return this.spooling.db
+			.prepare('SELECT count(*) FROM content_body_pieces p JOIN messages m ON m.content_id = p.content_id WHERE m.id = ? AND p.kind = ?')
+			.pluck()
+			.get(id, kind) as number;
+	}
+
+	async stop(): Promise<void> {
+		await this.spooling.stop();
+		await this.inMemory.stop();
+	}
+}
+
+async function get(server: TestMailroom, path: string): Promise<RawResponse> {
+	const response = await fetch(`${server.httpUrl}${path}`);
+	return {
+		status: response.status,
+		contentType: response.headers.get('content-type'),
+		contentLength: response.headers.get('content-length'),
+		bytes: Buffer.from(await response.arrayBuffer()),
+	};
+}
