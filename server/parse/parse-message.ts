@@ -1,5 +1,5 @@
 import { simpleParser, type AddressObject as MpAddressObject, type EmailAddress, type Attachment } from 'mailparser';
-import { convert as htmlToText } from 'html-to-text';
+import { compile } from 'html-to-text';
 import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail';
 import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
@@ -13,18 +13,19 @@ decodeQuotedPrintableAsItStreams();
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions.
 export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
 
-const HTML_TO_TEXT_OPTIONS = {
-	wordwrap: false as const,
+/** Compiled once: `convert` compiles its options on every call, which is for every piece of a large body. */
+const htmlToText = compile({
+	wordwrap: false,
 	selectors: [
 		// "anchor https://…": the text endpoint then numbers the URL where it stands.
-		{ selector: 'a', options: { linkBrackets: false as const, hideLinkHrefIfSameAsText: true } },
+		{ selector: 'a', options: { linkBrackets: false, hideLinkHrefIfSameAsText: true } },
 		{ selector: 'img', format: 'skip' },
 	],
-};
+});
 
 /** The text of an HTML body; a large one (in a file) is converted a piece at a time into a file beside it. */
 function htmlBodyToText(html: MessageBody): MessageBody {
-	return isSpooled(html) ? assembleBody(htmlTextPieces(html), `${html.spoolPath}.txt`) : htmlToText(html, HTML_TO_TEXT_OPTIONS);
+	return isSpooled(html) ? assembleBody(htmlTextPieces(html), `${html.spoolPath}.txt`) : htmlToText(html);
 }
 
 /** html-to-text builds a document tree of what it converts: many times the size of its HTML. */
@@ -38,7 +39,7 @@ function* htmlTextPieces(html: SpooledBytes): Generator<string> {
 	let carried = '';
 	let separator = '';
 	const convert = function* (piece: string) {
-		const text = htmlToText(piece, HTML_TO_TEXT_OPTIONS);
+		const text = htmlToText(piece);
 		if (!text) return;
 		yield separator + text;
 		separator = '\n';
