@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { SpooledBytes } from '../ingest/spool';
+import { countLargeMessageBytes } from '../ingest/garbage';
 
 /** Size of one stored piece; every piece but the last of a content is exactly this long. */
 const PIECE_SIZE = 1024 * 1024;
@@ -34,6 +35,8 @@ export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
 	let read = 0;
 	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) {
 		read += piece.length;
+		// A webhook, websocket frame or download made of them drops each piece soon after: collect as ingest does.
+		countLargeMessageBytes(piece.length);
 		yield piece;
 	}
 	if (read !== bytes.length) throw new DeletedWhileReadError();
