@@ -5,7 +5,7 @@ import { utf8Pieces } from '../mail/text-pieces';
 import { htmlFromText, htmlFromTextPieces } from '../mail/html-body';
 import { SchemeEndSearch } from '../parse/links';
 import { numberLinks, numberedLinkPieces } from '../parse/numbered-links';
-import { piecedBody } from '../webhooks/webhook-sender';
+import { piecedBody } from '../mail/pieced-body';
 
 /**
  * A response body and its length in bytes, sent as Content-Length: a large (pieced) one is a stream, never whole in

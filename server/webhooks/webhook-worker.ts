@@ -4,7 +4,8 @@ import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/
 import type { WebhookSecretStore } from '../store/webhook-secrets';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { Logger } from '../log';
-import { piecedBody, type PiecedBody, type SendResult, type WebhookSender } from './webhook-sender';
+import { piecedBody, type PiecedBody } from '../mail/pieced-body';
+import type { SendResult, WebhookSender } from './webhook-sender';
 import { buildPayload } from './webhook-payload';
 import { jsonPieces } from '../mail/streamed-json';
 import { DeletedWhileReadError } from '../store/content-pieces';

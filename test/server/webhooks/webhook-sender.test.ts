@@ -1,4 +1,5 @@
-import { WebhookSender, piecedBody } from '../../../dist/server/webhooks/webhook-sender';
+import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
+import { piecedBody } from '../../../dist/server/mail/pieced-body';
 import { DeletedWhileReadError, storedPieces } from '../../../dist/server/store/content-pieces';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
 
