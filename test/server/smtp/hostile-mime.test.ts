@@ -184,7 +184,7 @@ describe('hostile MIME', () => {
 	});
 });
 
-/** 100,000 links in 5 MB of HTML: seconds of parsing in memory, well past a timeout of one second; streamed from a spool file, under a second. */
+/** 100,000 links in 5 MB of HTML: about a second of parsing in memory, well past a timeout of 250 ms; streamed from a spool file, under a second. */
 function slowMessage(to: string): Buffer {
 	const html = `<p>${Array.from({ length: 100_000 }, (_, i) => `<a href="https://x${i}.slow.test/">link ${i}</a>`).join('</p><p>')}</p>`;
 	return message(to, ['Subject: slow', 'Content-Type: text/html'], `${html}${CRLF}`);
@@ -227,7 +227,7 @@ describe('parse timeout', () => {
 	});
 
 	it('applies to each message also when it arrives together with others (one batch)', async () => {
-		const pool = new ParserPool(1, 1000);
+		const pool = new ParserPool(1, 250);
 		try {
 			const normal = ['one', 'two', 'three', 'four'].map((subject) => message('x@slow.test', [`Subject: ${subject}`], `body${CRLF}`));
 			const outcomes = await Promise.all([...normal, slowMessage('x@slow.test')].map((raw) => pool.parse(raw)));
@@ -239,10 +239,10 @@ describe('parse timeout', () => {
 	});
 
 	it('does not count the wait for a free parser thread', async () => {
-		const pool = new ParserPool(1, 1000);
+		const pool = new ParserPool(1, 250);
 		try {
 			const slow = pool.parse(slowMessage('x@slow.test'));
-			// A separate task, queued behind the slow one on the only thread for about a second.
+			// A separate task, queued behind the slow one on the only thread until the slow one times out.
 			await new Promise((resolve) => setImmediate(resolve));
 			const waiting = pool.parse(message('x@slow.test', ['Subject: waited'], `body${CRLF}`));
 			expect((await slow).parsed.subject).toBe('');
