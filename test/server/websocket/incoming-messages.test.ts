@@ -197,6 +197,23 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		slow.socket.close();
 	});
 
+	it('drop a client that stalls on one while 1,000 more frames wait behind it', async () => {
+		const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
+		pausedReading(listener);
+		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'stalled', text: largeText });
+		// Small frames, a few MB in all: only their number drops the client, not their bytes.
+		for (let i = 0; i < 1001; i += 50) {
+			const batch = Array.from({ length: Math.min(50, 1001 - i) }, (_, j) => `waiting ${i + j}`);
+			await Promise.all(batch.map((subject) => server.send({ from: 'small@example.org', to: 'big@ws.test', subject, text: 'x' })));
+		}
+		let closedWith: number | undefined;
+		void listener.closed.then((code) => (closedWith = code));
+		resumeReading(listener);
+		await waitFor(() => closedWith !== undefined || listener.frames.length === 1003, 'the socket closed or every frame sent');
+		expect(closedWith).toBe(1006); // terminated, no close frame
+		expect(listener.frames.length).toBeLessThan(1003);
+	}, 90_000);
+
 	it('close the socket with 1011 when the message is deleted after its frame has begun, and send the next ones', async () => {
 		const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 		let closedWith: number | undefined;
