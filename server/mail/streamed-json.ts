@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { holdingBack } from './text-pieces';
+import { holdingBack, isHighSurrogate } from './text-pieces';
 
 /** A string value too large to hold whole: its pieces, produced afresh each time they are asked for. */
 export class StreamedString {
 	constructor(readonly pieces: () => Iterable<string>) {}
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** The inside of a JSON string given in pieces; a surrogate pair cut between pieces is encoded as the pair it is. */
 function* jsonStringContent(pieces: Iterable<string>): Generator<string> {

@@ -27,6 +27,9 @@ export function utf8Pieces(bytes: Iterable<Buffer>): Generator<string> {
 	return decodedPieces(sliced(bytes, DECODE_BYTES));
 }
 
+/** The first half of a surrogate pair: a piece ending in one must not be cut from the rest of its character. */
+export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /**
  * Text pieces re-cut so that none ends in a character (UTF-16 code unit) `mustWait` picks: that character moves to the
  * front of the next piece, so a rule about it can see what follows. Empty pieces are dropped.

@@ -2,6 +2,7 @@ import LinkifyIt from 'linkify-it';
 import { Parser } from 'htmlparser2';
 import { bodyChunks, type MessageBody } from './message-body';
 import { isSpooled } from '../ingest/spool';
+import { isHighSurrogate } from '../mail/text-pieces';
 
 // Only links with an explicit scheme: "example.com" in prose is not a link a user clicks.
 const linkify = new LinkifyIt({}, { fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
@@ -119,8 +120,6 @@ export function* linkSegments(chunks: Iterable<string>): Generator<LinkSegment> 
 	}
 	if (carried) yield scanned(carried);
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** Adds the URLs in a body read in chunks to `found` (see linkSegments). */
 function addBodyTextLinks(body: MessageBody, found: LinkSet): void {
