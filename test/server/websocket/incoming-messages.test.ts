@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { waitFor } from '../../helpers/webhook-receiver';
+import { SpoolingPair } from '../../helpers/spooling-pair';
 
 const enc = encodeURIComponent;
 
@@ -134,13 +135,12 @@ describe('websocket /incoming-messages', () => {
 
 describe('websocket frames of a large message', () => {
 	it('are made from its stored pieces in fragments, arrive as one frame in order, and equal those of the same message kept in memory', async () => {
-		const spooling = await startTestMailroom({ spoolThreshold: 64 * 1024 });
-		const inMemory = await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 });
+		const pair = await SpoolingPair.start();
 		try {
 			// Multi-byte characters, quotes and line breaks everywhere, so the pieces and fragments cut through them.
 			const text = Array.from({ length: 50_000 }, (_, i) => `Zürich 😀 “line” ${i}\\ "quoted"\n`).join('');
 			const emails = [];
-			for (const server of [spooling, inMemory]) {
+			for (const server of [pair.spooling, pair.inMemory]) {
 				const owner = server.createAccount('large');
 				await reserve(server, owner.key, 'big@ws.test', true);
 				const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
@@ -156,12 +156,11 @@ describe('websocket frames of a large message', () => {
 			}
 			const [streamed, whole] = emails;
 			expect((streamed.text as string).trim()).toBe(text.trim());
-			expect(spooling.db.prepare("SELECT count(*) FROM content_body_pieces WHERE kind = 'text'").pluck().get()).toBeGreaterThan(1);
+			expect(pair.bodyPieces(streamed._id as string, 'text')).toBeGreaterThan(1);
 			const sameMessage = ({ _id, received, ...rest }: Record<string, unknown>) => rest; // eslint-disable-line @typescript-eslint/no-unused-vars
 			expect(sameMessage(streamed)).toEqual(sameMessage(whole));
 		} finally {
-			await spooling.stop();
-			await inMemory.stop();
+			await pair.stop();
 		}
 	});
 });
