@@ -7,6 +7,8 @@ import type { Db } from './database';
 const CHECKPOINT_EVERY_MS = 500;
 /** After a checkpoint, a WAL file that grew past this is truncated back to it. */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+/** A WAL of this many frames (of a page each: 16 MB) is restarted, so that it stops growing even while mail keeps coming. */
+const RESTART_AFTER_FRAMES = 4096;
 
 /**
  * A connection that writes leaves checkpoints to the Checkpointer: otherwise SQLite checkpoints on
@@ -24,9 +26,9 @@ export function leaveCheckpointsToCheckpointer(db: Db): void {
 export class Checkpointer {
 	private readonly worker: Worker;
 
-	constructor(db: Db) {
+	constructor(db: Db, { intervalMs = CHECKPOINT_EVERY_MS, restartAfterFrames = RESTART_AFTER_FRAMES } = {}) {
 		leaveCheckpointsToCheckpointer(db);
-		this.worker = new Worker(join(__dirname, 'checkpoint-worker.js'), { workerData: { path: db.name, intervalMs: CHECKPOINT_EVERY_MS } });
+		this.worker = new Worker(join(__dirname, 'checkpoint-worker.js'), { workerData: { path: db.name, intervalMs, restartAfterFrames } });
 		this.worker.unref();
 	}
 
