@@ -3,20 +3,7 @@ import { startMailroomProcess } from './support/processes';
 import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
 import { envNumber, latencySummary, printTable } from './support/report';
 import { atSteadyRate } from './support/steady-rate';
-import { Agent, get } from 'node:http';
-
-// node:http over kept-alive connections: fetch (undici) costs the client about a millisecond of its own per request, which
-// would be counted as the server's latency.
-const agent = new Agent({ keepAlive: true });
-function getJson<T>(url: string): Promise<T> {
-	return new Promise((resolve, reject) => {
-		get(url, { agent }, (response) => {
-			const chunks: Buffer[] = [];
-			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as T));
-		}).on('error', reject);
-	});
-}
+import { httpGet } from './support/http-client';
 
 const RATE = envNumber('BENCH_RATE', 500);
 const SECONDS = envNumber('BENCH_SECONDS', 10);
@@ -36,7 +23,7 @@ async function main(): Promise<void> {
 		const inbox = `latency${i % 100}@bench.test`;
 		const { reply, ms, dataEnd } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, `m${i}`, SIZE));
 		const id = /stored as (\S+)/.exec(reply)?.[1];
-		const [newest] = await getJson<{ _id: string }[]>(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`);
+		const [newest] = JSON.parse((await httpGet(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`)).body) as { _id: string }[];
 		const visibleMs = performance.now() - dataEnd;
 		if (newest?._id !== id) throw new Error(`message ${id} not visible after its 250 (${reply})`);
 		if (i < warmup) return;

@@ -3,6 +3,7 @@
 import { haveSmtpSource, smtpSource } from './support/load';
 import { createAdminKey, memoryOf, startMailroomProcess } from './support/processes';
 import { envNumber, latencySummary, printTable } from './support/report';
+import { httpGet } from './support/http-client';
 
 const RECORDS = envNumber('BENCH_RECORDS', 1_000_000);
 const INBOXES = envNumber('BENCH_INBOXES', 10_000);
@@ -13,10 +14,9 @@ const RECIPIENTS_PER_MESSAGE = 100;
 /** Times one API request; returns its body. */
 async function timed(url: string, samples: number[], key: string): Promise<string> {
 	const start = performance.now();
-	const response = await fetch(url, { headers: { 'Service-Key': key } });
-	const body = await response.text();
+	const { status, body } = await httpGet(url, { 'Service-Key': key });
 	samples.push(performance.now() - start);
-	if (response.status !== 200) throw new Error(`${url} -> ${response.status} ${body}`);
+	if (status !== 200) throw new Error(`${url} -> ${status} ${body}`);
 	return body;
 }
 
