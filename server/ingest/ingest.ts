@@ -30,6 +30,8 @@ export interface DeliveryEffects {
 
 /** A thread that ends sooner than this after its start is restarted only after this long, so a failing start does not spin. */
 const QUICK_RESTART_MS = 1000;
+/** The ingest thread's young generation (two 8 MB semi-spaces and room for large new objects): see startThread. */
+const INGEST_YOUNG_GENERATION_MB = 24;
 
 interface Waiting {
 	resolve: (stored: StoredDelivery) => void;
@@ -94,7 +96,12 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 
 	private startThread(): Worker {
 		const startedAt = Date.now();
-		const thread = new Worker(join(__dirname, 'ingest-thread.js'), { workerData: { config: this.config } satisfies IngestThreadData });
+		const thread = new Worker(join(__dirname, 'ingest-thread.js'), {
+			workerData: { config: this.config } satisfies IngestThreadData,
+			// Half V8's default young generation: its garbage is short-lived either way, and the full 32 MB of it stood out in
+			// the server's peak RSS while ingesting (measured: 251-287 MB against 261-303 MB filling 1,000,000 records).
+			resourceLimits: { maxYoungGenerationSizeMb: INGEST_YOUNG_GENERATION_MB },
+		});
 		thread.unref();
 		thread.on('message', (replies: IngestReply[]) => {
 			for (const answer of replies) {
