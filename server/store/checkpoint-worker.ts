@@ -1,5 +1,5 @@
-// Worker-thread entry: copies the WAL back into the database file on its own connection, so the
-// fsyncs of a checkpoint never stall a commit (and with it an SMTP reply) on the main thread.
+// Worker-thread entry: copies the WAL back into the database file on its own connection, so the fsyncs of a
+// checkpoint do not stall a commit (and with it an SMTP reply), but for the brief RESTART below.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
