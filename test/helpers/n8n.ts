@@ -78,6 +78,12 @@ class CredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
+	/** As n8n: refused only when the credential type restricts itself to its supported nodes. */
+	isCredentialUsableByNode(type: string, nodeType: string) {
+		const { restrictToSupportedNodes, supportedNodes = [] } = this.types(type);
+		return !restrictToSupportedNodes || supportedNodes.includes(nodeType);
+	}
+
 	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions, workflow: Workflow, node: INode) {
 		const { authenticate } = this.types(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
@@ -92,6 +98,10 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
 		return undefined;
 	}
 

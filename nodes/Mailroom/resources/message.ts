@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { getManyMessages, MAX_PAGE, messagePages, returnAllAndLimit, type ListedMessage } from '../listing';
 import { addressPath, mailroomRequest } from '../transport';
@@ -129,6 +129,21 @@ interface WaitFilters {
 const contains = (value: unknown, part: string) =>
 	String(value ?? '').toLowerCase().includes(part.toLowerCase());
 
+/** A cancelled execution is noticed within this long while waiting. */
+const CANCEL_CHECK_MS = 250;
+
+/**
+ * Waits `ms`, or throws once the execution is cancelled. Built on `sleep`, which every n8n 2.x exports
+ * (`sleepWithAbort` is gone from newer ones), in short steps so a cancellation is not waited out.
+ */
+async function pause(this: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
+	const signal = this.getExecutionCancelSignal();
+	for (const until = Date.now() + ms; Date.now() < until && !signal?.aborted; ) {
+		await sleep(Math.min(CANCEL_CHECK_MS, until - Date.now()));
+	}
+	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for mail', { itemIndex });
+}
+
 async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number, startedAt: Date) {
 	const timeout = (this.getNodeParameter('timeout', itemIndex) as number) * 1000;
 	const interval = (this.getNodeParameter('pollInterval', itemIndex) as number) * 1000;
@@ -152,7 +167,7 @@ async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number
 		}
 		const left = deadline - Date.now();
 		if (left <= 0) break;
-		await sleepWithAbort(Math.min(interval, left), this.getExecutionCancelSignal());
+		await pause.call(this, Math.min(interval, left), itemIndex);
 	}
 	const wanted = [
 		filters.senderContains && `from "${filters.senderContains}"`,
