@@ -9,20 +9,23 @@ import { AccountStatsReader } from './store/account-stats';
 import { MessageDeletion } from './store/message-deletion';
 import { RetentionSweep } from './retention/retention-sweep';
 import { MessageStateStore } from './store/message-state';
+import { InboxSettingsStore } from './store/inbox-settings';
+import { RetentionCandidates } from './store/retention-candidates';
 import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
 import { WalSync } from './store/wal-sync';
 import { Checkpointer } from './store/checkpointer';
 import { Ingest } from './ingest/ingest';
-import { Spool } from './ingest/spool';
+import { Spool } from './smtp/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
 import { buildHttpServer } from './http/http-server';
-import { OutgoingStore } from './outbound/outgoing-store';
+import { OutgoingStore } from './store/outgoing';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
-import { localDomainRule } from './outbound/local-domains';
-import type { Recipient } from './store/messages';
+import { localDomainRule } from './mail/local-domains';
+import type { Recipient } from './mail/incoming-mail';
+import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
 import { EncryptedInboxStore } from './store/encrypted-inboxes';
 import { Webhooks } from './webhooks/webhooks';
 import { createLogger, type Logger } from './log';
@@ -75,7 +78,6 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
 	const ingest = new Ingest(config, log);
-	const ownedDomain = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
 	const encryptedInboxes = new EncryptedInboxStore(db);
 	const resolveRecipient = (address: string, domain: string): Recipient =>
 		encryptedInboxes.resolve(address, domain) ?? { inbox: address, originalInbox: address, domain };
@@ -83,7 +85,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 
 	const outgoing = new OutgoingStore(db);
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
-	const isLocalDomain = localDomainRule(config, db);
+	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
+	const isLocalDomain = localDomainRule(config, isOwnedDomain);
 	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined, maxMessageSize: config.maxMessageSize });
 
 	const smtp = new SmtpIngest({
@@ -96,20 +99,38 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		bareLf: config.smtpBareLf,
 		tlsCert: config.tlsCert,
 		tlsKey: config.tlsKey,
-		acceptsDomain: (domain) => config.domains.length === 0 || config.domains.includes(domain) || ownedDomain.get(domain) !== undefined,
+		acceptsDomain: (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
 		spool,
 		log,
 	});
-	const http = await buildHttpServer({ ingest, webhooks, sender, outgoing, config, accounts, addresses, domains, stats, messages, deletion, messageState, accountInbox, attachments, log, durable });
+	const incomingMessages = new IncomingMessagesHub({ ingest, accounts, addresses, domains, settings: new InboxSettingsStore(db), messages, log });
+	const http = await buildHttpServer({
+		webhooks,
+		incomingMessages,
+		sender,
+		outgoing,
+		config,
+		accounts,
+		addresses,
+		domains,
+		stats,
+		messages,
+		deletion,
+		messageState,
+		accountInbox,
+		attachments,
+		log,
+		durable,
+	});
 
 	const smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
 	await http.listen({ port: config.httpPort, host: config.httpHost });
 	const httpPort = (http.server.address() as { port: number }).port;
 	outbox.start();
 	webhooks.start();
-	const retention = new RetentionSweep(db, deletion, ingest, { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval }, log);
+	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, ingest, { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval }, log);
 	retention.start();
 	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
 
@@ -117,6 +138,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const close = () =>
 		(closing ??= (async () => {
 			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close(), retention.stop()]);
+			incomingMessages.close();
 			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.close();
 			await webhooks.close();

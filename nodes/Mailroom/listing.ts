@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { mailroomRequest } from './transport';
+import { mailroomRequest } from '../shared/transport';
 
 /** The most a Mailroom listing returns in one page. */
 export const MAX_PAGE = 1000;

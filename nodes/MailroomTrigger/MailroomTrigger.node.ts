@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { addressPath, getAddressRecord, mailroomRequest } from '../Mailroom/transport';
+import { addressPath, getAddressRecord, mailroomRequest } from '../shared/transport';
 import { hasValidSignature, signatureProblem } from './signature';
 
 /** What the trigger remembers between create and delete. */

@@ -9,10 +9,10 @@ import type { AccountInbox } from '../store/account-inbox';
 import type { AttachmentStore } from '../store/attachments';
 import type { MessageStore } from '../store/messages';
 import type { Logger } from '../log';
-import type { OutgoingStore } from '../outbound/outgoing-store';
+import type { OutgoingStore } from '../store/outgoing';
 import type { Sender } from '../outbound/sender';
-import type { Ingest } from '../ingest/ingest';
 import type { Webhooks } from '../webhooks/webhooks';
+import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 
 /** What route plugins are given. */
 export interface HttpDeps {
@@ -29,8 +29,8 @@ export interface HttpDeps {
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;
-	ingest: Ingest;
 	webhooks: Webhooks;
+	incomingMessages: IncomingMessagesHub;
 	/** Resolves once everything committed so far is durable (awaited before answering a change). */
 	durable: () => Promise<void>;
 }

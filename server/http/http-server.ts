@@ -6,7 +6,7 @@ import { registerAuth, serviceKeyOf } from './auth';
 import { HttpError, errorBody } from './errors';
 import { SHARED_SCHEMAS } from './schemas';
 import { hashKey } from '../store/accounts';
-import { DeletedWhileReadError } from '../store/content-pieces';
+import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
 import { messageStateRoutes } from './routes/message-state';
@@ -18,7 +18,7 @@ import { domainRoutes } from './routes/domains';
 import { outgoingRoutes } from './routes/outgoing';
 import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
-import { incomingMessagesRoutes } from '../websocket/incoming-messages';
+import { incomingMessagesRoutes } from './routes/incoming-messages';
 
 /** Largest JSON body the API reads. */
 export const BODY_LIMIT = 1024 * 1024;

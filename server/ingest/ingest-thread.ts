@@ -2,19 +2,19 @@
 // so the event loop that speaks SMTP and HTTP spends its time on the protocols.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../log';
-import { DeliveryWriter, type StoredDelivery, type WriterConfig } from './delivery-writer';
-import type { IncomingMail } from './ingest';
+import type { IncomingMail } from '../mail/incoming-mail';
+import { MessageWriter, type MessageWriterConfig, type StoredMail } from './message-writer';
 
 export interface IngestThreadData {
-	config: WriterConfig & { logLevel: string };
+	config: MessageWriterConfig & { logLevel: string };
 }
 
 export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
 
-export type IngestReply = { id: number; stored: StoredDelivery } | { id: number; error: string };
+export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string };
 
 const { config } = workerData as IngestThreadData;
-const writer = new DeliveryWriter(config, createLogger(config.logLevel));
+const writer = new MessageWriter(config, createLogger(config.logLevel));
 const port = parentPort!;
 
 // Replies that become ready together (one group commit) travel in one message: each message costs the event loop a

@@ -1,32 +1,11 @@
 import { EventEmitter, once } from 'node:events';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { MessageRecord, Recipient } from '../store/messages';
+import type { IncomingMail } from '../mail/incoming-mail';
+import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
-import type { RawMessage } from './spool';
 import type { IngestReply, IngestRequest, IngestThreadData } from './ingest-thread';
-import type { StoredDelivery } from './delivery-writer';
-
-export interface IncomingMail {
-	/** The message as received: ideally backed by a SharedArrayBuffer, or spooled to a file when large (see readRaw). */
-	raw: RawMessage;
-	recipients: Recipient[];
-	/** Address of the sending host. */
-	ip: string;
-	/** Address of the receiving host. */
-	via: string;
-	rtls: boolean;
-	/** Set when this is the local copy of outgoing mail: its recipients are marked delivered in the same transaction. */
-	localCopy?: { outgoingId: string; addresses: string[] };
-}
-
-/** What a message's transaction recorded besides its records, for the main thread to act on once it is durable. */
-export interface DeliveryEffects {
-	/** Records that got webhook or Slack deliveries to make. */
-	webhookMessageIds: string[];
-	/** Outgoing messages recorded to forward them. */
-	forwardIds: string[];
-}
+import type { RecordedEffects, StoredMail } from './message-writer';
 
 /** A thread that ends sooner than this after its start is restarted only after this long, so a failing start does not spin. */
 const QUICK_RESTART_MS = 1000;
@@ -34,16 +13,16 @@ const QUICK_RESTART_MS = 1000;
 const INGEST_YOUNG_GENERATION_MB = 24;
 
 interface Waiting {
-	resolve: (stored: StoredDelivery) => void;
+	resolve: (stored: StoredMail) => void;
 	reject: (err: Error) => void;
 }
 
 /**
- * The one path by which mail enters the store, for SMTP and for local outbound delivery alike. Mail is
- * parsed and committed on the ingest thread (see DeliveryWriter); `deliver` resolves once the records are
- * durable, then `delivered` is emitted.
+ * The one path by which mail enters the store, for SMTP and for local copies of outgoing mail alike. Mail is
+ * parsed and committed on the ingest thread (see MessageWriter); `store` resolves once the records are
+ * durable, then `stored` is emitted.
  */
-export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], DeliveryEffects] }> {
+export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEffects] }> {
 	private readonly inFlight = new Set<Promise<unknown>>();
 	private readonly waiting = new Map<number, Waiting>();
 	private nextId = 0;
@@ -60,15 +39,15 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 		this.thread = this.startThread();
 	}
 
-	deliver(mail: IncomingMail): Promise<MessageRecord[]> {
-		const done = new Promise<StoredDelivery>((resolve, reject) => {
+	store(mail: IncomingMail): Promise<MessageRecord[]> {
+		const done = new Promise<StoredMail>((resolve, reject) => {
 			if (this.closing) return reject(new Error('the server is shutting down'));
 			if (!this.thread) return reject(new Error('the ingest thread is restarting'));
 			const id = this.nextId++;
 			this.thread.postMessage({ id, mail } satisfies IngestRequest);
 			this.waiting.set(id, { resolve, reject });
 		}).then(({ records, effects }) => {
-			this.emit('delivered', records, effects);
+			this.emit('stored', records, effects);
 			return records;
 		});
 		this.inFlight.add(done);
@@ -76,12 +55,12 @@ export class Ingest extends EventEmitter<{ delivered: [MessageRecord[], Delivery
 		return done;
 	}
 
-	/** Resolves when every delivery started so far has settled. */
+	/** Resolves when every message whose storing has begun is stored or refused. */
 	async settled(): Promise<void> {
 		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
 	}
 
-	/** Lets deliveries in progress finish, then ends the ingest thread (its last commit made durable). */
+	/** Lets messages being stored finish, then ends the ingest thread (its last commit made durable). */
 	async close(): Promise<void> {
 		this.closing = true;
 		await this.settled();

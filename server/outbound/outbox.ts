@@ -1,7 +1,8 @@
 import type { Ingest } from '../ingest/ingest';
-import type { Recipient } from '../store/messages';
+import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
-import type { OutboxEntry, OutgoingRecord, OutgoingStore, Outcome } from './outgoing-store';
+import type { OutboxEntry, OutgoingStore, Outcome } from '../store/outgoing';
+import type { OutgoingRecord } from '../schemas/outgoing';
 import type { Relay } from './relay';
 
 export interface OutboxOptions {
@@ -40,7 +41,7 @@ export class Outbox {
 
 	constructor(private readonly options: OutboxOptions) {
 		// Forwards recorded with incoming mail get their first attempt once that mail is durable.
-		options.ingest.on('delivered', (_records, { forwardIds }) => forwardIds.forEach((id) => void this.attempt(id)));
+		options.ingest.on('stored', (_records, { forwardIds }) => forwardIds.forEach((id) => void this.attempt(id)));
 	}
 
 	/** Picks up what a previous run left in the outbox. */
@@ -99,7 +100,7 @@ export class Outbox {
 		let outcome: Outcome;
 		try {
 			// The copies' transaction also marks these recipients delivered (localCopy).
-			await this.options.ingest.deliver({
+			await this.options.ingest.store({
 				raw,
 				recipients: [...recipients.values()],
 				ip: entry.ip,

@@ -4,7 +4,8 @@ import type { Account } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
 import { parseEmailAddress, type EmailAddress } from '../mail/email-address';
 import { newId, nowIso } from '../store/ids';
-import type { OutgoingRecord, OutgoingStore, Route } from './outgoing-store';
+import type { OutgoingStore } from '../store/outgoing';
+import type { OutgoingRecord, Route } from '../schemas/outgoing';
 import type { Outbox } from './outbox';
 
 /** Most distinct recipients one request may have (each costs a credit). */

@@ -1,8 +1,8 @@
 import LinkifyIt from 'linkify-it';
 import { Parser } from 'htmlparser2';
-import { bodyChunks, type MessageBody } from './message-body';
-import { isSpooled } from '../ingest/spool';
-import { isHighSurrogate } from '../mail/text-pieces';
+import { bodyChunks, type MessageBody } from '../bytes/message-body';
+import { isSpooled } from '../bytes/spooled-bytes';
+import { isHighSurrogate } from '../bytes/text-pieces';
 
 // Only links with an explicit scheme: "example.com" in prose is not a link a user clicks.
 const linkify = new LinkifyIt({}, { fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });

@@ -1,10 +1,11 @@
 import { simpleParser, type AddressObject as MpAddressObject, type EmailAddress, type Attachment } from 'mailparser';
 import { compile } from 'html-to-text';
-import type { AddressObject, ParsedAttachment, ParsedMail } from './parsed-mail';
+import type { ParsedAttachment, ParsedMail } from '../mail/parsed-mail';
+import type { AddressObject } from '../schemas/message';
 import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
-import { assembleBody, bodyChunks, bodySample, type MessageBody } from './message-body';
-import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../ingest/spool';
+import { assembleBody, bodyChunks, bodySample, type MessageBody } from '../bytes/message-body';
+import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../bytes/spooled-bytes';
 import { decodeQuotedPrintableAsItStreams } from './spooled-parts';
 
 // In every thread that parses: libqp 2.1.2, mailparser's quoted-printable decoder, takes time quadratic in a run of blanks.

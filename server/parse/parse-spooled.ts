@@ -3,11 +3,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MailParser, type AttachmentStream, type MessageText } from 'mailparser';
 import { PARSER_OPTIONS, toParsedMail, type MailparserFields } from './parse-message';
-import type { ParsedMail } from './parsed-mail';
-import { assembleBody } from './message-body';
+import type { ParsedMail } from '../mail/parsed-mail';
+import { assembleBody } from '../bytes/message-body';
 import { streamSpooledParts } from './spooled-parts';
-import { besideSpooled, type SpooledBytes } from '../ingest/spool';
-import { countLargeMessageBytes } from '../ingest/garbage';
+import { besideSpooled, type SpooledBytes } from '../bytes/spooled-bytes';
+import { countLargeMessageBytes } from '../bytes/garbage';
 
 /** simpleParser copies these headers onto its result; so do we, so both paths give the same record. */
 const TOP_LEVEL_HEADERS = ['subject', 'references', 'date', 'to', 'from', 'cc', 'bcc', 'message-id', 'in-reply-to', 'reply-to'];

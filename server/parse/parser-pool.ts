@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { ParsedMail } from './parsed-mail';
+import type { ParsedMail } from '../mail/parsed-mail';
 import { unparsedMessage } from './parse-message';
-import type { BatchResult, ParseTask } from './parse-worker';
+import type { BatchResult, ParseTask } from './parser-thread';
 import { MAX_TASK_MESSAGES, newProgress, readProgress } from './parse-progress';
 import { parseSimpleMessage } from './simple-message';
-import { isSpooled, type RawMessage } from '../ingest/spool';
+import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 
 /** A message the inline parser cannot read goes to a thread, which has the last word on it. */
 function parseInline(raw: Uint8Array): ParsedMail | undefined {
@@ -50,7 +50,7 @@ export class ParserPool {
 		private readonly timeoutMs: number,
 	) {
 		this.pool = new Piscina({
-			filename: join(__dirname, 'parse-worker.js'),
+			filename: join(__dirname, 'parser-thread.js'),
 			minThreads: workers,
 			maxThreads: workers,
 			idleTimeout: Infinity,

@@ -2,7 +2,7 @@ import MimeNode from '@zone-eu/mailsplit/lib/mime-node';
 import { decode as decodeBase64 } from 'libbase64';
 import { decode as decodeQuotedPrintable } from 'libqp';
 import { MailParser } from 'mailparser';
-import type { ParsedMail } from './parsed-mail';
+import type { ParsedMail } from '../mail/parsed-mail';
 import { toParsedMail, type MailparserFields } from './parse-message';
 
 /**

@@ -1,4 +1,4 @@
-import type { ParsedMail } from './parsed-mail';
+import type { ParsedMail } from '../mail/parsed-mail';
 
 /** What a scorer reads of a message; of a large body only its first megabyte (see bodySample). */
 export type SpamInput = Omit<ParsedMail, 'spam' | 'links' | 'attachments' | 'text' | 'html'> & {

@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MailParser } from 'mailparser';
-import type { BodySegment } from './message-body';
+import type { BodySegment } from '../bytes/message-body';
 import { decodeAsItStreams } from './streaming-quoted-printable';
 
 /** A part as mailparser (3.9) keeps it while it parses. */

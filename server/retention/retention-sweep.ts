@@ -1,9 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/database';
+import type { RetentionCandidates } from '../store/retention-candidates';
 import type { MessageDeletion } from '../store/message-deletion';
 import type { Ingest } from '../ingest/ingest';
-import type { MessageRecord } from '../store/messages';
+import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
 
 /** Messages deleted per transaction: small enough that SMTP and HTTP never wait long for the database. */
@@ -36,28 +35,18 @@ export class RetentionSweep {
 	private readonly touched = new Set<string>();
 	/** The first sweep checks every inbox (the limit may have been lowered since the last run). */
 	private checkedAll = false;
-	private readonly onDelivered = (records: MessageRecord[]) => records.forEach((record) => this.touched.add(record.inbox));
-	private readonly oldestAfter: Statement;
-	private readonly overfullInboxes: Statement;
-	private readonly beyondLimit: Statement;
+	private readonly onStored = (records: MessageRecord[]) => records.forEach((record) => this.touched.add(record.inbox));
 
 	constructor(
-		db: Db,
+		private readonly candidates: RetentionCandidates,
 		private readonly deletion: MessageDeletion,
 		private readonly ingest: Ingest,
 		private readonly limits: RetentionLimits,
 		private readonly log: Logger,
-	) {
-		this.oldestAfter = db.prepare('SELECT seq, received, saved_by AS savedBy FROM messages WHERE seq > ? ORDER BY seq LIMIT ?');
-		// Counts starred mail too, so it reads only the inbox index; the trim itself skips starred messages.
-		this.overfullInboxes = db.prepare('SELECT inbox FROM messages GROUP BY inbox HAVING count(*) > ?').pluck();
-		this.beyondLimit = db
-			.prepare('SELECT seq FROM messages WHERE inbox = ? AND saved_by IS NULL ORDER BY received DESC, seq DESC LIMIT ? OFFSET ?')
-			.pluck();
-	}
+	) {}
 
 	start(): void {
-		this.ingest.on('delivered', this.onDelivered);
+		this.ingest.on('stored', this.onStored);
 		this.timer = setInterval(() => void this.sweep(), this.limits.interval);
 		this.timer.unref();
 		void this.sweep();
@@ -67,7 +56,7 @@ export class RetentionSweep {
 	async stop(): Promise<void> {
 		this.stopped = true;
 		clearInterval(this.timer);
-		this.ingest.off('delivered', this.onDelivered);
+		this.ingest.off('stored', this.onStored);
 		await this.running;
 	}
 
@@ -94,7 +83,7 @@ export class RetentionSweep {
 		let deleted = 0;
 		let after = 0;
 		while (!this.stopped) {
-			const rows = this.oldestAfter.all(after, BATCH) as { seq: number; received: number; savedBy: string | null }[];
+			const rows = this.candidates.oldest(after, BATCH);
 			const young = rows.findIndex((row) => row.received >= cutoff);
 			const old = young === -1 ? rows : rows.slice(0, young);
 			deleted += this.deletion.deleteBySeq(old.filter((row) => row.savedBy === null).map((row) => row.seq));
@@ -107,14 +96,14 @@ export class RetentionSweep {
 
 	/** Trims the inboxes that got mail since the last sweep; the first sweep checks every inbox. */
 	private async deleteOverflow(): Promise<number> {
-		const inboxes = new Set(this.checkedAll ? [] : (this.overfullInboxes.all(this.limits.maxPerInbox) as string[]));
+		const inboxes = new Set(this.checkedAll ? [] : this.candidates.inboxesOver(this.limits.maxPerInbox));
 		this.checkedAll = true;
 		for (const inbox of this.touched) inboxes.add(inbox);
 		this.touched.clear();
 		let deleted = 0;
 		for (const inbox of inboxes) {
 			while (!this.stopped) {
-				const seqs = this.beyondLimit.all(inbox, BATCH, this.limits.maxPerInbox) as number[];
+				const seqs = this.candidates.beyond(inbox, this.limits.maxPerInbox, BATCH);
 				deleted += this.deletion.deleteBySeq(seqs);
 				if (seqs.length < BATCH) break;
 				await yieldToEventLoop();

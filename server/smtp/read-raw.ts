@@ -1,7 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { RawMessage, Spool } from '../ingest/spool';
-import { countLargeMessageBytes } from '../ingest/garbage';
+import type { Spool } from './spool';
+import type { RawMessage } from '../bytes/spooled-bytes';
+import { countLargeMessageBytes } from '../bytes/garbage';
 
 /**
  * Reads a DATA stream. A small message goes into one buffer backed by a SharedArrayBuffer, so

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ingest } from '../ingest/ingest';
-import type { Recipient } from '../store/messages';
+import type { Recipient } from '../mail/incoming-mail';
 import { parseEmailAddress } from '../mail/email-address';
 import { readRaw } from './read-raw';
 import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
-import { isSpooled, type RawMessage, type Spool } from '../ingest/spool';
+import { type Spool } from './spool';
+import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import type { Logger } from '../log';
 
 export interface SmtpIngestOptions {
@@ -152,7 +153,7 @@ export class SmtpIngest {
 			const recipient = this.options.resolveRecipient(parsed.address, parsed.domain);
 			recipients.set(recipient.inbox, recipient);
 		}
-		const records = await this.options.ingest.deliver({
+		const records = await this.options.ingest.store({
 			raw,
 			recipients: [...recipients.values()],
 			ip: plainIp(session.remoteAddress),

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AttachmentMeta } from '../parse/parsed-mail';
+import type { AttachmentMeta } from '../schemas/message';
 import { ContentPieces } from './content-pieces';
 
 export type { AttachmentMeta };

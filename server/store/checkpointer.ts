@@ -28,7 +28,7 @@ export class Checkpointer {
 
 	constructor(db: Db, { intervalMs = CHECKPOINT_EVERY_MS, restartAfterFrames = RESTART_AFTER_FRAMES } = {}) {
 		leaveCheckpointsToCheckpointer(db);
-		this.worker = new Worker(join(__dirname, 'checkpoint-worker.js'), { workerData: { path: db.name, intervalMs, restartAfterFrames } });
+		this.worker = new Worker(join(__dirname, 'checkpointer-thread.js'), { workerData: { path: db.name, intervalMs, restartAfterFrames } });
 		this.worker.unref();
 	}
 

@@ -1,46 +1,14 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { SpooledBytes } from '../ingest/spool';
-import { countLargeMessageBytes } from '../ingest/garbage';
+import type { SpooledBytes } from '../bytes/spooled-bytes';
+import type { PiecedBytes } from '../bytes/stored-bytes';
 
 /** Size of one stored piece; every piece but the last of a content is exactly this long. */
 const PIECE_SIZE = 1024 * 1024;
 
 /** Which body of a message: its text or its HTML. */
 export type BodyKind = 'text' | 'html';
-
-/** Bytes stored in pieces: their length, and piece `seq` read only when asked for (a reader takes them one at a time). */
-export interface PiecedBytes {
-	length: number;
-	piece(seq: number): Buffer | undefined;
-}
-
-/** Bytes as stored: whole, or (a large message's) in pieces. */
-export type StoredBytes = Buffer | PiecedBytes;
-
-/** Stored pieces ended early: their message was deleted while they were read. */
-export class DeletedWhileReadError extends Error {
-	constructor() {
-		super('the message was deleted while it was being read');
-	}
-}
-
-/**
- * The pieces of stored bytes in order, each read when the one before it has been used. Pieces that end early (their
- * message deleted while they were read) throw DeletedWhileReadError rather than pass for the whole.
- */
-export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
-	if (Buffer.isBuffer(bytes)) return yield bytes;
-	let read = 0;
-	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) {
-		read += piece.length;
-		// A webhook, websocket frame or download made of them drops each piece soon after: collect as ingest does.
-		countLargeMessageBytes(piece.length);
-		yield piece;
-	}
-	if (read !== bytes.length) throw new DeletedWhileReadError();
-}
 
 /**
  * The raw source, attachments and large bodies of a spooled (large) message, stored in the database in pieces

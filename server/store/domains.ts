@@ -19,10 +19,20 @@ const SELECT = `SELECT d.domain AS _id, d.owner, d.created,
 	FROM domains d`;
 
 export class DomainStore {
+	// Asked for each recipient SMTP accepts and each outgoing recipient: prepared once.
+	private readonly selectOwned;
+
 	constructor(
 		private readonly db: Db,
 		private readonly addresses: AddressStore,
-	) {}
+	) {
+		this.selectOwned = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
+	}
+
+	/** Whether an account owns the domain. */
+	isOwned(domain: string): boolean {
+		return this.selectOwned.get(domain) !== undefined;
+	}
 
 	get(domain: string): DomainRecord | undefined {
 		return this.db.prepare(`${SELECT} WHERE d.domain = ?`).get(domain) as DomainRecord | undefined;

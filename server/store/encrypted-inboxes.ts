@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from './database';
-import type { Recipient } from './messages';
+import type { Recipient } from '../mail/incoming-mail';
 
 const TOKEN = /^inbox-[0-9a-f]{40}$/;
 const KEY_NAME = 'encrypted-inbox-key';

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { RECORD_COLUMNS, toRecord, type MessageRecord, type RecordRow } from './messages';
+import { RECORD_COLUMNS, toRecord, type RecordRow } from './messages';
+import { type MessageRecord } from '../schemas/message';
 
 export const FOLDERS = ['inbox', 'all', 'spam', 'trash'] as const;
 export type Folder = (typeof FOLDERS)[number];

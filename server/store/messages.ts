@@ -1,69 +1,12 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AddressObject, ParsedMail } from '../parse/parsed-mail';
+import type { MessageRecord } from '../schemas/message';
+import type { ParsedIncomingMail } from '../mail/incoming-mail';
+import type { MessageContent } from '../mail/message-content';
+import type { StoredBytes } from '../bytes/stored-bytes';
+import { isSpooled } from '../bytes/spooled-bytes';
 import { newId } from './ids';
-import { ContentPieces, type BodyKind, type StoredBytes } from './content-pieces';
-import { isSpooled, type RawMessage } from '../ingest/spool';
-
-/** A stored message as the API returns it (spec 2.1). */
-export interface MessageRecord {
-	_id: string;
-	from: AddressObject[];
-	to: AddressObject[];
-	cc: AddressObject[] | null;
-	bcc: AddressObject[] | null;
-	subject: string;
-	savedBy: string | null;
-	originalInbox: string;
-	inbox: string;
-	domain: string;
-	received: string;
-	size: number;
-	attachments: string[] | null;
-	ip: string;
-	via: string;
-	folder: string;
-	labels: string[];
-	read: boolean | null;
-	rtls: boolean;
-	links: string[];
-	spam: number;
-}
-
-export interface Recipient {
-	/** The inbox that holds the message. */
-	inbox: string;
-	/** The address the message was delivered to. */
-	originalInbox: string;
-	domain: string;
-}
-
-export interface Delivery {
-	raw: RawMessage;
-	parsed: ParsedMail;
-	recipients: Recipient[];
-	ip: string;
-	via: string;
-	rtls: boolean;
-	received: Date;
-}
-
-/** Text, HTML, headers and the raw source of a message: what the record leaves out. */
-export interface MessageContent {
-	messageId: string;
-	date: string | null;
-	priority: string;
-	headers: [string, string][];
-	/** Read when asked for: a large message's text and HTML are stored in pieces, and most readers want only one of them. */
-	readonly text: string;
-	readonly html: string | null;
-	/** The text's UTF-8 bytes as stored (a large one in pieces), for readers that stream it. */
-	textBytes(): StoredBytes;
-	/** The HTML's UTF-8 bytes as stored, as textBytes; null without an HTML part. */
-	htmlBytes(): StoredBytes | null;
-	/** The source as received, as stored (a large one in pieces): read only when asked for. */
-	raw(): StoredBytes;
-}
+import { ContentPieces, type BodyKind } from './content-pieces';
 
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
 	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
@@ -197,9 +140,9 @@ export class MessageStore {
 		this.selectRaw = db.prepare('SELECT c.id, c.raw FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?');
 	}
 
-	/** Stores one delivery: its content once, one record per recipient. Call inside a transaction. */
-	insert(delivery: Delivery): MessageRecord[] {
-		const { parsed } = delivery;
+	/** Stores a message: its content once, one record per recipient. Call inside a transaction. */
+	insert(mail: ParsedIncomingMail): MessageRecord[] {
+		const { parsed } = mail;
 		const contentId = this.insertContent.run(
 			parsed.messageId,
 			parsed.date,
@@ -207,10 +150,10 @@ export class MessageStore {
 			JSON.stringify(parsed.headers),
 			isSpooled(parsed.text) ? '' : parsed.text,
 			parsed.html !== null && isSpooled(parsed.html) ? '' : parsed.html,
-			isSpooled(delivery.raw) ? NO_BYTES : delivery.raw,
+			isSpooled(mail.raw) ? NO_BYTES : mail.raw,
 		).lastInsertRowid;
 		// A spooled (large) message goes in as pieces, its raw and attachment columns (and large bodies) left empty (see ContentPieces).
-		if (isSpooled(delivery.raw)) this.pieces.writeRaw(contentId, delivery.raw);
+		if (isSpooled(mail.raw)) this.pieces.writeRaw(contentId, mail.raw);
 		if (isSpooled(parsed.text)) this.pieces.writeBody(contentId, 'text', parsed.text);
 		if (parsed.html !== null && isSpooled(parsed.html)) this.pieces.writeBody(contentId, 'html', parsed.html);
 		parsed.attachments.forEach((attachment, position) => {
@@ -230,22 +173,22 @@ export class MessageStore {
 			);
 		});
 		const shared = {
-			received: delivery.received.getTime(),
+			received: mail.received.getTime(),
 			subject: parsed.subject,
 			from_json: JSON.stringify(parsed.from),
 			to_json: JSON.stringify(parsed.to),
 			cc_json: jsonOrNull(parsed.cc),
 			bcc_json: jsonOrNull(parsed.bcc),
-			size: delivery.raw.byteLength,
+			size: mail.raw.byteLength,
 			attachments_json: parsed.attachments.length ? JSON.stringify(parsed.attachments.map((a) => a.checksum)) : null,
-			ip: delivery.ip,
-			via: delivery.via,
-			rtls: delivery.rtls ? 1 : 0,
+			ip: mail.ip,
+			via: mail.via,
+			rtls: mail.rtls ? 1 : 0,
 			links_json: JSON.stringify(parsed.links),
 			spam: parsed.spam,
 			content_id: contentId,
 		};
-		return delivery.recipients.map((recipient) => {
+		return mail.recipients.map((recipient) => {
 			// Strictly increasing per inbox, so paging with `until` never splits messages that share a millisecond.
 			const last = this.selectLastReceived.get(recipient.inbox) as number | undefined;
 			const received = last === undefined || last < shared.received ? shared.received : last + 1;
@@ -266,12 +209,12 @@ export class MessageStore {
 				received: new Date(received).toISOString(),
 				size: shared.size,
 				attachments: parsed.attachments.length ? parsed.attachments.map((a) => a.checksum) : null,
-				ip: delivery.ip,
-				via: delivery.via,
+				ip: mail.ip,
+				via: mail.via,
 				folder: 'inbox',
 				labels: [],
 				read: null,
-				rtls: delivery.rtls,
+				rtls: mail.rtls,
 				links: parsed.links,
 				spam: parsed.spam,
 			};

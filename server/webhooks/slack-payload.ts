@@ -1,7 +1,8 @@
-import type { MessageContent, MessageRecord } from '../store/messages';
-import type { AddressObject } from '../parse/parsed-mail';
-import { storedPieces } from '../store/content-pieces';
-import { utf8Pieces } from '../mail/text-pieces';
+import type { MessageContent } from '../mail/message-content';
+import type { MessageRecord } from '../schemas/message';
+import type { AddressObject } from '../schemas/message';
+import { storedPieces } from '../bytes/stored-bytes';
+import { utf8Pieces } from '../bytes/text-pieces';
 
 /** How much of the text body the summary quotes. */
 export const SLACK_EXCERPT_CHARS = 300;

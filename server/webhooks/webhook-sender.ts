@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { RefusedTargetError, checkedLookup, refusalReason, systemResolver, type Resolver } from './target-policy';
-import type { PiecedBody } from '../mail/pieced-body';
+import type { PiecedBody } from '../bytes/pieced-body';
 
 /** What one POST came to. Exactly one of statusCode, error or refused is set. */
 export interface SendResult {

@@ -8,7 +8,7 @@ import { WebhookDeliveryStore } from '../store/webhook-deliveries';
 import { WebhookSecretStore } from '../store/webhook-secrets';
 import { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import { WebhookSender } from './webhook-sender';
-import { WebhookWorker } from './webhook-worker';
+import { WebhookDispatcher } from './webhook-dispatcher';
 
 export interface WebhooksOptions {
 	db: Db;
@@ -29,14 +29,14 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 export class Webhooks {
 	readonly deliveries: WebhookDeliveryStore;
 	readonly secrets: WebhookSecretStore;
-	private readonly worker: WebhookWorker;
+	private readonly dispatcher: WebhookDispatcher;
 	private pruneTimer?: NodeJS.Timeout;
 
 	constructor(private readonly options: WebhooksOptions) {
 		const { db, config } = options;
 		this.deliveries = new WebhookDeliveryStore(db);
 		this.secrets = new WebhookSecretStore(db);
-		this.worker = new WebhookWorker({
+		this.dispatcher = new WebhookDispatcher({
 			deliveries: this.deliveries,
 			messages: options.messages,
 			secrets: this.secrets,
@@ -48,8 +48,8 @@ export class Webhooks {
 			log: options.log,
 		});
 		// Only messages that got deliveries in their transaction are looked up again: most mail has no webhook.
-		options.ingest.on('delivered', (records, { webhookMessageIds }) => {
-			if (webhookMessageIds.length) this.worker.dispatch(records.filter((record) => webhookMessageIds.includes(record._id)));
+		options.ingest.on('stored', (records, { webhookMessageIds }) => {
+			if (webhookMessageIds.length) this.dispatcher.dispatch(records.filter((record) => webhookMessageIds.includes(record._id)));
 		});
 	}
 
@@ -57,16 +57,16 @@ export class Webhooks {
 	start(): void {
 		this.prune();
 		this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
-		this.worker.start();
+		this.dispatcher.start();
 	}
 
 	redeliver(deliveryId: string): boolean {
-		return this.worker.redeliver(deliveryId);
+		return this.dispatcher.redeliver(deliveryId);
 	}
 
 	async close(): Promise<void> {
 		clearInterval(this.pruneTimer);
-		await this.worker.close();
+		await this.dispatcher.close();
 	}
 
 	private prune(): void {

@@ -1,6 +1,7 @@
-import type { MessageContent, MessageRecord } from '../store/messages';
-import { bodyProps } from '../mail/body-props';
-import { jsonPieces } from '../mail/streamed-json';
+import type { MessageContent } from '../mail/message-content';
+import type { MessageRecord } from '../schemas/message';
+import { bodyProps } from '../payload/body-props';
+import { jsonPieces } from '../bytes/streamed-json';
 
 /** A frame goes out in fragments of about this size: a large message's is made as bytes, never as one string. */
 const FRAGMENT_BYTES = 64 * 1024;

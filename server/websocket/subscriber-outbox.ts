@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from '../log';
-import { DeletedWhileReadError } from '../store/content-pieces';
+import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import type { MessageFrame } from './message-frame';
 
 /** A client with this much unsent data in whole frames is too slow: it is dropped rather than buffered for without bound. */

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { returnAllAndLimit, wantedCount } from '../listing';
-import { addressPath, mailroomRequest } from '../transport';
+import { addressPath, mailroomRequest } from '../../shared/transport';
 
 const show = (operation: string[]) => ({ show: { resource: ['address'], operation } });
 

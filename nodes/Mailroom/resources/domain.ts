@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
-import { mailroomRequest } from '../transport';
+import { mailroomRequest } from '../../shared/transport';
 
 const show = (operation: string[]) => ({ show: { resource: ['domain'], operation } });
 

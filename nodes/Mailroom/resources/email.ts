@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mailroomRequest } from '../transport';
+import { mailroomRequest } from '../../shared/transport';
 
 const show = { show: { resource: ['email'], operation: ['send'] } };
 

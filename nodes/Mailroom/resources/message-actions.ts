@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addressPath, mailroomRequest } from '../transport';
+import { addressPath, mailroomRequest } from '../../shared/transport';
 
 /**
  * Operations on one message (or a whole inbox) of the Message resource, beside the listing and

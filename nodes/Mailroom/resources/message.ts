@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { getManyMessages, MAX_PAGE, messagePages, returnAllAndLimit, type ListedMessage } from '../listing';
-import { addressPath, mailroomRequest } from '../transport';
+import { addressPath, mailroomRequest } from '../../shared/transport';
 import {
 	executeMessageAction,
 	messageActionOptions,

@@ -3,7 +3,7 @@ import type { HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
-import { sendJson } from '../prerendered-json';
+import { sendJson } from '../render/prerendered-json';
 import { SEARCH_LIMIT } from '../../store/account-inbox';
 
 const messageList = { type: 'array', items: { $ref: 'Message#' } } as const;

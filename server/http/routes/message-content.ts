@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../http-deps';
-import type { MessageContent } from '../../store/messages';
+import type { MessageContent } from '../../mail/message-content';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
-import { dirtyHtmlBody, storedBody } from '../stored-body';
+import { dirtyHtmlBody, storedBody } from '../render/stored-body';
 import { emailAndMessageParams, errorResponses } from '../schemas';
-import { htmlFromText, sanitizedBodyPolicy } from '../../mail/html-body';
-import { HtmlSanitizer } from '../../mail/html-sanitizer';
+import { htmlFromText, sanitizedBodyPolicy } from '../render/html-body';
+import { HtmlSanitizer } from '../render/html-sanitizer';
 
 type ContentRequest = FastifyRequest<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>;
 

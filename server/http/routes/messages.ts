@@ -5,8 +5,8 @@ import { forbidden } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailParam } from '../params';
 import { emailAndMessageParams, emailParams, errorResponses } from '../schemas';
-import { sendJson } from '../prerendered-json';
-import { numberedTextBody } from '../stored-body';
+import { sendJson } from '../render/prerendered-json';
+import { numberedTextBody } from '../render/stored-body';
 
 export async function messageRoutes(app: FastifyInstance, { addresses, messages, deletion }: HttpDeps): Promise<void> {
 	app.get<{ Params: { email: string }; Querystring: { limit: number; until?: string } }>(

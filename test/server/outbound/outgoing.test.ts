@@ -111,13 +111,13 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect((await server.api('/api/private-address-forwarding/dan@local.test', { method: 'PUT', key: dan.key, body: { webhook: `${receiver.url}/dan` } })).status).toBe(200);
 		const delivered: string[][] = [];
 		let statusAtCommit: { address: string; status: string }[] = [];
-		const onDelivered = (records: { inbox: string }[]) => {
+		const onStored = (records: { inbox: string }[]) => {
 			delivered.push(records.map((r) => r.inbox));
 			// Emitted right after the commit that stored the copies: it must have marked them delivered too.
 			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as { recipients_json: string };
 			statusAtCommit = JSON.parse(row.recipients_json);
 		};
-		server.ingest.on('delivered', onDelivered);
+		server.ingest.on('stored', onStored);
 		const relayedBefore = relay.received.length;
 		const res = await send({
 			from: 'alice@local.test',
@@ -125,7 +125,7 @@ describe('POST /api/outgoing-messages with a relay', () => {
 			subject: 'Mixed',
 			text: 'to everyone',
 		});
-		server.ingest.off('delivered', onDelivered);
+		server.ingest.off('stored', onStored);
 		expect(res.status).toBe(200);
 		expect(res.body.status).toBe('delivered');
 		expect(res.body.to).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);

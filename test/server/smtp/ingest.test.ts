@@ -227,7 +227,7 @@ describe('SMTP ingest', () => {
 	});
 
 	it('announces each delivery with exactly the record the API serves', async () => {
-		const announced = new Promise<unknown[]>((resolve) => server.ingest.once('delivered', resolve));
+		const announced = new Promise<unknown[]>((resolve) => server.ingest.once('stored', resolve));
 		await server.send({ from: '"Eve" <eve@sender.test>', to: 'announce@example.test', cc: 'cc@example.test', subject: 'same', html: '<a href="https://x.test/">x</a>', attachments: [{ filename: 'a.txt', content: 'a' }] });
 		const [record] = await announced;
 		expect(JSON.parse(JSON.stringify(record))).toEqual(await onlyMessage('announce@example.test'));

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from '../../../dist/server/store/database';
 import { MIGRATIONS } from '../../../dist/server/store/migrations';
-import { MessageStore, RECORD_COLUMNS, type MessageRecord } from '../../../dist/server/store/messages';
+import { MessageStore, RECORD_COLUMNS } from '../../../dist/server/store/messages';
+import { type MessageRecord } from '../../../dist/server/schemas/message';
 import { tempDataDir } from '../../helpers/mailroom';
 
 describe('the listing index migration', () => {

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { MessageStore, type Delivery } from '../../../dist/server/store/messages';
+import { MessageStore } from '../../../dist/server/store/messages';
+import { type ParsedIncomingMail } from '../../../dist/server/mail/incoming-mail';
 import { MessageDeletion } from '../../../dist/server/store/message-deletion';
-import type { ParsedAttachment, ParsedMail } from '../../../dist/server/parse/parsed-mail';
+import type { ParsedAttachment, ParsedMail } from '../../../dist/server/mail/parsed-mail';
 import { tempDataDir } from '../../helpers/mailroom';
 
 function attachment(checksum: string, body: string): ParsedAttachment {
@@ -10,7 +11,7 @@ function attachment(checksum: string, body: string): ParsedAttachment {
 	return { checksum, contentType: 'text/plain', fileName: `${checksum}.txt`, length: content.length, contentId: null, contentDisposition: 'attachment', transferEncoding: 'base64', content };
 }
 
-function delivery(inboxes: string[], attachments: ParsedAttachment[] = []): Delivery {
+function delivery(inboxes: string[], attachments: ParsedAttachment[] = []): ParsedIncomingMail {
 	const parsed: ParsedMail = {
 		subject: 's', from: [{ address: 'a@x.test', name: '' }], to: [], cc: null, bcc: null, messageId: '<m@x>', date: null,
 		priority: 'normal', headers: [], text: 't', html: null, links: [], spam: 0, attachments,

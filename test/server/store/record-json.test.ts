@@ -2,10 +2,11 @@ import { rmSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { MessageStore, type MessageRecord } from '../../../dist/server/store/messages';
+import { MessageStore } from '../../../dist/server/store/messages';
+import { type MessageRecord } from '../../../dist/server/schemas/message';
 import { MessageStateStore, FOLDERS } from '../../../dist/server/store/message-state';
 import { SHARED_SCHEMAS } from '../../../dist/server/http/schemas';
-import type { ParsedMail } from '../../../dist/server/parse/parsed-mail';
+import type { ParsedMail } from '../../../dist/server/mail/parsed-mail';
 import { tempDataDir } from '../../helpers/mailroom';
 
 // A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the

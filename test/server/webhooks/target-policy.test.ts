@@ -1,6 +1,6 @@
 import { refusalReason } from '../../../dist/server/webhooks/target-policy';
 import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
-import { piecedBody } from '../../../dist/server/mail/pieced-body';
+import { piecedBody } from '../../../dist/server/bytes/pieced-body';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 

@@ -1,6 +1,6 @@
 import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
-import { piecedBody } from '../../../dist/server/mail/pieced-body';
-import { DeletedWhileReadError, storedPieces } from '../../../dist/server/store/content-pieces';
+import { piecedBody } from '../../../dist/server/bytes/pieced-body';
+import { DeletedWhileReadError, storedPieces } from '../../../dist/server/bytes/stored-bytes';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
 
 describe('webhook request bodies in pieces', () => {

@@ -91,6 +91,15 @@ describe('websocket /incoming-messages', () => {
 		listener.socket.close();
 	});
 
+	it("applies the catch-all's enablews to an address of the domain that does not have it on, as every catch-all setting", async () => {
+		await reserve(server, alice.key, 'quiet@alice-domain.test', false);
+		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('quiet@alice-domain.test')}`);
+		await server.send({ from: 'sender@example.org', to: 'quiet@alice-domain.test', subject: 'via the catch-all', text: 'x' });
+		await waitFor(() => listener.frames.length === 2, "the frame the catch-all's enablews sends");
+		expect(listener.frames[1].email).toMatchObject({ inbox: 'quiet@alice-domain.test', subject: 'via the catch-all' });
+		listener.socket.close();
+	});
+
 	it('stops sending once enablews is turned off', async () => {
 		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}`);
 		await server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: 'while on', text: 'x' });

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { storedPieces, type PiecedBytes, type StoredBytes } from '../store/content-pieces';
-import type { MessageContent } from '../store/messages';
-import { utf8Pieces } from '../mail/text-pieces';
-import { htmlFromText, htmlFromTextPieces } from '../mail/html-body';
-import { SchemeEndSearch } from '../parse/links';
-import { numberLinks, numberedLinkPieces } from '../parse/numbered-links';
-import { piecedBody } from '../mail/pieced-body';
+import { storedPieces, type PiecedBytes, type StoredBytes } from '../../bytes/stored-bytes';
+import type { MessageContent } from '../../mail/message-content';
+import { utf8Pieces } from '../../bytes/text-pieces';
+import { htmlFromText, htmlFromTextPieces } from './html-body';
+import { SchemeEndSearch } from '../../parse/links';
+import { numberLinks, numberedLinkPieces } from './numbered-links';
+import { piecedBody } from '../../bytes/pieced-body';
 
 /**
  * A response body and its length in bytes, sent as Content-Length: a large (pieced) one is a stream, never whole in

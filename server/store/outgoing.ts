@@ -1,30 +1,5 @@
-import type { Db } from '../store/database';
-
-export type SendStatus = 'queued' | 'delivered' | 'failed';
-
-/** Where a recipient's copy goes: into a local inbox, or out through the SMTP relay. */
-export type Route = 'local' | 'relay';
-
-export interface OutgoingRecipient {
-	address: string;
-	route: Route;
-	status: SendStatus;
-	/** The last failure for this recipient (the relay's reply when it gave one). */
-	error: string | null;
-}
-
-/** A sent message as GET /api/outgoing-messages returns it. */
-export interface OutgoingRecord {
-	_id: string;
-	from: string;
-	to: string[];
-	subject: string;
-	status: SendStatus;
-	sent: string;
-	lastError: string | null;
-	attempts: number;
-	recipients: OutgoingRecipient[];
-}
+import type { Db } from './database';
+import type { OutgoingRecipient, OutgoingRecord, Route, SendStatus } from '../schemas/outgoing';
 
 export interface NewOutgoing {
 	id: string;

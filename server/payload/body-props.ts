@@ -1,7 +1,7 @@
-import type { MessageContent } from '../store/messages';
-import { storedPieces, type StoredBytes } from '../store/content-pieces';
-import { crlfPieces, utf8Pieces } from './text-pieces';
-import { StreamedString } from './streamed-json';
+import type { MessageContent } from '../mail/message-content';
+import { storedPieces, type StoredBytes } from '../bytes/stored-bytes';
+import { crlfPieces, utf8Pieces } from '../bytes/text-pieces';
+import { StreamedString } from '../bytes/streamed-json';
 
 /**
  * text, headers and raw: what webhook payloads and websocket frames add to a message record. The text and raw source are

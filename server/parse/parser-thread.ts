@@ -2,9 +2,9 @@
 import { Piscina } from 'piscina';
 import { parseMessage } from './parse-message';
 import { markStarted } from './parse-progress';
-import type { ParsedMail } from './parsed-mail';
+import type { ParsedMail } from '../mail/parsed-mail';
 import { parseSpooled } from './parse-spooled';
-import { isSpooled, type RawMessage } from '../ingest/spool';
+import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 
 /** The outcome for one message of a batch: its parse, or why it failed (the others still count). */
 export type BatchResult = ParsedMail | { parseError: string };

@@ -1,4 +1,4 @@
-import { linkSegments } from './links';
+import { linkSegments } from '../../parse/links';
 
 /**
  * Renders text the way the text endpoint serves it: each link replaced by its number in

@@ -1,19 +1,37 @@
-import type { FastifyInstance } from 'fastify';
-import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import type { HttpDeps } from '../http/http-deps';
-import type { MessageRecord } from '../store/messages';
+import type { Logger } from '../log';
+import type { Ingest } from '../ingest/ingest';
+import type { AccountStore } from '../store/accounts';
+import type { AddressStore } from '../store/addresses';
+import type { DomainStore } from '../store/domains';
+import type { InboxSettingsStore } from '../store/inbox-settings';
+import type { MessageStore } from '../store/messages';
+import type { MessageRecord } from '../schemas/message';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { messageFrame, type MessageFrame } from './message-frame';
 import { SubscriberOutbox } from './subscriber-outbox';
-import { DeletedWhileReadError } from '../store/content-pieces';
-import { HttpError } from '../http/errors';
-import { errorResponses } from '../http/schemas';
+import { DeletedWhileReadError } from '../bytes/stored-bytes';
 
 /** Idle connections are pinged this often; one that has not answered the previous ping is dropped. */
 const PING_EVERY_MS = 30_000;
 /** Close code 1008, policy violation: the key is not valid. */
 const CLOSE_UNAUTHORIZED = 1008;
+
+export interface IncomingMessagesHubDeps {
+	ingest: Ingest;
+	accounts: AccountStore;
+	addresses: AddressStore;
+	domains: DomainStore;
+	settings: InboxSettingsStore;
+	messages: MessageStore;
+	log: Logger;
+}
+
+/** What a client asks for when it connects: its API key, and the addresses and domains to listen to (comma-separated). */
+export interface IncomingMessagesQuery {
+	key?: string;
+	addresses?: string;
+}
 
 interface Subscriber {
 	socket: WebSocket;
@@ -23,16 +41,16 @@ interface Subscriber {
 }
 
 /**
- * Pushes each new message over the websockets listening to its inbox or domain, when the
- * address (or, without a record of its own, its domain's catch-all) has `enablews`.
+ * Pushes each new message over the websockets listening to its inbox or domain, when `enablews` is on for its inbox
+ * (the address's own, else its domain's catch-all's: see InboxSettings) and held by the listener's account.
  */
-class IncomingMessagesHub {
+export class IncomingMessagesHub {
 	/** Listeners by address or domain. */
 	private readonly listeners = new Map<string, Set<Subscriber>>();
 	private readonly subscribers = new Set<Subscriber>();
 	private readonly pinger: NodeJS.Timeout;
 	/** Frames are pushed to each subscriber's outbox here, in the order their messages were stored. */
-	private readonly onDelivered = (records: MessageRecord[]) => {
+	private readonly onStored = (records: MessageRecord[]) => {
 		for (const record of records) {
 			try {
 				this.publish(record);
@@ -42,12 +60,12 @@ class IncomingMessagesHub {
 		}
 	};
 
-	constructor(private readonly deps: HttpDeps) {
-		deps.ingest.on('delivered', this.onDelivered);
+	constructor(private readonly deps: IncomingMessagesHubDeps) {
+		deps.ingest.on('stored', this.onStored);
 		this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
 	}
 
-	connect(socket: WebSocket, query: { key?: string; addresses?: string }): void {
+	connect(socket: WebSocket, query: IncomingMessagesQuery): void {
 		const account = query.key ? this.deps.accounts.forKey(query.key) : undefined;
 		if (!account) {
 			socket.send(JSON.stringify({ status: 401, msg: 'Unknown or revoked API key: pass a valid one as ?key=' }));
@@ -77,7 +95,7 @@ class IncomingMessagesHub {
 
 	close(): void {
 		clearInterval(this.pinger);
-		this.deps.ingest.off('delivered', this.onDelivered);
+		this.deps.ingest.off('stored', this.onStored);
 	}
 
 	/** The listed addresses and domains that belong to the account; others are left out. */
@@ -102,13 +120,7 @@ class IncomingMessagesHub {
 
 	/** Checked per message, so changing enablews or giving an address up takes effect at once. */
 	private enabledFor(accountId: string, record: MessageRecord): boolean {
-		const { addresses, domains } = this.deps;
-		const own = addresses.get(record.inbox);
-		if (own) return own.owner === accountId && own.enablews;
-		const domain = domains.get(record.domain);
-		if (!domain || domain.owner !== accountId || !domain.catchAll) return false;
-		const catchAll = addresses.get(domain.catchAll);
-		return catchAll !== undefined && catchAll.owner === accountId && catchAll.enablews;
+		return this.deps.settings.of(record.inbox, record.domain).get('enablews')?.from.owner === accountId;
 	}
 
 	/** Null when the message is gone already. */
@@ -132,32 +144,4 @@ class IncomingMessagesHub {
 			}
 		}
 	}
-}
-
-/** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6). */
-export async function incomingMessagesRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
-	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-	const hub = new IncomingMessagesHub(deps);
-	app.addHook('onClose', async () => hub.close());
-	app.route<{ Querystring: { key?: string; addresses?: string } }>({
-		method: 'GET',
-		url: '/incoming-messages',
-		schema: {
-			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); the README documents it.
-			hide: true,
-			summary: 'Websocket of new messages to your addresses and domains that have enablews (a plain HTTP request gets 426)',
-			querystring: {
-				type: 'object',
-				properties: {
-					key: { type: 'string', description: 'API key' },
-					addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
-				},
-			},
-			response: errorResponses(426, 429),
-		},
-		handler: async () => {
-			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
-		},
-		wsHandler: (socket, request) => hub.connect(socket, request.query),
-	});
 }

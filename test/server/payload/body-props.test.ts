@@ -1,4 +1,4 @@
-import { crlfTextPieces, headerObject } from '../../../dist/server/mail/body-props';
+import { crlfTextPieces, headerObject } from '../../../dist/server/payload/body-props';
 import { parseRetryAfter } from '../../../dist/server/webhooks/webhook-sender';
 
 describe('webhook and websocket body properties', () => {

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { isSpooled, type SpooledBytes } from '../ingest/spool';
-import { decodedPieces } from '../mail/text-pieces';
+import { isSpooled, type SpooledBytes } from './spooled-bytes';
+import { decodedPieces } from './text-pieces';
 
 /**
  * The text or HTML body of a message: a string, or (a large body of a spooled message) a UTF-8 file

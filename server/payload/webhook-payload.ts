@@ -1,7 +1,8 @@
-import type { MessageContent, MessageRecord } from '../store/messages';
-import type { AddressObject } from '../parse/parsed-mail';
-import { bodyProps } from '../mail/body-props';
-import type { StreamedString } from '../mail/streamed-json';
+import type { MessageContent } from '../mail/message-content';
+import type { MessageRecord } from '../schemas/message';
+import type { AddressObject } from '../schemas/message';
+import { bodyProps } from './body-props';
+import type { StreamedString } from '../bytes/streamed-json';
 
 /** The JSON posted to a webhook: exactly the fields of spec 2.3 (the text and raw source streamed, see BodyProps). */
 export interface WebhookPayload {

@@ -1,29 +1,13 @@
-import type { SpooledBytes } from '../ingest/spool';
-import type { MessageBody } from './message-body';
-
-/** What parsing a raw message yields; shared by every recipient's record. */
-export interface AddressObject {
-	address: string;
-	name: string;
-}
-
-/** What the API tells about an attachment (Mailsac AttachmentMeta). */
-export interface AttachmentMeta {
-	/** MD5 hex of the decoded content: the attachment identifier. */
-	checksum: string;
-	contentType: string;
-	fileName: string | null;
-	length: number;
-	contentId: string | null;
-	contentDisposition: string | null;
-	transferEncoding: string | null;
-}
+import type { AddressObject, AttachmentMeta } from '../schemas/message';
+import type { SpooledBytes } from '../bytes/spooled-bytes';
+import type { MessageBody } from '../bytes/message-body';
 
 export interface ParsedAttachment extends AttachmentMeta {
 	/** In memory, or (for a spooled message) in a file beside it. */
 	content: Uint8Array | SpooledBytes;
 }
 
+/** What parsing a raw message yields; shared by every recipient's record. */
 export interface ParsedMail {
 	subject: string;
 	from: AddressObject[];

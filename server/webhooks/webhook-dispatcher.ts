@@ -1,18 +1,19 @@
 import type { GroupCommit } from '../store/group-commit';
-import type { MessageRecord, MessageStore } from '../store/messages';
+import type { MessageStore } from '../store/messages';
+import type { MessageRecord } from '../schemas/message';
 import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/webhook-deliveries';
 import type { WebhookSecretStore } from '../store/webhook-secrets';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { Logger } from '../log';
-import { piecedBody, type PiecedBody } from '../mail/pieced-body';
+import { piecedBody, type PiecedBody } from '../bytes/pieced-body';
 import type { SendResult, WebhookSender } from './webhook-sender';
-import { buildPayload } from './webhook-payload';
-import { jsonPieces } from '../mail/streamed-json';
-import { DeletedWhileReadError } from '../store/content-pieces';
+import { buildPayload } from '../payload/webhook-payload';
+import { jsonPieces } from '../bytes/streamed-json';
+import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
 
-export interface WebhookWorkerOptions {
+export interface WebhookDispatcherOptions {
 	deliveries: WebhookDeliveryStore;
 	messages: MessageStore;
 	secrets: WebhookSecretStore;
@@ -65,7 +66,7 @@ function hostOf(url: string): string {
  * endpoint only holds up its own queue. New deliveries come straight from ingest (`dispatch`);
  * retries and what was pending at the last stop are found in the database (`poll`).
  */
-export class WebhookWorker {
+export class WebhookDispatcher {
 	private readonly claimed = new Set<string>();
 	private readonly hosts = new Map<string, HostQueue>();
 	private readonly inFlight = new Set<Promise<void>>();
@@ -76,7 +77,7 @@ export class WebhookWorker {
 	private backlogged = false;
 	private closed = false;
 
-	constructor(private readonly options: WebhookWorkerOptions) {
+	constructor(private readonly options: WebhookDispatcherOptions) {
 		this.random = options.random ?? Math.random;
 	}
 

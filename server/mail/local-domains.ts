@@ -1,14 +1,15 @@
 import type { MailroomConfig } from '../config/settings';
-import type { Db } from '../store/database';
 
 /**
  * Which recipient domains get their copy straight into a local inbox; the rest go to the relay.
  * Local: the accepted domains (--domains), the extra --local-domains, and every domain an account owns.
  * A server that accepts every domain and has no relay is a sandbox: all its outgoing mail stays inside.
  */
-export function localDomainRule(config: Pick<MailroomConfig, 'domains' | 'localDomains' | 'relayUrl'>, db: Db): (domain: string) => boolean {
-	const owned = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
+export function localDomainRule(
+	config: Pick<MailroomConfig, 'domains' | 'localDomains' | 'relayUrl'>,
+	isOwnedDomain: (domain: string) => boolean,
+): (domain: string) => boolean {
 	const listed = new Set([...config.domains, ...config.localDomains]);
 	const everyDomain = config.domains.length === 0 && !config.relayUrl;
-	return (domain) => everyDomain || listed.has(domain) || owned.get(domain) !== undefined;
+	return (domain) => everyDomain || listed.has(domain) || isOwnedDomain(domain);
 }

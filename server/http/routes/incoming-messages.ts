@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { HttpDeps } from '../http-deps';
+import type { IncomingMessagesQuery } from '../../websocket/incoming-messages-hub';
+import { HttpError } from '../errors';
+import { errorResponses } from '../schemas';
+
+/** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6), attached to the hub that sends them. */
+export async function incomingMessagesRoutes(app: FastifyInstance, { incomingMessages }: HttpDeps): Promise<void> {
+	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+	app.route<{ Querystring: IncomingMessagesQuery }>({
+		method: 'GET',
+		url: '/incoming-messages',
+		schema: {
+			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); the README documents it.
+			hide: true,
+			summary: 'Websocket of new messages to your addresses and domains that have enablews (a plain HTTP request gets 426)',
+			querystring: {
+				type: 'object',
+				properties: {
+					key: { type: 'string', description: 'API key' },
+					addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
+				},
+			},
+			response: errorResponses(426, 429),
+		},
+		handler: async () => {
+			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
+		},
+		wsHandler: (socket, request) => incomingMessages.connect(socket, request.query),
+	});
+}

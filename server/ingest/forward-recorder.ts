@@ -1,0 +1,74 @@
+import type { ParsedIncomingMail } from '../mail/incoming-mail';
+import type { MessageRecord } from '../schemas/message';
+import type { Logger } from '../log';
+import { newId, nowIso } from '../store/ids';
+import type { OutgoingStore } from '../store/outgoing';
+import type { InboxSettingsStore } from '../store/inbox-settings';
+import { rawBytes } from '../bytes/spooled-bytes';
+
+/** Added on top of every forwarded copy; it also tells how many times a message was forwarded already. */
+export const FORWARDED_HEADER = 'X-Mailroom-Forwarded-For';
+/** A message forwarded this many times is not forwarded again (so A -> B -> A cannot loop forever). */
+export const MAX_FORWARD_HOPS = 3;
+
+export interface ForwardRecorderOptions {
+	settings: InboxSettingsStore;
+	outgoing: OutgoingStore;
+	isLocalDomain: (domain: string) => boolean;
+	hasRelay: boolean;
+	log: Logger;
+}
+
+/**
+ * The `forward` setting of private addresses (each inbox's own, else its catch-all's: see InboxSettings): every message
+ * is re-sent, unchanged but for one added header, to the forward address through the outbox, as outgoing mail of the
+ * address's owner (one credit). The outgoing message is recorded on the ingest thread in the message's own transaction,
+ * so an accepted message is never left unforwarded; the outbox sends it once the transaction is durable and retries it
+ * like any mail.
+ */
+export class ForwardRecorder {
+	constructor(private readonly options: ForwardRecorderOptions) {}
+
+	/** Runs inside the message's transaction; returns the ids of the outgoing messages it recorded. */
+	record(records: MessageRecord[], mail: ParsedIncomingMail): string[] {
+		const { settings, outgoing, isLocalDomain, hasRelay, log } = this.options;
+		const forwards: string[] = [];
+		const hops = mail.parsed.headers.filter(([name]) => name.toLowerCase() === FORWARDED_HEADER.toLowerCase()).length;
+		for (const record of records) {
+			const forward = settings.of(record.inbox, record.domain).get('forward');
+			if (!forward) continue;
+			const context = { message: record._id, inbox: record.inbox, forward: forward.value };
+			if (hops >= MAX_FORWARD_HOPS) {
+				log.warn({ ...context, hops }, 'not forwarding a message that was forwarded too often already');
+				continue;
+			}
+			const route = isLocalDomain(forward.value.slice(forward.value.lastIndexOf('@') + 1)) ? 'local' : 'relay';
+			if (route === 'relay' && !hasRelay) {
+				log.warn(context, 'not forwarding: no SMTP relay is configured');
+				continue;
+			}
+			const id = newId();
+			const raw = Buffer.concat([Buffer.from(`${FORWARDED_HEADER}: ${record.inbox}\r\n`), rawBytes(mail.raw)]);
+			const charged = outgoing.record(
+				{
+					id,
+					accountId: forward.from.owner,
+					from: record.inbox,
+					subject: record.subject,
+					sent: nowIso(),
+					recipients: [{ address: forward.value, route }],
+					raw,
+					ip: record.ip,
+					via: record.via,
+				},
+				Date.now(),
+			);
+			if (!charged) {
+				log.warn(context, 'not forwarding: the account has no outgoing credits left');
+				continue;
+			}
+			forwards.push(id);
+		}
+		return forwards;
+	}
+}

@@ -1,0 +1,18 @@
+import type { StoredBytes } from '../bytes/stored-bytes';
+
+/** Text, HTML, headers and the raw source of a message: what the record leaves out. */
+export interface MessageContent {
+	messageId: string;
+	date: string | null;
+	priority: string;
+	headers: [string, string][];
+	/** Read when asked for: a large message's text and HTML are stored in pieces, and most readers want only one of them. */
+	readonly text: string;
+	readonly html: string | null;
+	/** The text's UTF-8 bytes as stored (a large one in pieces), for readers that stream it. */
+	textBytes(): StoredBytes;
+	/** The HTML's UTF-8 bytes as stored, as textBytes; null without an HTML part. */
+	htmlBytes(): StoredBytes | null;
+	/** The source as received, as stored (a large one in pieces): read only when asked for. */
+	raw(): StoredBytes;
+}
