@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { MailroomConfig } from '../config/settings';
 import type { AccountStore } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
@@ -34,3 +35,6 @@ export interface HttpDeps {
 	/** Resolves once everything committed so far is durable (awaited before answering a change). */
 	durable: () => Promise<void>;
 }
+
+/** A plugin of routes: given the deps, its route schemas type each request and reply (TypeBox). */
+export type RoutesPlugin = FastifyPluginAsyncTypebox<HttpDeps>;

@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
 import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
@@ -23,7 +24,7 @@ import { incomingMessagesRoutes } from './routes/incoming-messages';
 /** Largest JSON body the API reads. */
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
+export async function buildHttpServer(deps: HttpDeps) {
 	const app = Fastify({
 		loggerInstance: deps.log,
 		logController: new LogController({ disableRequestLogging: true }),
@@ -36,7 +37,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
 			const status = err.statusCode ?? 400;
 			return reply.code(status).send(errorBody(status, err.message));
 		},
-	});
+	}).withTypeProvider<TypeBoxTypeProvider>();
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -5,24 +5,13 @@ import type { AddressStore } from '../store/addresses';
 import { parseEmailAddress, type EmailAddress } from '../mail/email-address';
 import { newId, nowIso } from '../store/ids';
 import type { OutgoingStore } from '../store/outgoing';
-import type { OutgoingRecord, Route } from '../schemas/outgoing';
+import { MAX_RECIPIENTS, type OutgoingRecord, type Route, type SendRequest } from '../schemas/outgoing';
 import type { Outbox } from './outbox';
 
-/** Most distinct recipients one request may have (each costs a credit). */
-export const MAX_RECIPIENTS = 50;
 /** How long a send request waits for its first delivery attempt before answering "queued". */
 const FIRST_ATTEMPT_WAIT = 10_000;
 
 export const NO_CREDITS = 'You must purchase more outgoing message credits before you can send';
-
-export interface SendRequest {
-	from: string;
-	/** One address, a comma-separated list, or an array; display names are allowed ("Ann <ann@example.com>"). */
-	to: string | string[];
-	subject?: string;
-	text?: string;
-	html?: string;
-}
 
 export interface SendResult {
 	record: OutgoingRecord;

@@ -1,44 +1,56 @@
 /** The message as the API shows it: its record (spec 2.1), its senders and recipients, its attachments. */
+import Type, { type Static } from 'typebox';
+import { DateTime, Nullable, refTo } from './shared';
 
-/** A sender or recipient: its address (lower-cased) and display name ('' when none). */
-export interface AddressObject {
-	address: string;
-	name: string;
-}
+export const AddressObjectSchema = Type.Object(
+	{ address: Type.String({ description: 'lower-cased' }), name: Type.String({ description: "the display name; '' when none" }) },
+	{ $id: 'AddressObject', description: 'A sender or recipient' },
+);
+export type AddressObject = Static<typeof AddressObjectSchema>;
 
-/** What the API tells about an attachment (Mailsac AttachmentMeta). */
-export interface AttachmentMeta {
-	/** MD5 hex of the decoded content: the attachment identifier. */
-	checksum: string;
-	contentType: string;
-	fileName: string | null;
-	length: number;
-	contentId: string | null;
-	contentDisposition: string | null;
-	transferEncoding: string | null;
-}
+const addressList = Type.Array(refTo(AddressObjectSchema));
 
-/** A stored message as the API returns it (spec 2.1). */
-export interface MessageRecord {
-	_id: string;
-	from: AddressObject[];
-	to: AddressObject[];
-	cc: AddressObject[] | null;
-	bcc: AddressObject[] | null;
-	subject: string;
-	savedBy: string | null;
-	originalInbox: string;
-	inbox: string;
-	domain: string;
-	received: string;
-	size: number;
-	attachments: string[] | null;
-	ip: string;
-	via: string;
-	folder: string;
-	labels: string[];
-	read: boolean | null;
-	rtls: boolean;
-	links: string[];
-	spam: number;
-}
+export const FolderSchema = Type.Enum(['inbox', 'all', 'spam', 'trash']);
+export type Folder = Static<typeof FolderSchema>;
+
+export const MessageSchema = Type.Object(
+	{
+		_id: Type.String(),
+		from: addressList,
+		to: addressList,
+		cc: Nullable(addressList),
+		bcc: Nullable(addressList),
+		subject: Type.String(),
+		savedBy: Nullable(Type.String(), { description: 'the account that starred the message' }),
+		originalInbox: Type.String({ description: 'the address the message was sent to' }),
+		inbox: Type.String({ description: 'the inbox that holds it' }),
+		domain: Type.String(),
+		received: DateTime(),
+		size: Type.Integer({ description: 'bytes of the raw message' }),
+		attachments: Nullable(Type.Array(Type.String()), { description: 'MD5 hex of each attachment' }),
+		ip: Type.String({ description: 'the sending host' }),
+		via: Type.String({ description: 'the receiving host' }),
+		folder: FolderSchema,
+		labels: Type.Array(Type.String()),
+		read: Nullable(Type.Boolean()),
+		rtls: Type.Boolean({ description: 'received over TLS' }),
+		links: Type.Array(Type.String()),
+		spam: Type.Number({ minimum: 0, maximum: 1 }),
+	},
+	{ $id: 'Message', description: 'A received message (spec 2.1); one record per recipient inbox.' },
+);
+export type MessageRecord = Static<typeof MessageSchema>;
+
+export const AttachmentMetaSchema = Type.Object(
+	{
+		checksum: Type.String({ description: 'MD5 hex of the content: the attachment identifier' }),
+		contentType: Type.String(),
+		fileName: Nullable(Type.String()),
+		length: Type.Integer({ description: 'bytes' }),
+		contentId: Nullable(Type.String(), { description: 'the Content-ID header (cid)' }),
+		contentDisposition: Nullable(Type.String()),
+		transferEncoding: Nullable(Type.String()),
+	},
+	{ $id: 'AttachmentMeta', description: 'What the API tells about an attachment (Mailsac AttachmentMeta)' },
+);
+export type AttachmentMeta = Static<typeof AttachmentMetaSchema>;

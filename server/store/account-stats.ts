@@ -1,14 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import type { AccountStats } from '../schemas/account';
 
-/** GET /api/me/stats: what an account holds (Mailsac's CurrentUserStats plus the credits). */
-export interface AccountStats {
-	addresses: string[];
-	domains: string[];
-	storedMessages: number;
-	starredMessages: number;
-	inboxBytes: number;
-}
+/** What an account holds (GET /api/me/stats, which adds its credits). */
+export type HeldByAccount = Omit<AccountStats, 'sendsRemaining'>;
 
 export class AccountStatsReader {
 	private readonly addresses: Statement;
@@ -25,7 +20,7 @@ export class AccountStatsReader {
 		this.starred = db.prepare('SELECT count(*) FROM messages WHERE saved_by = ?').pluck();
 	}
 
-	read(account: string): AccountStats {
+	read(account: string): HeldByAccount {
 		const { storedMessages, inboxBytes } = this.stored.get({ account }) as { storedMessages: number; inboxBytes: number };
 		return {
 			addresses: this.addresses.all(account) as string[],

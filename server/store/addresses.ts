@@ -1,21 +1,6 @@
 import type { Db } from './database';
 import { nowIso } from './ids';
-
-/** The forwarding record of a private address (spec 2.2). */
-export interface ForwardingRecord {
-	_id: string;
-	owner: string;
-	forward: string | null;
-	enablews: boolean;
-	webhook: string | null;
-	webhookSlack: string | null;
-	webhookSlackToFrom: boolean | null;
-	catchAll: string | null;
-	password: null;
-	info: string;
-	created: string;
-	updated: string;
-}
+import type { ForwardingRecord } from '../schemas/address';
 
 export type ForwardingUpdate = Partial<Pick<ForwardingRecord, 'forward' | 'enablews' | 'webhook' | 'webhookSlack' | 'webhookSlackToFrom' | 'info'>>;
 

@@ -1,15 +1,7 @@
 import type { Db } from './database';
 import type { AddressStore } from './addresses';
 import { nowIso } from './ids';
-
-/** A custom domain owned by an account; all its mail is private to that account. */
-export interface DomainRecord {
-	_id: string;
-	owner: string;
-	/** The domain's catch-all address, if one is set (it lives on the address's forwarding record). */
-	catchAll: string | null;
-	created: string;
-}
+import type { DomainRecord } from '../schemas/domain';
 
 /** Why a domain cannot be claimed; the API answers 403, the CLI prints the message. */
 export class DomainError extends Error {}

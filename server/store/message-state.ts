@@ -1,10 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from './messages';
-import { type MessageRecord } from '../schemas/message';
+import type { Folder, MessageRecord } from '../schemas/message';
 
-export const FOLDERS = ['inbox', 'all', 'spam', 'trash'] as const;
-export type Folder = (typeof FOLDERS)[number];
 
 /** The user-set state of a message: labels, folder, read flag and star. Each method returns undefined for an unknown message. */
 export class MessageStateStore {

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { MessageRecord } from '../schemas/message';
+import type { Folder, MessageRecord } from '../schemas/message';
 import type { ParsedIncomingMail } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
@@ -29,7 +29,7 @@ export interface RecordRow {
 	rtls: number;
 	links_json: string;
 	spam: number;
-	folder: string;
+	folder: Folder;
 	labels_json: string;
 	read: number | null;
 	saved_by: string | null;

@@ -1,10 +1,9 @@
 import type { Db } from './database';
+import type { AttemptStatus, DeliveryStatus, WebhookAttempt, WebhookDelivery } from '../schemas/webhook';
 import { newId } from './ids';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused';
 /** What is posted: the webhook payload, or a Slack summary (with the From and To lines or without). */
 export type DeliveryKind = 'webhook' | 'slack' | 'slack-to-from';
-export type AttemptStatus = 'delivered' | 'retrying' | 'failed' | 'refused';
 
 export interface DeliveryRow {
 	id: string;
@@ -34,37 +33,6 @@ export interface AttemptRecord {
 	nextRetry: number | null;
 }
 
-/** The delivery status of a message (GET .../webhook-status). */
-export interface DeliveryStatusView {
-	_id: string;
-	messageId: string;
-	address: string;
-	url: string;
-	status: DeliveryStatus;
-	attempts: number;
-	lastStatusCode: number | null;
-	lastError: string | null;
-	nextRetry: string | null;
-	created: string;
-	updated: string;
-}
-
-/** One Recent Activity entry (GET /api/webhook-activity). */
-export interface ActivityView {
-	_id: string;
-	deliveryId: string;
-	messageId: string;
-	address: string;
-	url: string;
-	attempt: number;
-	status: AttemptStatus;
-	statusCode: number | null;
-	error: string | null;
-	durationMs: number;
-	time: string;
-	nextRetry: string | null;
-}
-
 interface AttemptRow {
 	id: string;
 	delivery_id: string;
@@ -82,7 +50,7 @@ interface AttemptRow {
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toStatusView(row: DeliveryRow): DeliveryStatusView {
+export function toStatusView(row: DeliveryRow): WebhookDelivery {
 	return {
 		_id: row.id,
 		messageId: row.message_id,
@@ -98,7 +66,7 @@ export function toStatusView(row: DeliveryRow): DeliveryStatusView {
 	};
 }
 
-const toActivityView = (row: AttemptRow): ActivityView => ({
+const toAttemptView = (row: AttemptRow): WebhookAttempt => ({
 	_id: row.id,
 	deliveryId: row.delivery_id,
 	messageId: row.message_id,
@@ -202,14 +170,14 @@ export class WebhookDeliveryStore {
 		return this.restart.run(now, now, id).changes === 1;
 	}
 
-	activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): ActivityView[] {
+	activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): WebhookAttempt[] {
 		const conditions = ['account_id = @accountId'];
 		if (filter.address !== undefined) conditions.push('address = @address');
 		if (filter.status !== undefined) conditions.push('status = @status');
 		const rows = this.db
 			.prepare(`SELECT * FROM webhook_attempts WHERE ${conditions.join(' AND ')} ORDER BY time DESC, seq DESC LIMIT @limit`)
 			.all({ accountId, ...filter }) as AttemptRow[];
-		return rows.map(toActivityView);
+		return rows.map(toAttemptView);
 	}
 
 	/** Deletes activity, and finished deliveries, older than `before` (epoch ms). */

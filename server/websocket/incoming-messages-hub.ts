@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import Type, { type Static } from 'typebox';
 import type { Logger } from '../log';
 import type { Ingest } from '../ingest/ingest';
 import type { AccountStore } from '../store/accounts';
@@ -27,11 +28,12 @@ export interface IncomingMessagesHubDeps {
 	log: Logger;
 }
 
-/** What a client asks for when it connects: its API key, and the addresses and domains to listen to (comma-separated). */
-export interface IncomingMessagesQuery {
-	key?: string;
-	addresses?: string;
-}
+/** What a client asks for when it connects (its query string): its API key, and what to listen to. */
+export const IncomingMessagesQuerySchema = Type.Object({
+	key: Type.Optional(Type.String({ description: 'API key' })),
+	addresses: Type.Optional(Type.String({ maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' })),
+});
+export type IncomingMessagesQuery = Static<typeof IncomingMessagesQuerySchema>;
 
 interface Subscriber {
 	socket: WebSocket;

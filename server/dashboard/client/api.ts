@@ -1,4 +1,11 @@
 /** The REST API as the dashboard calls it: same origin, the signed-in key in the Service-Key header. */
+import type { AddressObject } from '../../schemas/message';
+
+// The shapes of the API's answers, declared once with the server's route schemas.
+export type { AddressObject, AttachmentMeta, MessageRecord } from '../../schemas/message';
+export type { ForwardingRecord } from '../../schemas/address';
+export type { ApiKeyView, Me } from '../../schemas/account';
+export type { WebhookAttempt } from '../../schemas/webhook';
 
 const KEY_STORAGE = 'mailroom.apiKey';
 
@@ -53,82 +60,6 @@ export const sendJson = async <T>(method: string, path: string, body?: unknown):
 
 /** An address as a path segment. */
 export const enc = encodeURIComponent;
-
-export interface AddressObject {
-	address: string;
-	name: string;
-}
-
-/** Inbox message record (spec 2.1). */
-export interface Message {
-	_id: string;
-	from: AddressObject[];
-	to: AddressObject[];
-	cc: AddressObject[] | null;
-	bcc: AddressObject[] | null;
-	subject: string;
-	inbox: string;
-	originalInbox: string;
-	received: string;
-	size: number;
-	attachments: string[] | null;
-	links: string[];
-	spam: number;
-}
-
-/** Address forwarding record (spec 2.2). */
-export interface Forwarding {
-	_id: string;
-	owner: string;
-	forward: string | null;
-	enablews: boolean;
-	webhook: string | null;
-	info: string;
-	created: string;
-	updated: string;
-}
-
-export interface Me {
-	_id: string;
-	name: string;
-	sendsRemaining: number;
-	admin: boolean;
-	created: string;
-}
-
-export interface ApiKey {
-	id: string;
-	label: string;
-	created: string;
-	/** When it was revoked; null while it works. */
-	revoked: string | null;
-	/** The key this dashboard is signed in with. */
-	current: boolean;
-}
-
-export interface AttachmentMeta {
-	checksum: string;
-	contentType: string;
-	fileName: string;
-	length: number;
-}
-
-export type DeliveryStatus = 'delivered' | 'retrying' | 'failed' | 'refused';
-
-export interface Delivery {
-	_id: string;
-	deliveryId: string;
-	messageId: string;
-	address: string;
-	url: string;
-	attempt: number;
-	status: DeliveryStatus;
-	statusCode: number | null;
-	error: string | null;
-	durationMs: number;
-	time: string;
-	nextRetry: string | null;
-}
 
 export const formatAddresses = (list: AddressObject[] | null): string =>
 	(list ?? []).map((entry) => (entry.name ? `${entry.name} <${entry.address}>` : entry.address)).join(', ');

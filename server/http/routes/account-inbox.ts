@@ -1,35 +1,30 @@
-import type { FastifyInstance } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
 import { sendJson } from '../render/prerendered-json';
 import { SEARCH_LIMIT } from '../../store/account-inbox';
+import { MessageSchema } from '../../schemas/message';
+import { DateTime, refTo } from '../../schemas/shared';
 
-const messageList = { type: 'array', items: { $ref: 'Message#' } } as const;
-const term = (description: string) => ({ type: 'string', minLength: 1, maxLength: 256, description }) as const;
+const messageList = Type.Array(refTo(MessageSchema));
+const term = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
 
 /** Reads across all private addresses and domains of the caller's account. */
-export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }: HttpDeps): Promise<void> {
-	app.get<{ Querystring: { limit: number; skip: number; since?: string } }>(
+export const accountInboxRoutes: RoutesPlugin = async (app, { accountInbox }) => {
+	app.get(
 		'/api/inbox',
 		{
 			schema: {
 				summary: "All mail of your account's private addresses and domains, newest first, with the unread count",
-				querystring: {
-					type: 'object',
-					properties: {
-						limit: { type: 'integer', minimum: 1, maximum: 1000, default: 20 },
-						skip: { type: 'integer', minimum: 0, maximum: 100000, default: 0 },
-						since: { type: 'string', format: 'date-time', description: 'only messages received after this time' },
-					},
-				},
+				querystring: Type.Object({
+					limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+					skip: Type.Integer({ minimum: 0, maximum: 100000, default: 0 }),
+					since: Type.Optional(DateTime({ description: 'only messages received after this time' })),
+				}),
 				response: {
-					200: {
-						type: 'object',
-						properties: { messages: messageList, unread: { type: 'integer' }, limit: { type: 'integer' }, skip: { type: 'integer' } },
-						required: ['messages', 'unread', 'limit', 'skip'],
-					},
+					200: Type.Object({ messages: messageList, unread: Type.Integer(), limit: Type.Integer(), skip: Type.Integer() }),
 					...errorResponses(400, 401, 429),
 				},
 			},
@@ -41,22 +36,19 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 		},
 	);
 
-	app.get<{ Querystring: { andTo?: string; andFrom?: string; andSubjectIncludes?: string; andRead?: boolean } }>(
+	app.get(
 		'/api/inbox-filter',
 		{
 			schema: {
 				summary: `Your account's messages matching every condition given (case-insensitive substrings), newest first, at most ${SEARCH_LIMIT}`,
-				querystring: {
-					type: 'object',
-					properties: {
-						andTo: term('a recipient address or the inbox contains this'),
-						andFrom: term('a sender address contains this'),
-						andSubjectIncludes: term('the subject contains this'),
-						andRead: { type: 'boolean', description: 'true: only read messages; false: only unread ones' },
-					},
-				},
+				querystring: Type.Object({
+					andTo: term('a recipient address or the inbox contains this'),
+					andFrom: term('a sender address contains this'),
+					andSubjectIncludes: term('the subject contains this'),
+					andRead: Type.Optional(Type.Boolean({ description: 'true: only read messages; false: only unread ones' })),
+				}),
 				response: {
-					200: { type: 'object', properties: { messages: messageList }, required: ['messages'] },
+					200: Type.Object({ messages: messageList }),
 					...errorResponses(400, 401, 429),
 				},
 			},
@@ -72,17 +64,14 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 		},
 	);
 
-	app.get<{ Querystring: { query?: string; q?: string } }>(
+	app.get(
 		'/api/inbox-search',
 		{
 			schema: {
 				summary: `Your account's messages whose to, from or subject contains the query (case-insensitive), newest first, at most ${SEARCH_LIMIT}`,
-				querystring: {
-					type: 'object',
-					properties: { query: term('text to look for (Mailsac name)'), q: term('short name of query') },
-				},
+				querystring: Type.Object({ query: term('text to look for (Mailsac name)'), q: term('short name of query') }),
 				response: {
-					200: { type: 'object', properties: { query: { type: 'string' }, messages: messageList }, required: ['query', 'messages'] },
+					200: Type.Object({ query: Type.String(), messages: messageList }),
 					...errorResponses(400, 401, 429),
 				},
 			},
@@ -94,4 +83,4 @@ export async function accountInboxRoutes(app: FastifyInstance, { accountInbox }:
 			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${accountInbox.search(account.id, query)}}`);
 		},
 	);
-}
+};

@@ -1,27 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount, serviceKeyOf } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { optionalBody } from '../params';
 import { errorResponses } from '../schemas';
+import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
 import { ID_PATTERN } from '../../store/ids';
 import type { ApiKeyInfo } from '../../store/accounts';
 
-const keySchema = {
-	type: 'object',
-	properties: {
-		id: { type: 'string' },
-		label: { type: 'string' },
-		created: { type: 'string', format: 'date-time' },
-		revoked: { type: ['string', 'null'], format: 'date-time', description: 'when it was revoked; null while it works' },
-		current: { type: 'boolean', description: 'this is the key of the request' },
-	},
-	required: ['id', 'label', 'created', 'revoked', 'current'],
-} as const;
-
-export async function accountRoutes(app: FastifyInstance, { accounts, stats }: HttpDeps): Promise<void> {
+export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 	/** A key as the API shows it, marked when it is the request's own. */
-	const keyView = (info: ApiKeyInfo, currentId: string | undefined) => ({
+	const keyView = (info: ApiKeyInfo, currentId: string | undefined): ApiKeyView => ({
 		id: info.id,
 		label: info.label,
 		created: info.created,
@@ -39,17 +29,7 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 			schema: {
 				summary: 'The account of the API key',
 				response: {
-					200: {
-						type: 'object',
-						properties: {
-							_id: { type: 'string' },
-							name: { type: 'string' },
-							sendsRemaining: { type: 'integer', description: 'outgoing-message credits left (one per recipient)' },
-							admin: { type: 'boolean' },
-							created: { type: 'string', format: 'date-time' },
-						},
-						required: ['_id', 'name', 'sendsRemaining', 'admin', 'created'],
-					},
+					200: MeSchema,
 					...errorResponses(401, 429),
 				},
 			},
@@ -66,18 +46,7 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 			schema: {
 				summary: 'What the account holds: addresses, domains, messages, storage and credits',
 				response: {
-					200: {
-						type: 'object',
-						properties: {
-							addresses: { type: 'array', items: { type: 'string' }, description: 'reserved addresses' },
-							domains: { type: 'array', items: { type: 'string' }, description: 'custom domains' },
-							storedMessages: { type: 'integer', description: 'messages of the reserved addresses and of every address of the domains' },
-							starredMessages: { type: 'integer', description: 'messages starred by the account, in any inbox' },
-							inboxBytes: { type: 'integer', description: 'total size in bytes of the stored messages (raw source)' },
-							sendsRemaining: { type: 'integer', description: 'outgoing-message credits left' },
-						},
-						required: ['addresses', 'domains', 'storedMessages', 'starredMessages', 'inboxBytes', 'sendsRemaining'],
-					},
+					200: AccountStatsSchema,
 					...errorResponses(401, 429),
 				},
 			},
@@ -93,7 +62,7 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 		{
 			schema: {
 				summary: "The account's API keys, revoked ones included (never the keys themselves)",
-				response: { 200: { type: 'array', items: keySchema }, ...errorResponses(401, 429) },
+				response: { 200: Type.Array(ApiKeySchema), ...errorResponses(401, 429) },
 			},
 		},
 		async (request) => {
@@ -103,18 +72,14 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 		},
 	);
 
-	app.post<{ Body: { label: string } }>(
+	app.post(
 		'/api/me/keys',
 		{
 			schema: {
 				summary: 'Create an API key; the answer is the only time the key itself is shown',
-				body: { type: 'object', properties: { label: { type: 'string', maxLength: 200, default: '', description: 'what the key is for' } } },
+				body: Type.Object({ label: Type.String({ maxLength: 200, default: '', description: 'what the key is for' }) }),
 				response: {
-					200: {
-						type: 'object',
-						properties: { id: { type: 'string' }, key: { type: 'string' }, label: { type: 'string' }, created: { type: 'string', format: 'date-time' } },
-						required: ['id', 'key', 'label', 'created'],
-					},
+					200: NewApiKeySchema,
 					...errorResponses(400, 401, 429),
 				},
 			},
@@ -127,14 +92,14 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 		},
 	);
 
-	app.delete<{ Params: { keyId: string } }>(
+	app.delete(
 		'/api/me/keys/:keyId',
 		{
 			schema: {
 				summary: 'Revoke an API key of the account: it stops working at once',
 				description: 'The key used for this request cannot revoke itself (409): revoke it with another key, so an account is never left without one.',
-				params: { type: 'object', properties: { keyId: { type: 'string', pattern: ID_PATTERN } }, required: ['keyId'] },
-				response: { 200: keySchema, ...errorResponses(400, 401, 404, 409, 429) },
+				params: Type.Object({ keyId: Type.String({ pattern: ID_PATTERN }) }),
+				response: { 200: ApiKeySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
 		async (request) => {
@@ -147,4 +112,4 @@ export async function accountRoutes(app: FastifyInstance, { accounts, stats }: H
 			return keyView(info.revoked ? info : accounts.revokeKey(info.id), current);
 		},
 	);
-}
+};

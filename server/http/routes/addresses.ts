@@ -1,20 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest, forbidden, notFound } from '../errors';
 import { emailParam, optionalBody } from '../params';
-import { emailParams, errorResponses, type ForwardingUpdateBody } from '../schemas';
+import { EmailParams, errorResponses } from '../schemas';
 import { parseEmailAddress } from '../../mail/email-address';
-import type { AddressStore, ForwardingRecord, ForwardingUpdate } from '../../store/addresses';
+import type { AddressStore, ForwardingUpdate } from '../../store/addresses';
+import { ForwardingSchema, ForwardingUpdateSchema, type ForwardingRecord, type ForwardingUpdateBody } from '../../schemas/address';
+import { refTo } from '../../schemas/shared';
 
 /** Most addresses one bulk reservation may hold (as Mailsac). */
 export const MAX_BULK_ADDRESSES = 100;
 
-const recordResponse = { 200: { $ref: 'Forwarding#' }, ...errorResponses(400, 401, 403, 404, 429) };
-const recordList = { type: 'array', items: { $ref: 'Forwarding#' } } as const;
-const forwardingBody = { $ref: 'ForwardingUpdate#' } as const;
+const recordResponse = { 200: refTo(ForwardingSchema), ...errorResponses(400, 401, 403, 404, 429) };
+const recordList = Type.Array(refTo(ForwardingSchema));
+const forwardingBody = refTo(ForwardingUpdateSchema);
 
-type AddressRequest = FastifyRequest<{ Params: { email: string } }>;
+/** A request naming one address (:email). */
+type AddressRequest = FastifyRequest & { params: { email: string } };
 
 /** The caller's own forwarding record for :email, or 404. */
 function ownAddress(request: AddressRequest, addresses: AddressStore): ForwardingRecord {
@@ -46,20 +50,20 @@ function forwardingChanges(email: string, body: ForwardingUpdateBody = {}): Forw
 	return changes;
 }
 
-export async function addressRoutes(app: FastifyInstance, { addresses, deletion }: HttpDeps): Promise<void> {
+export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) => {
 	app.get(
 		'/api/addresses',
 		{ schema: { summary: "The account's private (reserved) addresses", response: { 200: recordList, ...errorResponses(401, 429) } } },
 		async (request) => addresses.listByOwner(requireAccount(request).id),
 	);
 
-	app.get<{ Params: { email: string } }>(
+	app.get(
 		'/api/addresses/:email',
-		{ schema: { summary: "One of the account's private addresses (404 if it is not reserved)", params: emailParams, response: recordResponse } },
+		{ schema: { summary: "One of the account's private addresses (404 if it is not reserved)", params: EmailParams, response: recordResponse } },
 		async (request) => ownAddress(request, addresses),
 	);
 
-	app.post<{ Params: { email: string }; Body?: ForwardingUpdateBody }>(
+	app.post(
 		'/api/addresses/:email',
 		{
 			schema: {
@@ -68,7 +72,7 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 					'Its mail, past and future, becomes readable only with your key. 403 if the address is reserved by another account or is in ' +
 					"another account's domain. Reserving an address you already hold answers 200 with the record unchanged (the body is ignored; " +
 					'change settings with PUT).',
-				params: emailParams,
+				params: EmailParams,
 				body: forwardingBody,
 				response: recordResponse,
 			},
@@ -86,17 +90,17 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		},
 	);
 
-	const updateForwarding = async (request: FastifyRequest<{ Params: { email: string }; Body: ForwardingUpdateBody }>) => {
+	const updateForwarding = async (request: AddressRequest & { body: ForwardingUpdateBody }) => {
 		const record = ownAddress(request, addresses);
 		return addresses.update(record._id, forwardingChanges(record._id, request.body));
 	};
 
-	app.put<{ Params: { email: string }; Body: ForwardingUpdateBody }>(
+	app.put(
 		'/api/addresses/:email',
 		{
 			schema: {
 				summary: 'Change the forwarding settings of your private address (fields left out keep their value)',
-				params: emailParams,
+				params: EmailParams,
 				body: forwardingBody,
 				response: recordResponse,
 			},
@@ -104,16 +108,15 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		updateForwarding,
 	);
 
-	app.delete<{ Params: { email: string }; Querystring: { deleteAddressMessages: boolean } }>(
+	app.delete(
 		'/api/addresses/:email',
 		{
 			schema: {
 				summary: 'Release a private address; its mail becomes public, or with deleteAddressMessages=true is deleted (starred mail is kept)',
-				params: emailParams,
-				querystring: {
-					type: 'object',
-					properties: { deleteAddressMessages: { type: 'boolean', default: false, description: "also delete the address's messages, except starred ones" } },
-				},
+				params: EmailParams,
+				querystring: Type.Object({
+					deleteAddressMessages: Type.Boolean({ default: false, description: "also delete the address's messages, except starred ones" }),
+				}),
 				response: recordResponse,
 			},
 		},
@@ -125,22 +128,18 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		},
 	);
 
-	app.get<{ Params: { email: string } }>(
+	app.get(
 		'/api/addresses/:email/availability',
 		{
 			schema: {
 				summary: 'Whether an address can be reserved (by you, when you send your key)',
-				params: emailParams,
+				params: EmailParams,
 				response: {
-					200: {
-						type: 'object',
-						properties: {
-							email: { type: 'string' },
-							available: { type: 'boolean', description: 'the caller can reserve it now (without a key: nobody owns it)' },
-							owned: { type: 'boolean', description: 'some account owns it, by reservation or by owning its domain (not saying whom)' },
-						},
-						required: ['email', 'available', 'owned'],
-					},
+					200: Type.Object({
+						email: Type.String(),
+						available: Type.Boolean({ description: 'the caller can reserve it now (without a key: nobody owns it)' }),
+						owned: Type.Boolean({ description: 'some account owns it, by reservation or by owning its domain (not saying whom)' }),
+					}),
 					...errorResponses(400, 401, 429),
 				},
 			},
@@ -154,17 +153,13 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		},
 	);
 
-	app.post<{ Body: { addresses: string[] } }>(
+	app.post(
 		'/api/private-addresses-bulk',
 		{
 			schema: {
 				summary: `Reserve up to ${MAX_BULK_ADDRESSES} addresses at once: all of them or, on any error, none`,
 				description: 'Addresses you already hold are returned unchanged. 403 if any belongs to another account.',
-				body: {
-					type: 'object',
-					properties: { addresses: { type: 'array', minItems: 1, maxItems: MAX_BULK_ADDRESSES, items: { type: 'string', maxLength: 254 } } },
-					required: ['addresses'],
-				},
+				body: Type.Object({ addresses: Type.Array(Type.String({ maxLength: 254 }), { minItems: 1, maxItems: MAX_BULK_ADDRESSES }) }),
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},
 		},
@@ -180,16 +175,16 @@ export async function addressRoutes(app: FastifyInstance, { addresses, deletion 
 		},
 	);
 
-	app.put<{ Params: { email: string }; Body: ForwardingUpdateBody }>(
+	app.put(
 		'/api/private-address-forwarding/:email',
 		{
 			schema: {
 				summary: 'Set the forwarding of your private or catch-all address (the same body as PUT /api/addresses/{email})',
-				params: emailParams,
+				params: EmailParams,
 				body: forwardingBody,
 				response: recordResponse,
 			},
 		},
 		updateForwarding,
 	);
-}
+};

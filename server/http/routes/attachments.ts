@@ -1,11 +1,13 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { create as contentDisposition } from 'content-disposition';
-import type { HttpDeps } from '../http-deps';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import type { AttachmentStore } from '../../store/attachments';
 import { notFound } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
-import { emailAndMessageParams, errorResponses } from '../schemas';
+import { MessageParams, RawBody, errorResponses } from '../schemas';
+import { AttachmentMetaSchema } from '../../schemas/message';
+import { refTo } from '../../schemas/shared';
 
 /**
  * Attachments up to this size are sent in one piece; larger ones are read from the database a piece at a time.
@@ -13,20 +15,6 @@ import { emailAndMessageParams, errorResponses } from '../schemas';
  * 1.5 times one whole read (1 MB pieces about 10 times) while holding at most 4 MB in memory.
  */
 export const ATTACHMENT_CHUNK = 4 * 1024 * 1024;
-
-const attachmentMetaSchema = {
-	type: 'object',
-	properties: {
-		checksum: { type: 'string', description: 'MD5 hex of the content: the attachment identifier' },
-		contentType: { type: 'string' },
-		fileName: { type: ['string', 'null'] },
-		length: { type: 'integer', description: 'bytes' },
-		contentId: { type: ['string', 'null'], description: 'the Content-ID header (cid)' },
-		contentDisposition: { type: ['string', 'null'] },
-		transferEncoding: { type: ['string', 'null'] },
-	},
-	required: ['checksum', 'contentType', 'fileName', 'length', 'contentId', 'contentDisposition', 'transferEncoding'],
-} as const;
 
 /** The content as a stream of pieces, so a large attachment never sits whole in memory. */
 function attachmentStream(attachments: AttachmentStore, checksum: string, length: number): Readable {
@@ -41,14 +29,14 @@ function attachmentStream(attachments: AttachmentStore, checksum: string, length
 	);
 }
 
-export async function attachmentRoutes(app: FastifyInstance, { addresses, attachments }: HttpDeps): Promise<void> {
-	app.get<{ Params: { email: string; messageId: string } }>(
+export const attachmentRoutes: RoutesPlugin = async (app, { addresses, attachments }) => {
+	app.get(
 		'/api/addresses/:email/messages/:messageId/attachments',
 		{
 			schema: {
 				summary: 'The attachments of a message (metadata)',
-				params: emailAndMessageParams,
-				response: { 200: { type: 'array', items: attachmentMetaSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+				params: MessageParams,
+				response: { 200: Type.Array(refTo(AttachmentMetaSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -59,19 +47,15 @@ export async function attachmentRoutes(app: FastifyInstance, { addresses, attach
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string; identifier: string } }>(
+	app.get(
 		'/api/addresses/:email/messages/:messageId/attachments/:identifier',
 		{
 			schema: {
 				summary: 'Download one attachment, with its own Content-Type and file name',
 				description: 'The identifier is the MD5 checksum, the Content-ID (cid) or the file name of the attachment.',
-				params: {
-					...emailAndMessageParams,
-					properties: { ...emailAndMessageParams.properties, identifier: { type: 'string', minLength: 1, maxLength: 512 } },
-					required: [...emailAndMessageParams.required, 'identifier'],
-				},
+				params: Type.Object({ ...MessageParams.properties, identifier: Type.String({ minLength: 1, maxLength: 512 }) }),
 				produces: ['application/octet-stream'],
-				response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(400, 401, 403, 404, 429) },
+				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -92,4 +76,4 @@ export async function attachmentRoutes(app: FastifyInstance, { addresses, attach
 				: reply.send(attachmentStream(attachments, meta.checksum, meta.length));
 		},
 	);
-}
+};

@@ -1,14 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest, forbidden, notFound } from '../errors';
 import { domainParam, emailParam } from '../params';
-import { domainParams, errorResponses } from '../schemas';
-import { DomainError, type DomainRecord, type DomainStore } from '../../store/domains';
+import { DomainParams, NoContent, errorResponses } from '../schemas';
+import { DomainSchema, type DomainRecord } from '../../schemas/domain';
+import { ForwardingSchema } from '../../schemas/address';
+import { MessageSchema } from '../../schemas/message';
+import { DateTime, Nullable, refTo } from '../../schemas/shared';
+import { DomainError, type DomainStore } from '../../store/domains';
 
-type DomainRequest = FastifyRequest<{ Params: { domain: string } }>;
+/** A request naming one domain (:domain). */
+type DomainRequest = FastifyRequest & { params: { domain: string } };
 
-const domainResponse = { 200: { $ref: 'Domain#' }, ...errorResponses(400, 401, 403, 404, 429) };
+const domainResponse = { 200: refTo(DomainSchema), ...errorResponses(400, 401, 403, 404, 429) };
 
 /** The caller's own domain :domain, or 404 (nobody's) / 403 (another account's). */
 function ownDomain(request: DomainRequest, domains: DomainStore): DomainRecord {
@@ -20,34 +26,30 @@ function ownDomain(request: DomainRequest, domains: DomainStore): DomainRecord {
 	return record;
 }
 
-export async function domainRoutes(app: FastifyInstance, { config, addresses, domains, messages, deletion }: HttpDeps): Promise<void> {
+export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domains, messages, deletion }) => {
 	app.get(
 		'/api/domains',
 		{
 			schema: {
 				summary: "The account's custom domains",
-				response: { 200: { type: 'array', items: { $ref: 'Domain#' } }, ...errorResponses(401, 429) },
+				response: { 200: Type.Array(refTo(DomainSchema)), ...errorResponses(401, 429) },
 			},
 		},
 		async (request) => domains.list(requireAccount(request).id),
 	);
 
-	app.get<{ Params: { domain: string } }>(
+	app.get(
 		'/api/domains/:domain',
 		{
 			schema: {
 				summary: 'One of your custom domains, with its message count and catch-all address',
-				params: domainParams,
+				params: DomainParams,
 				response: {
-					200: {
-						type: 'object',
-						properties: {
-							domain: { $ref: 'Domain#' },
-							totalMessages: { type: 'integer', description: 'messages stored for every address of the domain' },
-							catchAllAddress: { anyOf: [{ type: 'null' }, { $ref: 'Forwarding#' }] },
-						},
-						required: ['domain', 'totalMessages', 'catchAllAddress'],
-					},
+					200: Type.Object({
+						domain: refTo(DomainSchema),
+						totalMessages: Type.Integer({ description: 'messages stored for every address of the domain' }),
+						catchAllAddress: Nullable(refTo(ForwardingSchema)),
+					}),
 					...errorResponses(400, 401, 403, 404, 429),
 				},
 			},
@@ -58,7 +60,7 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 		},
 	);
 
-	app.post<{ Params: { domain: string } }>(
+	app.post(
 		'/api/domains/:domain',
 		{
 			schema: {
@@ -66,7 +68,7 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 				description:
 					'403 when another account owns the domain, holds a reserved address in it, or the domain is one of the public domains of this server. ' +
 					'Point the domain\'s MX record at this server so mail for it arrives.',
-				params: domainParams,
+				params: DomainParams,
 				response: domainResponse,
 			},
 		},
@@ -83,7 +85,7 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 		},
 	);
 
-	app.put<{ Params: { domain: string }; Body: { catchAll: string | null } }>(
+	app.put(
 		'/api/domains/:domain',
 		{
 			schema: {
@@ -92,14 +94,10 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 					'The catch-all address must be an address of the domain; it is reserved for you if it is not yet. Its webhook, webhookSlack and ' +
 					'forward apply to every address of the domain without that setting of its own, its enablews to every address without a record. ' +
 					'A domain has at most one catch-all address: setting a new one replaces the old.',
-				params: domainParams,
-				body: {
-					type: 'object',
-					properties: {
-						catchAll: { anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }, { type: 'string', maxLength: 254, format: 'email' }] },
-					},
-					required: ['catchAll'],
-				},
+				params: DomainParams,
+				body: Type.Object({
+					catchAll: Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })]),
+				}),
 				response: domainResponse,
 			},
 		},
@@ -116,12 +114,12 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 		},
 	);
 
-	app.delete<{ Params: { domain: string } }>(
+	app.delete(
 		'/api/domains/:domain',
 		{
 			schema: {
 				summary: 'Give up a custom domain: its mail becomes public again (its reserved addresses stay yours)',
-				params: domainParams,
+				params: DomainParams,
 				response: domainResponse,
 			},
 		},
@@ -130,26 +128,23 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 		},
 	);
 
-	app.get<{ Params: { domain: string }; Querystring: { limit: number; until?: string } }>(
+	app.get(
 		'/api/domains/:domain/messages',
 		{
 			schema: {
 				summary: 'List the messages of every address of your domain, newest first',
-				params: domainParams,
-				querystring: {
-					type: 'object',
-					properties: {
-						limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-						until: {
-							type: 'string',
-							format: 'date-time',
+				params: DomainParams,
+				querystring: Type.Object({
+					limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+					until: Type.Optional(
+						DateTime({
 							description:
 								'only messages received at or before this time: pass the `received` of the last message of the previous page and skip the `_id`s you already have ' +
 								'(messages of several addresses can share a millisecond)',
-						},
-					},
-				},
-				response: { 200: { type: 'array', items: { $ref: 'Message#' } }, ...errorResponses(400, 401, 403, 404, 429) },
+						}),
+					),
+				}),
+				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -159,13 +154,13 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 		},
 	);
 
-	app.post<{ Params: { domain: string } }>(
+	app.post(
 		'/api/domains/:domain/delete-all-domain-mail',
 		{
 			schema: {
 				summary: 'Delete every message of your domain, starred ones included',
-				params: domainParams,
-				response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
+				params: DomainParams,
+				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -173,4 +168,4 @@ export async function domainRoutes(app: FastifyInstance, { config, addresses, do
 			return reply.code(204).send();
 		},
 	);
-}
+};

@@ -1,27 +1,20 @@
-import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
-import type { HttpDeps } from '../http-deps';
-import type { IncomingMessagesQuery } from '../../websocket/incoming-messages-hub';
+import type { RoutesPlugin } from '../http-deps';
+import { IncomingMessagesQuerySchema } from '../../websocket/incoming-messages-hub';
 import { HttpError } from '../errors';
 import { errorResponses } from '../schemas';
 
 /** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6), attached to the hub that sends them. */
-export async function incomingMessagesRoutes(app: FastifyInstance, { incomingMessages }: HttpDeps): Promise<void> {
+export const incomingMessagesRoutes: RoutesPlugin = async (app, { incomingMessages }) => {
 	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-	app.route<{ Querystring: IncomingMessagesQuery }>({
+	app.route({
 		method: 'GET',
 		url: '/incoming-messages',
 		schema: {
 			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); the README documents it.
 			hide: true,
 			summary: 'Websocket of new messages to your addresses and domains that have enablews (a plain HTTP request gets 426)',
-			querystring: {
-				type: 'object',
-				properties: {
-					key: { type: 'string', description: 'API key' },
-					addresses: { type: 'string', maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' },
-				},
-			},
+			querystring: IncomingMessagesQuerySchema,
 			response: errorResponses(426, 429),
 		},
 		handler: async () => {
@@ -29,4 +22,4 @@ export async function incomingMessagesRoutes(app: FastifyInstance, { incomingMes
 		},
 		wsHandler: (socket, request) => incomingMessages.connect(socket, request.query),
 	});
-}
+};

@@ -1,19 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import type { MessageContent } from '../../mail/message-content';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { dirtyHtmlBody, storedBody } from '../render/stored-body';
-import { emailAndMessageParams, errorResponses } from '../schemas';
+import { MessageParams, RawBody, errorResponses } from '../schemas';
 import { htmlFromText, sanitizedBodyPolicy } from '../render/html-body';
 import { HtmlSanitizer } from '../render/html-sanitizer';
 
-type ContentRequest = FastifyRequest<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>;
+/** A request for the content of one message, maybe as a download. */
+type ContentRequest = FastifyRequest & { params: Static<typeof MessageParams>; query: { download?: 1 } };
 
-const HEADER_FORMATS = ['json', 'json-ordered', 'plain'] as const;
-type HeaderFormat = (typeof HEADER_FORMATS)[number];
+const headerFormat = (description?: string) => Type.Optional(Type.Enum(['json', 'json-ordered', 'plain'], { description }));
 
-const download = { type: 'integer', enum: [1], description: '1: send as a file download (Content-Disposition: attachment)' } as const;
-const downloadQuery = { type: 'object', properties: { download } } as const;
+const download = Type.Optional(Type.Literal(1, { description: '1: send as a file download (Content-Disposition: attachment)' }));
+const DownloadQuery = Type.Object({ download });
 
 /** Header lines grouped by lower-case name, each with every value in order (Mailsac's default header format). */
 function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
@@ -23,7 +24,7 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
-export async function messageContentRoutes(app: FastifyInstance, { addresses, messages }: HttpDeps): Promise<void> {
+export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messages }) => {
 	const sanitizer = new HtmlSanitizer();
 	app.addHook('onClose', () => sanitizer.close());
 
@@ -38,15 +39,15 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 		if (request.query.download === 1) reply.header('content-disposition', `attachment; filename="${request.params.messageId}.${extension}"`);
 	}
 
-	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>(
+	app.get(
 		'/api/raw/:email/:messageId',
 		{
 			schema: {
 				summary: 'The original message as received (RFC 5322 source)',
-				params: emailAndMessageParams,
-				querystring: downloadQuery,
+				params: MessageParams,
+				querystring: DownloadQuery,
 				produces: ['message/rfc822'],
-				response: { 200: { type: 'string', format: 'binary' }, ...errorResponses(400, 401, 403, 404, 429) },
+				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -59,7 +60,7 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number; messageHeadersFormat?: HeaderFormat; format?: HeaderFormat } }>(
+	app.get(
 		'/api/addresses/:email/messages/:messageId/headers',
 		{
 			schema: {
@@ -67,28 +68,18 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 				description:
 					'json (default): { name: [values...] } with lower-case names; json-ordered: [{ name, value }] in original order; ' +
 					'plain: "name: value" lines as text. `?download=1` sends plain text as a file unless a format is asked for.',
-				params: emailAndMessageParams,
-				querystring: {
-					type: 'object',
-					properties: {
-						download,
-						messageHeadersFormat: { type: 'string', enum: HEADER_FORMATS },
-						format: { type: 'string', enum: HEADER_FORMATS, description: 'older name of messageHeadersFormat' },
-					},
-				},
+				params: MessageParams,
+				querystring: Type.Object({ download, messageHeadersFormat: headerFormat(), format: headerFormat('older name of messageHeadersFormat') }),
 				produces: ['application/json', 'text/plain'],
 				response: {
-					200: {
-						description: 'json: an object of string arrays; json-ordered: an array of { name, value }; plain: text',
-						anyOf: [
-							{ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-							{
-								type: 'array',
-								items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } }, required: ['name', 'value'] },
-							},
-							{ type: 'string' },
+					200: Type.Union(
+						[
+							Type.Record(Type.String(), Type.Array(Type.String())),
+							Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+							Type.String(),
 						],
-					},
+						{ description: 'json: an object of string arrays; json-ordered: an array of { name, value }; plain: text' },
+					),
 					...errorResponses(400, 401, 403, 404, 429),
 				},
 			},
@@ -103,19 +94,19 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number; images?: number } }>(
+	app.get(
 		'/api/body/:email/:messageId',
 		{
 			schema: {
 				summary: 'The HTML body, sanitised: no scripts, styles, forms or event handlers; remote images blocked unless images=1',
 				description: 'Mail without an HTML part gets a simple page showing its text.',
-				params: emailAndMessageParams,
-				querystring: {
-					type: 'object',
-					properties: { download, images: { type: 'integer', enum: [0, 1], default: 0, description: '1: keep remote (http/https) images' } },
-				},
+				params: MessageParams,
+				querystring: Type.Object({
+					download,
+					images: Type.Union([Type.Literal(0), Type.Literal(1)], { default: 0, description: '1: keep remote (http/https) images' }),
+				}),
 				produces: ['text/html'],
-				response: { 200: { type: 'string' }, ...errorResponses(400, 401, 403, 404, 429) },
+				response: { 200: RawBody(), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -129,17 +120,17 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string }; Querystring: { download?: number } }>(
+	app.get(
 		'/api/dirty/:email/:messageId',
 		{
 			schema: {
 				summary: 'The HTML body exactly as received (not sanitised)',
 				description:
 					'Served with `Content-Security-Policy: sandbox`, so a browser opening it directly runs no script on the API origin. Mail without an HTML part gets a simple page showing its text.',
-				params: emailAndMessageParams,
-				querystring: downloadQuery,
+				params: MessageParams,
+				querystring: DownloadQuery,
 				produces: ['text/html'],
-				response: { 200: { type: 'string' }, ...errorResponses(400, 401, 403, 404, 429) },
+				response: { 200: RawBody(), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -152,4 +143,4 @@ export async function messageContentRoutes(app: FastifyInstance, { addresses, me
 				.send(body);
 		},
 	);
-}
+};

@@ -1,35 +1,27 @@
-import type { FastifyInstance } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import Type, { type TSchema } from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
-import { emailAndMessageParams, errorResponses } from '../schemas';
-import { FOLDERS, type Folder } from '../../store/message-state';
+import { MessageParams, errorResponses } from '../schemas';
+import { FolderSchema, MessageSchema } from '../../schemas/message';
+import { refTo } from '../../schemas/shared';
 
-type MessageParams = { email: string; messageId: string };
+/** The path parameters of one message, and one more. */
+const withParam = <Name extends string, T extends TSchema>(name: Name, schema: T) =>
+	Type.Object({ ...MessageParams.properties, ...({ [name]: schema } as { [K in Name]: T }) });
 
-const withParam = (name: string, schema: object) =>
-	({
-		...emailAndMessageParams,
-		properties: { ...emailAndMessageParams.properties, [name]: schema },
-		required: [...emailAndMessageParams.required, name],
-	}) as const;
-
-const labelParams = withParam('label', { type: 'string', minLength: 1, maxLength: 64, description: 'URL-encoded label, e.g. business%20archive' });
-const labelsResponse = {
-	type: 'object',
-	properties: { _id: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } },
-	required: ['_id', 'labels'],
-} as const;
+const LabelParams = withParam('label', Type.String({ minLength: 1, maxLength: 64, description: 'URL-encoded label, e.g. business%20archive' }));
+const LabelsResponse = Type.Object({ _id: Type.String(), labels: Type.Array(Type.String()) });
 
 /** Labels, folder, read flag and star of a message; and the account's starred messages. */
-export async function messageStateRoutes(app: FastifyInstance, { addresses, messageState }: HttpDeps): Promise<void> {
-	app.put<{ Params: MessageParams & { label: string } }>(
+export const messageStateRoutes: RoutesPlugin = async (app, { addresses, messageState }) => {
+	app.put(
 		'/api/addresses/:email/messages/:messageId/labels/:label',
 		{
 			schema: {
 				summary: 'Add a label to a message (no change if it has it already)',
-				params: labelParams,
-				response: { 200: labelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
+				params: LabelParams,
+				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -40,13 +32,13 @@ export async function messageStateRoutes(app: FastifyInstance, { addresses, mess
 		},
 	);
 
-	app.delete<{ Params: MessageParams & { label: string } }>(
+	app.delete(
 		'/api/addresses/:email/messages/:messageId/labels/:label',
 		{
 			schema: {
 				summary: 'Remove a label from a message (no change if it does not have it)',
-				params: labelParams,
-				response: { 200: labelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
+				params: LabelParams,
+				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -57,16 +49,13 @@ export async function messageStateRoutes(app: FastifyInstance, { addresses, mess
 		},
 	);
 
-	app.put<{ Params: MessageParams & { folder: Folder } }>(
+	app.put(
 		'/api/addresses/:email/messages/:messageId/folder/:folder',
 		{
 			schema: {
 				summary: 'Move a message to a folder',
-				params: withParam('folder', { type: 'string', enum: FOLDERS }),
-				response: {
-					200: { type: 'object', properties: { _id: { type: 'string' }, folder: { type: 'string', enum: FOLDERS } }, required: ['_id', 'folder'] },
-					...errorResponses(400, 401, 403, 404, 429),
-				},
+				params: withParam('folder', FolderSchema),
+				response: { 200: Type.Object({ _id: Type.String(), folder: FolderSchema }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -76,16 +65,13 @@ export async function messageStateRoutes(app: FastifyInstance, { addresses, mess
 		},
 	);
 
-	app.put<{ Params: MessageParams & { read: boolean } }>(
+	app.put(
 		'/api/addresses/:email/messages/:messageId/read/:read',
 		{
 			schema: {
 				summary: 'Mark a message read (true) or unread (false)',
-				params: withParam('read', { type: 'boolean' }),
-				response: {
-					200: { type: 'object', properties: { _id: { type: 'string' }, read: { type: 'boolean' } }, required: ['_id', 'read'] },
-					...errorResponses(400, 401, 403, 404, 429),
-				},
+				params: withParam('read', Type.Boolean()),
+				response: { 200: Type.Object({ _id: Type.String(), read: Type.Boolean() }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -95,14 +81,14 @@ export async function messageStateRoutes(app: FastifyInstance, { addresses, mess
 		},
 	);
 
-	app.put<{ Params: MessageParams }>(
+	app.put(
 		'/api/addresses/:email/messages/:messageId/star',
 		{
 			schema: {
 				summary: 'Star a message, or unstar it if starred. Starred mail is kept by retention; needs an API key',
 				description: 'Starring sets savedBy to your account id; unstarring sets it back to null.',
-				params: emailAndMessageParams,
-				response: { 200: { $ref: 'Message#' }, ...errorResponses(400, 401, 403, 404, 429) },
+				params: MessageParams,
+				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -114,15 +100,15 @@ export async function messageStateRoutes(app: FastifyInstance, { addresses, mess
 		},
 	);
 
-	app.get<{ Querystring: { limit: number } }>(
+	app.get(
 		'/api/addresses/starred/messages',
 		{
 			schema: {
 				summary: 'Messages starred by your account, newest first',
-				querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } },
-				response: { 200: { type: 'array', items: { $ref: 'Message#' } }, ...errorResponses(400, 401, 429) },
+				querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }) }),
+				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 429) },
 			},
 		},
 		async (request) => messageState.starred(requireAccount(request).id, request.query.limit),
 	);
-}
+};

@@ -1,28 +1,27 @@
-import type { FastifyInstance } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { forbidden } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { emailParam } from '../params';
-import { emailAndMessageParams, emailParams, errorResponses } from '../schemas';
+import { EmailParams, MessageParams, NoContent, RawBody, errorResponses } from '../schemas';
+import { MessageSchema } from '../../schemas/message';
+import { DateTime, refTo } from '../../schemas/shared';
 import { sendJson } from '../render/prerendered-json';
 import { numberedTextBody } from '../render/stored-body';
 
-export async function messageRoutes(app: FastifyInstance, { addresses, messages, deletion }: HttpDeps): Promise<void> {
-	app.get<{ Params: { email: string }; Querystring: { limit: number; until?: string } }>(
+export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, deletion }) => {
+	app.get(
 		'/api/addresses/:email/messages',
 		{
 			schema: {
 				summary: 'List the messages of an inbox, newest first',
-				params: emailParams,
-				querystring: {
-					type: 'object',
-					properties: {
-						limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-						until: { type: 'string', format: 'date-time', description: 'only messages received before this time' },
-					},
-				},
-				response: { 200: { type: 'array', items: { $ref: 'Message#' } }, ...errorResponses(400, 401, 403, 429) },
+				params: EmailParams,
+				querystring: Type.Object({
+					limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+					until: Type.Optional(DateTime({ description: 'only messages received before this time' })),
+				}),
+				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -32,14 +31,14 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string } }>(
+	app.get(
 		'/api/text/:email/:messageId',
 		{
 			schema: {
 				summary: 'The plain text of a message, links numbered and listed at the end',
-				params: emailAndMessageParams,
+				params: MessageParams,
 				produces: ['text/plain'],
-				response: { 200: { type: 'string' }, ...errorResponses(400, 401, 403, 404, 429) },
+				response: { 200: RawBody(), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -51,16 +50,13 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		},
 	);
 
-	app.get<{ Params: { email: string } }>(
+	app.get(
 		'/api/addresses/:email/message-count',
 		{
 			schema: {
 				summary: 'How many messages an inbox holds',
-				params: emailParams,
-				response: {
-					200: { type: 'object', properties: { count: { type: 'integer' }, inbox: { type: 'string' } }, required: ['count', 'inbox'] },
-					...errorResponses(400, 401, 403, 429),
-				},
+				params: EmailParams,
+				response: { 200: Type.Object({ count: Type.Integer(), inbox: Type.String() }), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
 		async (request) => {
@@ -69,13 +65,13 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string } }>(
+	app.get(
 		'/api/addresses/:email/messages/:messageId',
 		{
 			schema: {
 				summary: 'One message record',
-				params: emailAndMessageParams,
-				response: { 200: { $ref: 'Message#' }, ...errorResponses(400, 401, 403, 404, 429) },
+				params: MessageParams,
+				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -86,18 +82,14 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		},
 	);
 
-	app.delete<{ Params: { email: string; messageId: string } }>(
+	app.delete(
 		'/api/addresses/:email/messages/:messageId',
 		{
 			schema: {
 				summary: 'Delete one message with its raw source and attachments (starred too; no undo). Public mail may be deleted without a key, as with Mailsac',
-				params: emailAndMessageParams,
+				params: MessageParams,
 				response: {
-					200: {
-						type: 'object',
-						properties: { _id: { type: 'string' }, inbox: { type: 'string' }, message: { type: 'string' } },
-						required: ['_id', 'inbox', 'message'],
-					},
+					200: Type.Object({ _id: Type.String(), inbox: Type.String(), message: Type.String() }),
 					...errorResponses(400, 401, 403, 404, 429),
 				},
 			},
@@ -109,13 +101,13 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 		},
 	);
 
-	app.delete<{ Params: { email: string } }>(
+	app.delete(
 		'/api/addresses/:email/messages',
 		{
 			schema: {
 				summary: 'Delete every message of a private inbox of yours except the starred ones',
-				params: emailParams,
-				response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(400, 401, 403, 429) },
+				params: EmailParams,
+				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
 		async (request, reply) => {
@@ -129,4 +121,4 @@ export async function messageRoutes(app: FastifyInstance, { addresses, messages,
 			return reply.code(204).send();
 		},
 	);
-}
+};

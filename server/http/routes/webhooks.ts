@@ -1,64 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import type { HttpDeps } from '../http-deps';
+import Type from 'typebox';
+import type { RoutesPlugin } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { emailParam } from '../params';
-import { emailAndMessageParams, errorResponses } from '../schemas';
-import { toStatusView, type AttemptStatus } from '../../store/webhook-deliveries';
+import { MessageParams, errorResponses } from '../schemas';
+import { toStatusView } from '../../store/webhook-deliveries';
+import { AttemptStatusSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../../schemas/webhook';
 import { ID_PATTERN } from '../../store/ids';
 
-const secretResponse = {
-	200: {
-		type: 'object',
-		properties: { secret: { type: 'string', description: 'Standard Webhooks signing secret (whsec_ and base64)' } },
-		required: ['secret'],
-	},
-	...errorResponses(401, 429),
-} as const;
-
-const nullableIso = { type: ['string', 'null'], format: 'date-time' } as const;
-
-const deliveryStatusSchema = {
-	type: 'object',
-	description: 'The webhook delivery of one message',
-	properties: {
-		_id: { type: 'string', description: 'delivery id; also the webhook-id header of every attempt' },
-		messageId: { type: 'string' },
-		address: { type: 'string' },
-		url: { type: 'string' },
-		status: { type: 'string', enum: ['pending', 'delivered', 'failed', 'refused'] },
-		attempts: { type: 'integer' },
-		lastStatusCode: { type: ['integer', 'null'] },
-		lastError: { type: ['string', 'null'] },
-		nextRetry: nullableIso,
-		created: { type: 'string', format: 'date-time' },
-		updated: { type: 'string', format: 'date-time' },
-	},
-	required: ['_id', 'messageId', 'address', 'url', 'status', 'attempts', 'lastStatusCode', 'lastError', 'nextRetry', 'created', 'updated'],
-} as const;
-
-const activitySchema = {
-	type: 'object',
-	description: 'One webhook attempt',
-	properties: {
-		_id: { type: 'string' },
-		deliveryId: { type: 'string' },
-		messageId: { type: 'string' },
-		address: { type: 'string' },
-		url: { type: 'string' },
-		attempt: { type: 'integer', description: '1 for the first attempt of the delivery' },
-		status: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'refused'] },
-		statusCode: { type: ['integer', 'null'], description: "the receiver's HTTP status; null when no response came" },
-		error: { type: ['string', 'null'] },
-		durationMs: { type: 'integer' },
-		time: { type: 'string', format: 'date-time' },
-		nextRetry: nullableIso,
-	},
-	required: ['_id', 'deliveryId', 'messageId', 'address', 'url', 'attempt', 'status', 'statusCode', 'error', 'durationMs', 'time', 'nextRetry'],
-} as const;
+const secretResponse = { 200: WebhookSecretSchema, ...errorResponses(401, 429) };
 
 /** Webhook signing secret, Recent Activity, delivery status and redelivery. */
-export async function webhookRoutes(app: FastifyInstance, { webhooks }: HttpDeps): Promise<void> {
+export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 	app.get(
 		'/api/webhook-secret',
 		{ schema: { summary: "The account's webhook signing secret (Standard Webhooks)", response: secretResponse } },
@@ -76,20 +29,17 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: HttpDeps
 		async (request) => ({ secret: webhooks.secrets.rotate(requireAccount(request).id) }),
 	);
 
-	app.get<{ Querystring: { address?: string; status?: AttemptStatus; limit: number } }>(
+	app.get(
 		'/api/webhook-activity',
 		{
 			schema: {
 				summary: "Recent Activity: the account's webhook attempts, newest first",
-				querystring: {
-					type: 'object',
-					properties: {
-						address: { type: 'string', maxLength: 254, description: 'only attempts for this inbox' },
-						status: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'refused'] },
-						limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-					},
-				},
-				response: { 200: { type: 'array', items: activitySchema }, ...errorResponses(400, 401, 429) },
+				querystring: Type.Object({
+					address: Type.Optional(Type.String({ maxLength: 254, description: 'only attempts for this inbox' })),
+					status: Type.Optional(AttemptStatusSchema),
+					limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+				}),
+				response: { 200: Type.Array(WebhookAttemptSchema), ...errorResponses(400, 401, 429) },
 			},
 		},
 		async (request) => {
@@ -99,13 +49,13 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: HttpDeps
 		},
 	);
 
-	app.get<{ Params: { email: string; messageId: string } }>(
+	app.get(
 		'/api/addresses/:email/messages/:messageId/webhook-status',
 		{
 			schema: {
 				summary: 'The webhook delivery status of a message',
-				params: emailAndMessageParams,
-				response: { 200: deliveryStatusSchema, ...errorResponses(400, 401, 404, 429) },
+				params: MessageParams,
+				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 429) },
 			},
 		},
 		async (request) => {
@@ -117,13 +67,13 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: HttpDeps
 		},
 	);
 
-	app.post<{ Params: { deliveryId: string } }>(
+	app.post(
 		'/api/webhook-deliveries/:deliveryId/redeliver',
 		{
 			schema: {
 				summary: 'Send a failed (or refused) delivery again now, with a fresh retry schedule',
-				params: { type: 'object', properties: { deliveryId: { type: 'string', pattern: ID_PATTERN } }, required: ['deliveryId'] },
-				response: { 200: deliveryStatusSchema, ...errorResponses(400, 401, 404, 409, 429) },
+				params: Type.Object({ deliveryId: Type.String({ pattern: ID_PATTERN }) }),
+				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
 		async (request) => {
@@ -135,4 +85,4 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: HttpDeps
 			return toStatusView(webhooks.deliveries.get(deliveryId)!);
 		},
 	);
-}
+};

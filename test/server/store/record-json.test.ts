@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { openDatabase, type Db } from '../../../dist/server/store/database';
 import { MessageStore } from '../../../dist/server/store/messages';
 import { type MessageRecord } from '../../../dist/server/schemas/message';
-import { MessageStateStore, FOLDERS } from '../../../dist/server/store/message-state';
+import { MessageStateStore } from '../../../dist/server/store/message-state';
+import { FolderSchema } from '../../../dist/server/schemas/message';
 import { SHARED_SCHEMAS } from '../../../dist/server/http/schemas';
 import type { ParsedMail } from '../../../dist/server/mail/parsed-mail';
 import { tempDataDir } from '../../helpers/mailroom';
@@ -32,7 +33,7 @@ type Mail = typeof mail extends fc.Arbitrary<infer T> ? T : never;
 const state = fc.record({
 	read: fc.option(fc.boolean(), { nil: undefined }),
 	labels: fc.array(text, { maxLength: 2 }),
-	folder: fc.option(fc.constantFrom(...FOLDERS), { nil: undefined }),
+	folder: fc.option(fc.constantFrom(...FolderSchema.enum), { nil: undefined }),
 	star: fc.option(text, { nil: undefined }),
 });
 

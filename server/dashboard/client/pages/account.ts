@@ -1,4 +1,4 @@
-import { enc, getJson, request, sendJson, type ApiKey, type Me } from '../api.js';
+import { enc, getJson, request, sendJson, type ApiKeyView, type Me } from '../api.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 
 /** Outgoing credits, API keys and the webhook signing secret of the signed-in account. */
@@ -40,7 +40,7 @@ function apiKeys(): Node {
 
 	const refresh = async () => {
 		try {
-			const keys = await getJson<ApiKey[]>('/api/me/keys');
+			const keys = await getJson<ApiKeyView[]>('/api/me/keys');
 			list.replaceChildren(
 				keys.length === 0
 					? h('p', {}, 'No API keys.')
@@ -58,7 +58,7 @@ function apiKeys(): Node {
 		}
 	};
 
-	const revokeButton = (key: ApiKey) => {
+	const revokeButton = (key: ApiKeyView) => {
 		const button = h('button', { type: 'button', class: 'danger' }, 'Revoke', hidden(` key ${key.label || key.id}`));
 		button.addEventListener('click', () => {
 			if (!confirm(`Revoke the key ${key.label || key.id}? Programs using it stop working at once.`)) return;

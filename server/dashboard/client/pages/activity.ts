@@ -1,4 +1,4 @@
-import { enc, getJson, request, type Delivery } from '../api.js';
+import { enc, getJson, request, type WebhookAttempt } from '../api.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { POLL_MS } from './inbox.js';
 
@@ -28,7 +28,7 @@ export function activityPage(root: HTMLElement): () => void {
 		if (address.value.trim()) query.set('address', address.value.trim().toLowerCase());
 		if (state.value) query.set('status', state.value);
 		try {
-			const deliveries = await getJson<Delivery[]>(`/api/webhook-activity?${query}`);
+			const deliveries = await getJson<WebhookAttempt[]>(`/api/webhook-activity?${query}`);
 			const json = JSON.stringify(deliveries);
 			// Redrawing only on change keeps keyboard focus on a Redeliver button between refreshes.
 			if (json === shown) return;
@@ -39,7 +39,7 @@ export function activityPage(root: HTMLElement): () => void {
 		}
 	};
 
-	const redeliver = (delivery: Delivery) => {
+	const redeliver = (delivery: WebhookAttempt) => {
 		const button = h('button', { type: 'button', class: 'secondary' }, 'Redeliver', hidden(` message ${delivery.messageId} to ${delivery.url}`));
 		button.addEventListener('click', () =>
 			void busy(button, async () => {
@@ -55,7 +55,7 @@ export function activityPage(root: HTMLElement): () => void {
 		return button;
 	};
 
-	const deliveryTable = (deliveries: Delivery[]): Node => {
+	const deliveryTable = (deliveries: WebhookAttempt[]): Node => {
 		if (deliveries.length === 0) return h('p', {}, 'No webhook deliveries yet.');
 		return table(
 			'Webhook deliveries, newest first',
@@ -87,7 +87,7 @@ export function activityPage(root: HTMLElement): () => void {
 	return () => clearInterval(timer);
 }
 
-function result(delivery: Delivery): string {
+function result(delivery: WebhookAttempt): string {
 	const code = delivery.statusCode === null ? '' : `HTTP ${delivery.statusCode}`;
 	const error = delivery.error === code ? '' : (delivery.error ?? '');
 	return [code, error, `${delivery.durationMs} ms`].filter(Boolean).join(' · ');

@@ -1,4 +1,4 @@
-import { enc, getJson, request, sendJson, type Forwarding } from '../api.js';
+import { enc, getJson, request, sendJson, type ForwardingRecord } from '../api.js';
 import { busy, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 
 /** The account's private addresses: reserve, release, and per address the forwarding Settings. */
@@ -33,14 +33,14 @@ export function addressesPage(root: HTMLElement): void {
 
 	const refresh = async () => {
 		try {
-			const addresses = await getJson<Forwarding[]>('/api/addresses');
+			const addresses = await getJson<ForwardingRecord[]>('/api/addresses');
 			list.replaceChildren(addressTable(addresses));
 		} catch (error) {
 			status.error(error);
 		}
 	};
 
-	const addressTable = (addresses: Forwarding[]): Node => {
+	const addressTable = (addresses: ForwardingRecord[]): Node => {
 		if (addresses.length === 0) return h('p', {}, 'You have no private addresses yet.');
 		return table(
 			'Your private addresses',
@@ -66,7 +66,7 @@ export function addressesPage(root: HTMLElement): void {
 		settingsButtonOf(address ?? '')?.focus();
 	};
 
-	const settingsButton = (record: Forwarding) => {
+	const settingsButton = (record: ForwardingRecord) => {
 		const button = h(
 			'button',
 			{ type: 'button', class: 'secondary', 'data-address': record._id, 'aria-expanded': String(open === record._id), 'aria-controls': 'settings-panel' },
@@ -84,7 +84,7 @@ export function addressesPage(root: HTMLElement): void {
 		return button;
 	};
 
-	const releaseButton = (record: Forwarding) => {
+	const releaseButton = (record: ForwardingRecord) => {
 		const button = h('button', { type: 'button', class: 'danger' }, 'Release', hidden(` ${record._id}`));
 		button.addEventListener('click', () => {
 			if (!confirm(`Release ${record._id}? Its mail becomes public.`)) return;
@@ -114,7 +114,7 @@ export function addressesPage(root: HTMLElement): void {
 }
 
 /** The forwarding Settings of one address; Save Settings sends them all and shows the outcome. */
-function settingsForm(record: Forwarding, saved: () => void, close: () => void): HTMLElement {
+function settingsForm(record: ForwardingRecord, saved: () => void, close: () => void): HTMLElement {
 	const status = new StatusLine();
 	const webhook = h('input', { id: 'settings-webhook', name: 'webhook', type: 'url', inputmode: 'url', autocomplete: 'off', value: record.webhook ?? '', 'aria-describedby': 'settings-webhook-hint' });
 	const forward = h('input', { id: 'settings-forward', name: 'forward', type: 'email', autocomplete: 'off', value: record.forward ?? '', 'aria-describedby': 'settings-forward-hint' });
@@ -146,7 +146,7 @@ function settingsForm(record: Forwarding, saved: () => void, close: () => void):
 		event.preventDefault();
 		void busy(save, async () => {
 			try {
-				await sendJson<Forwarding>('PUT', `/api/addresses/${enc(record._id)}`, {
+				await sendJson<ForwardingRecord>('PUT', `/api/addresses/${enc(record._id)}`, {
 					webhook: webhook.value.trim() || null,
 					forward: forward.value.trim() || null,
 					enablews: enablews.checked,

@@ -1,4 +1,4 @@
-import { enc, formatAddresses, getJson, session, type Message } from '../api.js';
+import { enc, formatAddresses, getJson, session, type MessageRecord } from '../api.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 import { messagePage } from './message.js';
 
@@ -39,7 +39,7 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 	let known: Set<string> | undefined;
 	const refresh = async () => {
 		try {
-			const messages = await getJson<Message[]>(`/api/addresses/${enc(address)}/messages`);
+			const messages = await getJson<MessageRecord[]>(`/api/addresses/${enc(address)}/messages`);
 			const ids = messages.map((message) => message._id).join();
 			if (ids === shown) return;
 			const fresh = known ? messages.filter((message) => !known!.has(message._id)).length : 0;
@@ -62,7 +62,7 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 	};
 }
 
-function messageTable(address: string, messages: Message[]): Node {
+function messageTable(address: string, messages: MessageRecord[]): Node {
 	if (messages.length === 0) return h('p', {}, 'No messages yet.');
 	return table(
 		`Messages for ${address}, newest first`,

@@ -1,4 +1,4 @@
-import { ApiError, enc, formatAddresses, getJson, getText, request, type AttachmentMeta, type Message } from '../api.js';
+import { ApiError, enc, formatAddresses, getJson, getText, request, type AttachmentMeta, type MessageRecord } from '../api.js';
 import { busy, formatBytes, formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 
 /** One message: summary, text, sanitised HTML in a frame that may run nothing, attachments, links, headers, raw source. */
@@ -10,9 +10,9 @@ export function messagePage(root: HTMLElement, address: string, id: string): voi
 	root.append(h('p', {}, h('a', { href: `#/inbox/${enc(address)}` }, `← Back to ${address}`)), heading, status.element, body);
 
 	void (async () => {
-		let message: Message;
+		let message: MessageRecord;
 		try {
-			message = await getJson<Message>(base);
+			message = await getJson<MessageRecord>(base);
 		} catch (error) {
 			status.error(error);
 			return;
@@ -32,7 +32,7 @@ export function messagePage(root: HTMLElement, address: string, id: string): voi
 	})();
 }
 
-function summary(message: Message): Node {
+function summary(message: MessageRecord): Node {
 	const rows: [string, string][] = [
 		['From', formatAddresses(message.from)],
 		['To', formatAddresses(message.to)],
@@ -122,5 +122,5 @@ function linkList(links: string[]): Node {
 
 function headerTable(headers: Record<string, string | string[]>): Node {
 	const rows = Object.entries(headers).flatMap(([name, values]) => (Array.isArray(values) ? values : [values]).map((value) => [name, value]));
-	return table('Message headers', ['Name', 'Value'], rows);
+	return table('MessageRecord headers', ['Name', 'Value'], rows);
 }

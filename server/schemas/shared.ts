@@ -1,0 +1,15 @@
+import Type, { type Static, type TSchema, type TUnsafe } from 'typebox';
+
+/**
+ * A $ref to a shape declared with an `$id` (routes register every such shape once, and the OpenAPI document lists it
+ * under that name), typed as the shape itself.
+ */
+export function refTo<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
+	return Type.Unsafe<Static<T>>(Type.Ref((schema as { $id?: string }).$id!));
+}
+
+/** `T`, or null. */
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
+
+/** A time as ISO 8601 text. */
+export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
