@@ -24,10 +24,5 @@ export default tseslint.config(
 			parser: tseslint.parser,
 			parserOptions: { extraFileExtensions: ['.json'] },
 		},
-		rules: {
-			// This package is also the Mailroom server, which needs its runtime dependencies; the
-			// nodes themselves import nothing but n8n-workflow (checked by no-restricted-imports).
-			'@n8n/community-nodes/no-runtime-dependencies': 'off',
-		},
 	},
 );

@@ -1,19 +1,20 @@
-// Copies node and credential icons, and the nodes' codex files (*.node.json), next to the compiled
-// files, where n8n looks for them; builds the dashboard.
+// Puts together the two packages next to what tsc compiled into them: the nodes' icons and codex files (*.node.json),
+// where n8n looks for them (n8n-nodes-mailroom is this repository's own package.json, its files in dist/); the
+// dashboard's page and its bundled browser code, and the README, in the mailroom-server package.
 const { parallel, src, dest } = require('gulp');
 const esbuild = require('esbuild');
 
-function buildIcons() {
+const SERVER_PACKAGE = 'packages/mailroom-server';
+
+function copyNodeAssets() {
 	return src(['nodes/**/*.{png,svg}', 'nodes/**/*.node.json', 'credentials/**/*.{png,svg}'], {
 		base: '.',
-		allowEmpty: true,
 		encoding: false,
 	}).pipe(dest('dist'));
 }
 
-// The dashboard's page and stylesheet, served next to its browser code.
 function copyDashboardPage() {
-	return src('server/dashboard/public/**', { base: '.', encoding: false }).pipe(dest('dist'));
+	return src('server/dashboard/public/**', { base: 'server', encoding: false }).pipe(dest(`${SERVER_PACKAGE}/dist`));
 }
 
 // The browser code in one file: its imports of the API's types (server/schemas) are types only, and vanish.
@@ -23,10 +24,13 @@ function bundleDashboardCode() {
 		bundle: true,
 		format: 'esm',
 		target: 'es2022',
-		outfile: 'dist/server/dashboard/public/js/main.js',
+		outfile: `${SERVER_PACKAGE}/dist/dashboard/public/js/main.js`,
 		logLevel: 'warning',
 	});
 }
 
-exports['build:icons'] = buildIcons;
-exports['build:dashboard'] = parallel(copyDashboardPage, bundleDashboardCode);
+function copyReadme() {
+	return src('README.md').pipe(dest(SERVER_PACKAGE));
+}
+
+exports['build:assets'] = parallel(copyNodeAssets, copyDashboardPage, bundleDashboardCode, copyReadme);

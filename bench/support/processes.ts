@@ -55,8 +55,8 @@ export interface ServerProcess {
 	stop(): Promise<void>;
 }
 
-// The shipped server (dist/, built by `npm run build`), with its dashboard assets.
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'server', 'cli.js');
+// The shipped server: the mailroom-server package as `npm run build` puts it together.
+const CLI = require.resolve('mailroom-server/dist/cli.js');
 
 /** BENCH_SERVER_ARGS (e.g. "--durability normal") passes settings to the benchmarked server. */
 function serverArgsFromEnv(): string[] {

@@ -249,9 +249,21 @@ export function resolveConfig(explicit: Partial<Record<keyof MailroomConfig, str
 		const raw = explicit[setting.key] ?? env[setting.env] ?? setting.default;
 		if (raw !== undefined) config[setting.key] = setting.parse(raw);
 	}
-	const resolved = config as unknown as MailroomConfig;
-	if (Boolean(resolved.tlsCert) !== Boolean(resolved.tlsKey)) throw new ConfigError('--tls-cert and --tls-key must be given together');
-	const dkim = [resolved.dkimDomain, resolved.dkimSelector, resolved.dkimKeyFile].filter(Boolean).length;
+	return checked(config as MailroomConfig);
+}
+
+/**
+ * For running Mailroom as a library: every setting at its default (MAILROOM_* variables are not read), then `settings`
+ * over them, as values rather than text; checked as `mailroom serve` checks its flags.
+ */
+export function mailroomConfig(settings: Partial<MailroomConfig> = {}): MailroomConfig {
+	return checked({ ...resolveConfig({}, {}), ...settings });
+}
+
+/** The settings that go together are given together. */
+function checked(config: MailroomConfig): MailroomConfig {
+	if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key must be given together');
+	const dkim = [config.dkimDomain, config.dkimSelector, config.dkimKeyFile].filter(Boolean).length;
 	if (dkim !== 0 && dkim !== 3) throw new ConfigError('--dkim-domain, --dkim-selector and --dkim-key must be given together');
-	return resolved;
+	return config;
 }

@@ -58,7 +58,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 	await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
 }
 
-/** The package's version (dist/server/http/ is three levels below package.json). */
+/** The server package's version (dist/http/ is two levels below its package.json). */
 function packageVersion(): string {
-	return (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+	return (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 }

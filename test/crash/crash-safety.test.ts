@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { DATABASE_FILE } from '../../dist/server/store/database';
+import { DATABASE_FILE } from 'mailroom-server/dist/store/database';
 
 const ROOT = join(__dirname, '..', '..');
 const KILL_ROUNDS = 5;
@@ -77,7 +77,7 @@ class ServerProcess {
 			'--webhook-retry': '0s,200ms,200ms,200ms,200ms,200ms,200ms,200ms',
 			'--spool-threshold': String(SPOOL_THRESHOLD),
 		};
-		this.child = spawn(process.execPath, [join(ROOT, 'dist/server/cli.js'), 'serve', ...Object.entries(flags).flat()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.child = spawn(process.execPath, [require.resolve('mailroom-server/dist/cli.js'), 'serve', ...Object.entries(flags).flat()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
 		this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
 		const deadline = Date.now() + 20_000;

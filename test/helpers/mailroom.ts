@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { startMailroom, type Mailroom } from '../../dist/server/app';
-import { resolveConfig, type MailroomConfig } from '../../dist/server/config/settings';
+import { startMailroom, type Mailroom } from 'mailroom-server/dist/app';
+import { resolveConfig, type MailroomConfig } from 'mailroom-server/dist/config/settings';
 
 export interface TestMailroom extends Mailroom {
 	/** Clear-text key of the admin account created on first start. */

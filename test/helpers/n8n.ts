@@ -40,12 +40,13 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-')
 const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } = require('n8n-core') as typeof import('n8n-core');
 
 export const PACKAGE = 'n8n-nodes-mailroom';
-const REPO_ROOT = path.resolve(__dirname, '../..');
+/** The n8n-nodes-mailroom package: the repository itself, its nodes built into dist/. */
+export const NODES_PACKAGE = path.resolve(__dirname, '../..');
 
 type CredentialData = Record<string, ICredentialDataDecryptedObject>;
 
 /** Loads the built package as n8n does; node type names are `n8n-nodes-mailroom.<name>`. */
-export async function loadPackage(root = REPO_ROOT) {
+export async function loadPackage(root = NODES_PACKAGE) {
 	const loader = new PackageDirectoryLoader(root);
 	await loader.loadAll();
 	const local = (type: string) => type.replace(`${PACKAGE}.`, '');
@@ -160,7 +161,7 @@ async function startWebhookServer() {
 export interface HarnessOptions {
 	/** Decrypted credential data by credential type, e.g. { mailroomApi: { apiKey, baseUrl } }. */
 	credentials?: CredentialData;
-	/** Package root (package.json with the n8n block, and dist/); the repository by default. */
+	/** Package folder (package.json with the n8n block, and dist/); n8n-nodes-mailroom by default. */
 	root?: string;
 }
 

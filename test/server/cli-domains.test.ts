@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
 import { enc, expectError, sendMail } from '../helpers/messages';
 
-const CLI = resolve(__dirname, '../../dist/server/cli.js');
+const CLI = require.resolve('mailroom-server/dist/cli.js');
 
 /** Runs `mailroom <args> --data-dir <dir>`; never throws, so failures can be asserted. */
 async function mailroom(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

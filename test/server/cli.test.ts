@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Socket, connect } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { tempDataDir } from '../helpers/mailroom';
 
-const CLI = resolve(__dirname, '../../dist/server/cli.js');
+const CLI = require.resolve('mailroom-server/dist/cli.js');
 
 /** The environment without MAILROOM_* settings, so only what a test passes counts. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { crlfPieces, utf8Pieces } from '../../../dist/server/bytes/text-pieces';
-import { StreamedString, jsonPieces } from '../../../dist/server/bytes/streamed-json';
+import { crlfPieces, utf8Pieces } from 'mailroom-server/dist/bytes/text-pieces';
+import { StreamedString, jsonPieces } from 'mailroom-server/dist/bytes/streamed-json';
 
 /** `input` cut at `cuts` (positions taken modulo its length), in order. */
 function cut<T extends { length: number; slice(start: number, end?: number): T }>(input: T, cuts: number[]): T[] {

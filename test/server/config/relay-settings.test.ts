@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMailroom } from '../../../dist/server/app';
-import { resolveConfig } from '../../../dist/server/config/settings';
+import { startMailroom } from 'mailroom-server/dist/app';
+import { resolveConfig } from 'mailroom-server/dist/config/settings';
 import { tempDataDir, testConfig } from '../../helpers/mailroom';
 
 describe('sending settings', () => {

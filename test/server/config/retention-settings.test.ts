@@ -1,4 +1,4 @@
-import { ConfigError, resolveConfig } from '../../../dist/server/config/settings';
+import { ConfigError, resolveConfig } from 'mailroom-server/dist/config/settings';
 
 describe('retention settings', () => {
 	it('have the documented defaults: 30 days, 10,000 per inbox, a sweep a minute', () => {

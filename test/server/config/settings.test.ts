@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, SETTINGS, parseSize } from '../../../dist/server/config/settings';
+import { ConfigError, SETTINGS, parseSize } from 'mailroom-server/dist/config/settings';
 
 describe('parseSize', () => {
 	it.each([

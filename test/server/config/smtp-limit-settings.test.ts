@@ -1,4 +1,4 @@
-import { ConfigError, resolveConfig } from '../../../dist/server/config/settings';
+import { ConfigError, resolveConfig } from 'mailroom-server/dist/config/settings';
 
 describe('SMTP limit and parse settings', () => {
 	it('have the documented defaults', () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { expectError, sendMail } from '../../helpers/messages';
-import { ATTACHMENT_CHUNK } from '../../../dist/server/http/routes/attachments';
+import { ATTACHMENT_CHUNK } from 'mailroom-server/dist/http/routes/attachments';
 
 const md5 = (data: Buffer | string) => createHash('md5').update(data).digest('hex');
 

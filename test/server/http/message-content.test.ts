@@ -2,7 +2,7 @@ import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
 import { SpoolingPair } from '../../helpers/spooling-pair';
 import { readWhileDeleted } from '../../helpers/deleted-while-read';
-import { sanitizeMailHtml } from '../../../dist/server/http/render/html-body';
+import { sanitizeMailHtml } from 'mailroom-server/dist/http/render/html-body';
 
 const HOSTILE_HTML = `<html><head><script>steal()</script><style>body{background:url(https://tracker.test/css.png)}</style></head>
 <body onload="steal()"><h1 onclick="steal()">Hello</h1>

@@ -1,4 +1,4 @@
-import { isDomain, parseEmailAddress } from '../../../dist/server/mail/email-address';
+import { isDomain, parseEmailAddress } from 'mailroom-server/dist/mail/email-address';
 
 describe('parseEmailAddress', () => {
 	it('lower-cases and trims, and splits local part and domain', () => {

@@ -1,11 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { ParserPool } from '../../../dist/server/parse/parser-pool';
-import { parseMessage } from '../../../dist/server/parse/parse-message';
-import { parseSpooled } from '../../../dist/server/parse/parse-spooled';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { MessageStore } from '../../../dist/server/store/messages';
+import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
+import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
+import { parseSpooled } from 'mailroom-server/dist/parse/parse-spooled';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { tempDataDir } from '../../helpers/mailroom';
 
 /**

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMessage } from '../../../dist/server/parse/parse-message';
-import { parseSpooled } from '../../../dist/server/parse/parse-spooled';
+import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
+import { parseSpooled } from 'mailroom-server/dist/parse/parse-spooled';
 
 const MB = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { ParserPool } from '../../../dist/server/parse/parser-pool';
+import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 
 const message = (subject: string, attachmentSize = 0) => {
 	const attachment = attachmentSize

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { parseMessage } from '../../../dist/server/parse/parse-message';
-import { INLINE_PARSE_MAX_BYTES, parseSimpleMessage } from '../../../dist/server/parse/simple-message';
+import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
+import { INLINE_PARSE_MAX_BYTES, parseSimpleMessage } from 'mailroom-server/dist/parse/simple-message';
 
 /**
  * The inline parser must make exactly the record mailparser (on a parser thread) makes, or

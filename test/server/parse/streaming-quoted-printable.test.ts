@@ -1,7 +1,7 @@
 import type { Transform } from 'node:stream';
 import fc from 'fast-check';
 import { decode as linearDecode } from 'libqp3';
-import { decodeAsItStreams } from '../../../dist/server/parse/streaming-quoted-printable';
+import { decodeAsItStreams } from 'mailroom-server/dist/parse/streaming-quoted-printable';
 
 // libqp 2.1.2, the one mailsplit uses, ships no types; the server declares them for its own build (server/parse/mime-libraries.d.ts).
 const { Decoder, decode } = require('libqp') as { Decoder: new () => Transform; decode(input: Buffer): Buffer };

@@ -1,5 +1,5 @@
-import { crlfTextPieces, headerObject } from '../../../dist/server/payload/body-props';
-import { parseRetryAfter } from '../../../dist/server/webhooks/webhook-sender';
+import { crlfTextPieces, headerObject } from 'mailroom-server/dist/payload/body-props';
+import { parseRetryAfter } from 'mailroom-server/dist/webhooks/webhook-sender';
 
 describe('webhook and websocket body properties', () => {
 	it('joins the values of a repeated header with a newline, in order, and keeps single ones as they are', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BareLineEndingScan, bareLineEnding, bareLineEndingInFile } from '../../../dist/server/smtp/bare-line-endings';
+import { BareLineEndingScan, bareLineEnding, bareLineEndingInFile } from 'mailroom-server/dist/smtp/bare-line-endings';
 
 /** The definition, byte by byte: a LF not after a CR, or a CR not before a LF; a bare LF anywhere wins. */
 function reference(bytes: Uint8Array): 'LF' | 'CR' | null {

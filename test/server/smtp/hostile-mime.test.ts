@@ -1,4 +1,4 @@
-import { ParserPool } from '../../../dist/server/parse/parser-pool';
+import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc } from '../../helpers/messages';
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { AttachmentStore } from 'mailroom-server/dist/store/attachments';
+import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 import { waitFor } from '../../helpers/webhook-receiver';
 
@@ -156,7 +158,6 @@ describe('large messages (spooled)', () => {
 		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
 		const list = (await spooling.api(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body as { checksum: string; fileName: string }[];
 		const { checksum } = list.find((a) => a.fileName === 'big.bin')!;
-		const { AttachmentStore } = await import('../../../dist/server/store/attachments');
 		const attachments = new AttachmentStore(spooling.db);
 		for (const [offset, length] of [[0, 10], [1024 * 1024 - 5, 10], [1024 * 1024, 3 * 1024 * 1024], [3 * 1024 * 1024 - 1, 100]]) {
 			expect(attachments.read(checksum, offset, length).equals(bigFile.subarray(offset, offset + length))).toBe(true);
@@ -203,7 +204,6 @@ describe('large messages (spooled)', () => {
 			expect(record.subject).toBe('');
 			expect(raw.equals(largeRaw)).toBe(true);
 			// Its text is its raw source, written out a window at a time and stored in pieces.
-			const { MessageStore } = await import('../../../dist/server/store/messages');
 			expect(new MessageStore(slow.db).content('unparsed@spool.test', record._id)!.text).toBe(raw.toString('latin1'));
 			expect(countRows(slow, 'content_body_pieces')).toBe(Math.ceil(Buffer.byteLength(raw.toString('latin1')) / (1024 * 1024)));
 			expect(readdirSync(join(slow.config.dataDir, 'spool'))).toEqual([]);

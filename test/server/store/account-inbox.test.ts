@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
-import { AccountInbox, SCAN_LIMIT } from '../../../dist/server/store/account-inbox';
-import { AccountStore } from '../../../dist/server/store/accounts';
-import { AddressStore } from '../../../dist/server/store/addresses';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { DomainStore } from '../../../dist/server/store/domains';
-import { MessageStore } from '../../../dist/server/store/messages';
-import { parseSimpleMessage } from '../../../dist/server/parse/simple-message';
+import { AccountInbox, SCAN_LIMIT } from 'mailroom-server/dist/store/account-inbox';
+import { AccountStore } from 'mailroom-server/dist/store/accounts';
+import { AddressStore } from 'mailroom-server/dist/store/addresses';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { DomainStore } from 'mailroom-server/dist/store/domains';
+import { MessageStore } from 'mailroom-server/dist/store/messages';
+import { parseSimpleMessage } from 'mailroom-server/dist/parse/simple-message';
 import { tempDataDir } from '../../helpers/mailroom';
 
 const subjects = (json: string) => (JSON.parse(json) as { subject: string }[]).map((message) => message.subject);

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { Checkpointer } from '../../../dist/server/store/checkpointer';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { Checkpointer } from 'mailroom-server/dist/store/checkpointer';
 import { startTestMailroom } from '../../helpers/mailroom';
 
 const PAGE = 4096;

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { GroupCommit } from '../../../dist/server/store/group-commit';
-import { WalSync } from '../../../dist/server/store/wal-sync';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { GroupCommit } from 'mailroom-server/dist/store/group-commit';
+import { WalSync } from 'mailroom-server/dist/store/wal-sync';
 import { tempDataDir } from '../../helpers/mailroom';
 
 /** A durability step the test releases by hand, counting how often it was asked for. */

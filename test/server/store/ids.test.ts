@@ -1,4 +1,4 @@
-import { newId } from '../../../dist/server/store/ids';
+import { newId } from 'mailroom-server/dist/store/ids';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DATABASE_FILE, openDatabase } from '../../../dist/server/store/database';
-import { MIGRATIONS } from '../../../dist/server/store/migrations';
-import { MessageStore, RECORD_COLUMNS } from '../../../dist/server/store/messages';
-import { type MessageRecord } from '../../../dist/server/schemas/message';
+import { DATABASE_FILE, openDatabase } from 'mailroom-server/dist/store/database';
+import { MIGRATIONS } from 'mailroom-server/dist/store/migrations';
+import { MessageStore, RECORD_COLUMNS } from 'mailroom-server/dist/store/messages';
+import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { tempDataDir } from '../../helpers/mailroom';
 
 describe('the listing index migration', () => {

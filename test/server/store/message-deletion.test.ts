@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { MessageStore } from '../../../dist/server/store/messages';
-import { type ParsedIncomingMail } from '../../../dist/server/mail/incoming-mail';
-import { MessageDeletion } from '../../../dist/server/store/message-deletion';
-import type { ParsedAttachment, ParsedMail } from '../../../dist/server/mail/parsed-mail';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { MessageStore } from 'mailroom-server/dist/store/messages';
+import { type ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail';
+import { MessageDeletion } from 'mailroom-server/dist/store/message-deletion';
+import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { tempDataDir } from '../../helpers/mailroom';
 
 function attachment(checksum: string, body: string): ParsedAttachment {

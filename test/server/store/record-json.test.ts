@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fc from 'fast-check';
-import { openDatabase, type Db } from '../../../dist/server/store/database';
-import { MessageStore } from '../../../dist/server/store/messages';
-import { type MessageRecord } from '../../../dist/server/schemas/message';
-import { MessageStateStore } from '../../../dist/server/store/message-state';
-import { FolderSchema } from '../../../dist/server/schemas/message';
-import { SHARED_SCHEMAS } from '../../../dist/server/http/schemas';
-import type { ParsedMail } from '../../../dist/server/mail/parsed-mail';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { MessageStore } from 'mailroom-server/dist/store/messages';
+import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
+import { MessageStateStore } from 'mailroom-server/dist/store/message-state';
+import { FolderSchema } from 'mailroom-server/dist/schemas/message';
+import { SHARED_SCHEMAS } from 'mailroom-server/dist/http/schemas';
+import type { ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { tempDataDir } from '../../helpers/mailroom';
 
 // A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the

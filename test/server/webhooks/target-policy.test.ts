@@ -1,6 +1,6 @@
-import { refusalReason } from '../../../dist/server/webhooks/target-policy';
-import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
-import { piecedBody } from '../../../dist/server/bytes/pieced-body';
+import { refusalReason } from 'mailroom-server/dist/webhooks/target-policy';
+import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
+import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 

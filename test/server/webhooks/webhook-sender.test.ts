@@ -1,6 +1,6 @@
-import { WebhookSender } from '../../../dist/server/webhooks/webhook-sender';
-import { piecedBody } from '../../../dist/server/bytes/pieced-body';
-import { DeletedWhileReadError, storedPieces } from '../../../dist/server/bytes/stored-bytes';
+import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
+import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
+import { DeletedWhileReadError, storedPieces } from 'mailroom-server/dist/bytes/stored-bytes';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
 
 describe('webhook request bodies in pieces', () => {

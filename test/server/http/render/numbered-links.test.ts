@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { numberLinks, numberedLinkPieces } from '../../../../dist/server/http/render/numbered-links';
-import { SchemeEndSearch, findTextLinks } from '../../../../dist/server/parse/links';
+import { numberLinks, numberedLinkPieces } from 'mailroom-server/dist/http/render/numbered-links';
+import { SchemeEndSearch, findTextLinks } from 'mailroom-server/dist/parse/links';
 
 describe('numberLinks', () => {
 	it('leaves text without links as it is', () => {
