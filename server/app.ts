@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { MailroomConfig } from './config/settings';
+import { createLogger, type Logger } from './log';
+import type { Recipient } from './mail/incoming-mail';
+import { localDomainRule } from './mail/local-domains';
 import { openDatabase, type Db } from './store/database';
 import { AccountStore, type Account } from './store/accounts';
 import { AddressStore } from './store/addresses';
@@ -7,28 +9,25 @@ import { MessageStore } from './store/messages';
 import { DomainStore } from './store/domains';
 import { AccountStatsReader } from './store/account-stats';
 import { MessageDeletion } from './store/message-deletion';
-import { RetentionSweep } from './retention/retention-sweep';
 import { MessageStateStore } from './store/message-state';
 import { InboxSettingsStore } from './store/inbox-settings';
 import { RetentionCandidates } from './store/retention-candidates';
 import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
+import { EncryptedInboxStore } from './store/encrypted-inboxes';
+import { OutgoingStore } from './store/outgoing';
 import { WalSync } from './store/wal-sync';
 import { Checkpointer } from './store/checkpointer';
 import { Ingest } from './ingest/ingest';
 import { Spool } from './smtp/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
-import { buildHttpServer } from './http/http-server';
-import { OutgoingStore } from './store/outgoing';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
-import { localDomainRule } from './mail/local-domains';
-import type { Recipient } from './mail/incoming-mail';
-import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
-import { EncryptedInboxStore } from './store/encrypted-inboxes';
 import { Webhooks } from './webhooks/webhooks';
-import { createLogger, type Logger } from './log';
+import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
+import { RetentionSweep } from './retention/retention-sweep';
+import { buildHttpServer } from './http/http-server';
 
 export interface Mailroom {
 	config: MailroomConfig;
@@ -40,7 +39,7 @@ export interface Mailroom {
 	addresses: AddressStore;
 	domains: DomainStore;
 	ingest: Ingest;
-	http: FastifyInstance;
+	http: Awaited<ReturnType<typeof buildHttpServer>>;
 	/** Background deletion of old mail (started with the server). */
 	retention: RetentionSweep;
 	/** Set on the first start of an empty database: the admin account and its only clear-text key. */
@@ -48,18 +47,23 @@ export interface Mailroom {
 	close(): Promise<void>;
 }
 
-/** Creates the admin account of an empty database, so a new install is usable at once. */
+/**
+ * Creates the admin account of an empty database, so a new install is usable at once. Called once the server listens:
+ * a start that fails (a port in use) leaves the database empty, and the next start makes and shows the key.
+ */
 function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
 	if (!accounts.isEmpty()) return undefined;
 	const account = accounts.create('admin', { admin: true });
 	return { account, key: accounts.createKey(account.id, 'created on first start').key };
 }
 
+/** The composition root: opens the store, builds every part of the server on it, and starts them. */
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
 	// First, so a bad DKIM key stops the start before anything is opened.
 	const relay = config.relayUrl
 		? new Relay(config.relayUrl, config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined)
 		: undefined;
+
 	const db = openDatabase(config.dataDir);
 	// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
 	const walSync = config.durability === 'full' ? new WalSync(`${db.name}-wal`) : undefined;
@@ -67,28 +71,18 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const checkpointer = new Checkpointer(db);
 	const accounts = new AccountStore(db);
 	const addresses = new AddressStore(db);
-	const messages = new MessageStore(db);
 	const domains = new DomainStore(db, addresses);
-	const stats = new AccountStatsReader(db);
+	const messages = new MessageStore(db);
 	const deletion = new MessageDeletion(db);
-	const messageState = new MessageStateStore(db);
-	const accountInbox = new AccountInbox(db);
-	const attachments = new AttachmentStore(db);
-	const bootstrap = bootstrapAdmin(accounts);
-	const spool = new Spool(config.dataDir, config.spoolThreshold);
-	spool.sweep();
-	const ingest = new Ingest(config, log);
+	const outgoing = new OutgoingStore(db);
 	const encryptedInboxes = new EncryptedInboxStore(db);
+	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
 	const resolveRecipient = (address: string, domain: string): Recipient =>
 		encryptedInboxes.resolve(address, domain) ?? { inbox: address, originalInbox: address, domain };
-	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, log });
 
-	const outgoing = new OutgoingStore(db);
-	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
-	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
-	const isLocalDomain = localDomainRule(config, isOwnedDomain);
-	const sender = new Sender({ store: outgoing, outbox, addresses, isLocalDomain, hasRelay: relay !== undefined, maxMessageSize: config.maxMessageSize });
-
+	const ingest = new Ingest(config, log);
+	const spool = new Spool(config.dataDir, config.spoolThreshold);
+	spool.sweep();
 	const smtp = new SmtpIngest({
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,
@@ -105,34 +99,40 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		spool,
 		log,
 	});
+
+	// What stored mail sets off.
+	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, log });
+	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
 	const incomingMessages = new IncomingMessagesHub({ ingest, accounts, addresses, domains, settings: new InboxSettingsStore(db), messages, log });
+	const retentionLimits = { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval };
+	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, ingest, retentionLimits, log);
+
+	const sender = new Sender({
+		store: outgoing,
+		outbox,
+		addresses,
+		isLocalDomain: localDomainRule(config, isOwnedDomain),
+		hasRelay: relay !== undefined,
+		maxMessageSize: config.maxMessageSize,
+	});
 	const http = await buildHttpServer({
-		webhooks,
-		incomingMessages,
-		sender,
-		outgoing,
 		config,
 		accounts,
 		addresses,
 		domains,
-		stats,
 		messages,
 		deletion,
-		messageState,
-		accountInbox,
-		attachments,
+		outgoing,
+		stats: new AccountStatsReader(db),
+		messageState: new MessageStateStore(db),
+		accountInbox: new AccountInbox(db),
+		attachments: new AttachmentStore(db),
+		webhooks,
+		incomingMessages,
+		sender,
 		log,
 		durable,
 	});
-
-	const smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
-	await http.listen({ port: config.httpPort, host: config.httpHost });
-	const httpPort = (http.server.address() as { port: number }).port;
-	outbox.start();
-	webhooks.start();
-	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, ingest, { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval }, log);
-	retention.start();
-	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
 
 	let closing: Promise<void> | undefined;
 	const close = () =>
@@ -147,6 +147,22 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 			db.close();
 			log.info('Mailroom stopped');
 		})());
+
+	let smtpPort: number;
+	try {
+		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
+		await http.listen({ port: config.httpPort, host: config.httpHost });
+	} catch (err) {
+		// A port in use, say: nothing of this start may linger (threads, the database) in the caller's process.
+		await close();
+		throw err;
+	}
+	const httpPort = (http.server.address() as { port: number }).port;
+	outbox.start();
+	webhooks.start();
+	retention.start();
+	const bootstrap = bootstrapAdmin(accounts);
+	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
 
 	return {
 		config,

@@ -51,12 +51,17 @@ const program = new Command('mailroom')
 	.configureOutput({ outputError: (text, write) => write(`mailroom: ${text.replace(/^error: /, '')}`) });
 
 const serve = program.command('serve').description('run the SMTP listener and the HTTP API');
-for (const setting of SETTINGS) {
+// Each setting is declared once (SETTINGS): its flag, and the config key its value goes to. Commander keeps a value under
+// the attribute name it makes of the flag (--dkim-key: dkimKey), so that is where each setting's value is read from.
+const serveOptions = SETTINGS.map((setting) => {
 	const defaults = setting.default === undefined ? '' : `, default ${setting.default === '' ? '""' : setting.default}`;
-	serve.addOption(new Option(setting.flag, `${setting.description} [env ${setting.env}${defaults}]`));
-}
-serve.action(async (options: Record<string, string>) => {
-	const mailroom = await startMailroom(resolveConfig(options));
+	const option = new Option(setting.flag, `${setting.description} [env ${setting.env}${defaults}]`);
+	serve.addOption(option);
+	return { key: setting.key, attribute: option.attributeName() };
+});
+serve.action(async (options: Record<string, string | undefined>) => {
+	const flags = Object.fromEntries(serveOptions.map(({ key, attribute }) => [key, options[attribute]]));
+	const mailroom = await startMailroom(resolveConfig(flags));
 	if (mailroom.bootstrap) {
 		// One write, so no log line of the running server can land in the middle of it.
 		console.log(

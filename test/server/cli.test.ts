@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { tempDataDir } from '../helpers/mailroom';
+import { waitFor } from '../helpers/webhook-receiver';
 
 const CLI = require.resolve('mailroom-server/dist/cli.js');
 
@@ -287,6 +288,45 @@ describe('mailroom CLI', () => {
 				second.child.kill('SIGTERM');
 				await second.exited;
 			}
+		});
+
+		it('keeps the admin key for the next start when the first start fails (a port in use): nothing is created before the server listens', async () => {
+			const dataDir = newDataDir();
+			const taken = await serve(newDataDir());
+			try {
+				const failed = await runCli(['serve', '--data-dir', dataDir, '--smtp-port', String(taken.smtpPort), '--http-port', '0', '--parse-workers', '1']);
+				expect(failed.code).not.toBe(0);
+				expect(failed.stdout).not.toMatch(KEY);
+			} finally {
+				taken.child.kill('SIGTERM');
+				await taken.exited;
+			}
+			const next = await serve(dataDir);
+			try {
+				expect(next.output()).toContain('Created the admin account "admin" on this new database.');
+				expect(await me(next, keyIn(next.output()))).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+			} finally {
+				next.child.kill('SIGTERM');
+				await next.exited;
+			}
+		});
+
+		it('stops with the server when npm start is stopped: SIGTERM to npm reaches the server, which leaves no orphan', async () => {
+			const dataDir = newDataDir();
+			// --ignore-scripts skips prestart (the build, done before the tests) but still runs start itself.
+			const npm = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', '--data-dir', dataDir, '--smtp-port', '0', '--http-port', '0', '--parse-workers', '1'], {
+				cwd: join(__dirname, '../..'),
+				env: cleanEnv(),
+			});
+			let output = '';
+			npm.stdout.on('data', (chunk) => (output += chunk));
+			const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
+			await waitFor(() => output.includes('"Mailroom is running"'), 'the server started by npm start');
+			const { smtp } = JSON.parse(output.split('\n').find((line) => line.includes('"Mailroom is running"'))!) as { smtp: string };
+			npm.kill('SIGTERM');
+			await exited;
+			await untilRefused(Number(smtp.split(':').pop()));
+			await waitFor(() => output.includes('Mailroom stopped'), 'the server to say it stopped');
 		});
 
 		it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s and leaves a clean, checkpointed database', async (signal) => {
