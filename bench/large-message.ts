@@ -27,7 +27,8 @@ function largeMail() {
 	const body = (unit: string) => unit.repeat(Math.floor((MEGABYTES * 1024 * 1024) / (unit.length + 1)));
 	if (KIND === 'text') return { text: body(line) };
 	// Quoted-printable makes "=" three bytes on the wire: 85% of the size keeps the message under the 25 MB limit.
-	if (KIND === 'html') return { html: body(`<p>${line}<a href="https://example.test/">a link</a></p>\n`).slice(0, MEGABYTES * 0.85 * 1024 * 1024) };
+	if (KIND === 'html')
+		return { html: body(`<p>${line}<a href="https://example.test/">a link</a></p>\n`).slice(0, MEGABYTES * 0.85 * 1024 * 1024) };
 	const attachment = Buffer.alloc(Math.floor((MEGABYTES * 1024 * 1024 * 3) / 4), 'attachment data ');
 	return { text: 'see attachment', attachments: [{ filename: 'big.bin', content: attachment }] };
 }
@@ -55,7 +56,11 @@ class Arrivals {
 async function configureInbox(server: ServerProcess, settings: Record<string, unknown>): Promise<void> {
 	const headers = { 'Service-Key': server.key, 'Content-Type': 'application/json' };
 	const reserved = await fetch(`${server.httpUrl}/api/addresses/${INBOX}`, { method: 'POST', headers: { 'Service-Key': server.key } });
-	const put = await fetch(`${server.httpUrl}/api/private-address-forwarding/${INBOX}`, { method: 'PUT', headers, body: JSON.stringify(settings) });
+	const put = await fetch(`${server.httpUrl}/api/private-address-forwarding/${INBOX}`, {
+		method: 'PUT',
+		headers,
+		body: JSON.stringify(settings),
+	});
 	if (!reserved.ok || !put.ok) throw new Error(`setting up ${INBOX} failed: ${reserved.status} ${put.status} ${await put.text()}`);
 }
 

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
 		const inbox = `latency${i % 100}@bench.test`;
 		const { reply, ms, dataEnd } = await connection.send('bench@sender.test', inbox, benchMessage(inbox, `m${i}`, SIZE));
 		const id = /stored as (\S+)/.exec(reply)?.[1];
-		const [newest] = JSON.parse((await httpGet(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`)).body) as { _id: string }[];
+		const [newest] = JSON.parse((await httpGet(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/messages?limit=1`)).body) as {
+			_id: string;
+		}[];
 		const visibleMs = performance.now() - dataEnd;
 		if (newest?._id !== id) throw new Error(`message ${id} not visible after its 250 (${reply})`);
 		if (i < warmup) return;

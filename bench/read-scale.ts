@@ -40,8 +40,19 @@ async function main(): Promise<void> {
 	const watch = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rssMb)), 200);
 	const started = performance.now();
 	for (let group = 0; group < groups && !alreadyFilled; group++) {
-		await smtpSource({ port: server.smtpPort, sessions: 4, messages: messagesPerGroup, size: 2048, reuse: true, to: `g${group}@scale.test`, recipients: RECIPIENTS_PER_MESSAGE });
-		if (group % 10 === 9) console.log(`  stored ${((group + 1) * messagesPerGroup * RECIPIENTS_PER_MESSAGE).toLocaleString('en-US')} records, RSS ${Math.round(memoryOf(pid).rssMb)} MB`);
+		await smtpSource({
+			port: server.smtpPort,
+			sessions: 4,
+			messages: messagesPerGroup,
+			size: 2048,
+			reuse: true,
+			to: `g${group}@scale.test`,
+			recipients: RECIPIENTS_PER_MESSAGE,
+		});
+		if (group % 10 === 9)
+			console.log(
+				`  stored ${((group + 1) * messagesPerGroup * RECIPIENTS_PER_MESSAGE).toLocaleString('en-US')} records, RSS ${Math.round(memoryOf(pid).rssMb)} MB`,
+			);
 	}
 	const fillSeconds = (performance.now() - started) / 1000;
 	clearInterval(watch);
@@ -69,7 +80,9 @@ async function main(): Promise<void> {
 	const q = latencySummary(search);
 	printTable(
 		`Reads with ${stored.toLocaleString('en-US')} messages in ${INBOXES.toLocaleString('en-US')} inboxes (` +
-			(alreadyFilled ? 'store filled by an earlier run' : `filled in ${Math.round(fillSeconds)} s, ${Math.round(stored / fillSeconds)} records/s; peak RSS while filling ${Math.round(peakRss)} MB`) +
+			(alreadyFilled
+				? 'store filled by an earlier run'
+				: `filled in ${Math.round(fillSeconds)} s, ${Math.round(stored / fillSeconds)} records/s; peak RSS while filling ${Math.round(peakRss)} MB`) +
 			`; RSS now ${Math.round(memory.rssMb)} MB)`,
 		['request', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
 		[

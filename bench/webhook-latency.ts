@@ -37,7 +37,15 @@ async function startReceiver(arrivals: Map<string, number>): Promise<{ url: stri
 
 async function main(): Promise<void> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-webhook-bench-'));
-	const config = { ...resolveConfig({}, {}), dataDir, smtpPort: 0, httpPort: 0, logLevel: 'warn', rateLimitKey: 1e8, durability: DURABILITY } as const;
+	const config = {
+		...resolveConfig({}, {}),
+		dataDir,
+		smtpPort: 0,
+		httpPort: 0,
+		logLevel: 'warn',
+		rateLimitKey: 1e8,
+		durability: DURABILITY,
+	} as const;
 	const mailroom = await startMailroom(config);
 	const arrivals = new Map<string, number>();
 	const receiver = await startReceiver(arrivals);
@@ -75,8 +83,12 @@ async function main(): Promise<void> {
 	await receiver.close();
 	rmSync(dataDir, { recursive: true, force: true });
 
-	const toWebhook = [...dataEnds].filter(([subject]) => arrivals.has(subject)).map(([subject, dataEnd]) => arrivals.get(subject)! - dataEnd);
-	const afterReply = [...replies].filter(([subject]) => arrivals.has(subject)).map(([subject, replied]) => arrivals.get(subject)! - replied);
+	const toWebhook = [...dataEnds]
+		.filter(([subject]) => arrivals.has(subject))
+		.map(([subject, dataEnd]) => arrivals.get(subject)! - dataEnd);
+	const afterReply = [...replies]
+		.filter(([subject]) => arrivals.has(subject))
+		.map(([subject, replied]) => arrivals.get(subject)! - replied);
 	const reply = latencySummary(toReply);
 	const sinceReply = latencySummary(afterReply);
 	const webhook = latencySummary(toWebhook);

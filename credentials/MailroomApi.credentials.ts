@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /** HTTP error statuses (400-599) other than 401. */
 const ERROR_STATUSES_BUT_401 = Array.from({ length: 200 }, (_, i) => 400 + i).filter((status) => status !== 401);

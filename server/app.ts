@@ -61,7 +61,10 @@ function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
 	// First, so a bad DKIM key stops the start before anything is opened.
 	const relay = config.relayUrl
-		? new Relay(config.relayUrl, config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined)
+		? new Relay(
+				config.relayUrl,
+				config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined,
+			)
 		: undefined;
 
 	const db = openDatabase(config.dataDir);
@@ -103,8 +106,20 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	// What stored mail sets off.
 	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, log });
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
-	const incomingMessages = new IncomingMessagesHub({ ingest, accounts, addresses, domains, settings: new InboxSettingsStore(db), messages, log });
-	const retentionLimits = { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval };
+	const incomingMessages = new IncomingMessagesHub({
+		ingest,
+		accounts,
+		addresses,
+		domains,
+		settings: new InboxSettingsStore(db),
+		messages,
+		log,
+	});
+	const retentionLimits = {
+		maxAge: config.retentionMaxAge,
+		maxPerInbox: config.retentionMaxPerInbox,
+		interval: config.retentionSweepInterval,
+	};
 	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, ingest, retentionLimits, log);
 
 	const sender = new Sender({
@@ -162,7 +177,10 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	webhooks.start();
 	retention.start();
 	const bootstrap = bootstrapAdmin(accounts);
-	log.info({ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir }, 'Mailroom is running');
+	log.info(
+		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir },
+		'Mailroom is running',
+	);
 
 	return {
 		config,

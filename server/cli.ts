@@ -129,7 +129,9 @@ keys
 	.addOption(dataDirOption())
 	.action((account: string, options: { dataDir?: string }) =>
 		withAccounts(options.dataDir, (store) => {
-			const rows = store.listKeys(store.require(account).id).map((k) => [k.id, k.label, k.created, k.revoked ? `revoked ${k.revoked}` : 'active']);
+			const rows = store
+				.listKeys(store.require(account).id)
+				.map((k) => [k.id, k.label, k.created, k.revoked ? `revoked ${k.revoked}` : 'active']);
 			printTable(['ID', 'LABEL', 'CREATED', 'STATE'], rows);
 		}),
 	);
@@ -157,7 +159,9 @@ program
 		}),
 	);
 
-const domains = program.command('domains').description('manage custom domains: all mail to a domain is private to the account that owns it');
+const domains = program
+	.command('domains')
+	.description('manage custom domains: all mail to a domain is private to the account that owns it');
 domains
 	.command('add <account> <domain>')
 	.description('give a domain to an account (id or name); SMTP then accepts its mail')
@@ -195,13 +199,20 @@ domains
 
 function printTable(header: string[], rows: string[][]): void {
 	const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-	for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+	for (const row of [header, ...rows])
+		console.log(
+			row
+				.map((cell, i) => cell.padEnd(widths[i]))
+				.join('  ')
+				.trimEnd(),
+		);
 }
 
 program.parseAsync().catch((err: NodeJS.ErrnoException) => {
 	// Operator mistakes (bad values, unusable folder, port in use, missing TLS file) need the message, not a stack.
 	const systemError = typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code);
-	const expected = err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || err instanceof DomainError || systemError;
+	const expected =
+		err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || err instanceof DomainError || systemError;
 	console.error(`mailroom: ${expected ? err.message : err.stack}`);
 	process.exit(expected ? 2 : 1);
 });

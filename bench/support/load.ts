@@ -29,11 +29,16 @@ export function smtpSource(options: {
 }): Promise<LoadResult> {
 	const args = [
 		...(options.reuse ? ['-d'] : []),
-		'-s', String(options.sessions),
-		'-m', String(options.messages),
-		'-l', String(options.size),
-		'-f', 'load@sender.test',
-		'-t', options.to ?? 'load@bench.test',
+		'-s',
+		String(options.sessions),
+		'-m',
+		String(options.messages),
+		'-l',
+		String(options.size),
+		'-f',
+		'load@sender.test',
+		'-t',
+		options.to ?? 'load@bench.test',
 		...(options.recipients ? ['-r', String(options.recipients)] : []),
 		`127.0.0.1:${options.port}`,
 	];

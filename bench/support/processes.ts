@@ -70,8 +70,24 @@ export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: s
 	const child = spawn(
 		process.execPath,
 		// Benchmarks read far faster than the default per-client rate limits allow.
-		[CLI, 'serve', '--data-dir', dir, '--smtp-port', String(smtpPort), '--http-port', String(httpPort), '--log-level', 'warn',
-			'--rate-limit-ip', '100000000', '--rate-limit-key', '100000000', ...extraArgs, ...serverArgsFromEnv()],
+		[
+			CLI,
+			'serve',
+			'--data-dir',
+			dir,
+			'--smtp-port',
+			String(smtpPort),
+			'--http-port',
+			String(httpPort),
+			'--log-level',
+			'warn',
+			'--rate-limit-ip',
+			'100000000',
+			'--rate-limit-key',
+			'100000000',
+			...extraArgs,
+			...serverArgsFromEnv(),
+		],
 		{ stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	let output = '';
@@ -106,16 +122,23 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTE
 
 /** A new API key of the admin account of a data folder (the one printed on first start is shown only once). */
 export function createAdminKey(dataDir: string): string {
-	const output = execFileSync(process.execPath, [CLI, 'keys', 'create', 'admin', '--label', 'benchmark', '--data-dir', dataDir], { encoding: 'utf8' });
+	const output = execFileSync(process.execPath, [CLI, 'keys', 'create', 'admin', '--label', 'benchmark', '--data-dir', dataDir], {
+		encoding: 'utf8',
+	});
 	const key = /^\s+(mr_\S+)$/m.exec(output)?.[1];
 	if (!key) throw new Error(`no key in: ${output}`);
 	return key;
 }
 
 /** Starts a compiled bench script (e.g. the no-op SMTP server) as its own process on a free port. */
-export async function startScriptProcess(script: string, args: string[] = []): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+export async function startScriptProcess(
+	script: string,
+	args: string[] = [],
+): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
 	const port = await freePort();
-	const child = spawn(process.execPath, [join(__dirname, '..', script), String(port), ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+	const child = spawn(process.execPath, [join(__dirname, '..', script), String(port), ...args], {
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
 	await waitForPort(port);
 	return { child, port, stop: () => stopProcess(child) };
 }

@@ -1,11 +1,4 @@
-import type {
-	IDataObject,
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { addressPath, getAddressRecord, mailroomRequest } from '../shared/transport';
@@ -88,8 +81,7 @@ export class MailroomTrigger implements INodeType {
 				placeholder: 'orders@example.com',
 				required: true,
 				default: '',
-				description:
-					'A private address or catch-all address of your account; its mail is forwarded to this workflow',
+				description: 'A private address or catch-all address of your account; its mail is forwarded to this workflow',
 			},
 			{
 				displayName: 'Reserve Address',

@@ -29,7 +29,9 @@ export function signatureProblem(headers: IDataObject, now = Date.now()): string
 export async function hasValidSignature(secret: string, headers: IDataObject, body: Uint8Array): Promise<boolean> {
 	let key: Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 	try {
-		key = await crypto.subtle.importKey('raw', fromBase64(secret.replace(/^whsec_/, '')), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+		key = await crypto.subtle.importKey('raw', fromBase64(secret.replace(/^whsec_/, '')), { name: 'HMAC', hash: 'SHA-256' }, false, [
+			'verify',
+		]);
 	} catch {
 		return false;
 	}

@@ -82,9 +82,7 @@ function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullRe
 	// A binary request gets its error answer as bytes too.
 	const body = answer instanceof ArrayBuffer || ArrayBuffer.isView(answer) ? Buffer.from(answer as ArrayBuffer).toString() : answer;
 	const data =
-		typeof body === 'string'
-			? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } })
-			: ((body ?? {}) as IDataObject);
+		typeof body === 'string' ? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } }) : ((body ?? {}) as IDataObject);
 	const status = String(statusCode);
 	const message = typeof data.message === 'string' && data.message ? data.message : `Mailroom answered HTTP ${status}`;
 	return new NodeApiError(node, { ...data, httpCode: status } as JsonObject, {
@@ -99,10 +97,7 @@ function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullRe
  * The forwarding record of one of the account's addresses, or undefined when the account does not
  * own it: not reserved by anyone (404) or reserved by another account (403).
  */
-export async function getAddressRecord(
-	this: MailroomContext,
-	email: string,
-): Promise<AddressRecord | undefined> {
+export async function getAddressRecord(this: MailroomContext, email: string): Promise<AddressRecord | undefined> {
 	try {
 		return (await mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}`)) as AddressRecord;
 	} catch (error) {

@@ -19,7 +19,9 @@ export function* jsonPieces(value: unknown): Generator<string> {
 	const streamed: StreamedString[] = [];
 	// Stands in for a streamed value: no other string can hold it, for it has a NUL and a nonce made for this call.
 	const nonce = randomBytes(12).toString('hex');
-	const json = JSON.stringify(value, (_key, item: unknown) => (item instanceof StreamedString ? `\u0000${nonce}:${streamed.push(item) - 1}` : item));
+	const json = JSON.stringify(value, (_key, item: unknown) =>
+		item instanceof StreamedString ? `\u0000${nonce}:${streamed.push(item) - 1}` : item,
+	);
 	let from = 0;
 	for (const match of json.matchAll(new RegExp(`\\\\u0000${nonce}:(\\d+)`, 'g'))) {
 		yield json.slice(from, match.index);

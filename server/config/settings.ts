@@ -114,7 +114,11 @@ function oneOf<T extends string>(name: string, values: readonly T[]) {
 
 const text = (value: string) => value;
 
-const domainList = (value: string) => value.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+const domainList = (value: string) =>
+	value
+		.split(',')
+		.map((d) => d.trim().toLowerCase())
+		.filter(Boolean);
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -140,7 +144,8 @@ function relayUrl(value: string): string | undefined {
 		// The value is not echoed: it may hold the relay's password.
 		throw new ConfigError('relay URL must look like smtp://user:pass@smtp.example.com:587');
 	}
-	if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`relay URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+	if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+		throw new ConfigError(`relay URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
 	if (!url.hostname) throw new ConfigError('relay URL has no host');
 	return value;
 }
@@ -148,7 +153,8 @@ function relayUrl(value: string): string | undefined {
 function duration(name: string) {
 	return (value: string) => {
 		const parsed = parseDurations(value);
-		if (parsed.length !== 1 || parsed[0] <= 0) throw new ConfigError(`${name} must be one positive duration like 10s or 500ms, got "${value}"`);
+		if (parsed.length !== 1 || parsed[0] <= 0)
+			throw new ConfigError(`${name} must be one positive duration like 10s or 500ms, got "${value}"`);
 		return parsed[0];
 	};
 }
@@ -178,11 +184,46 @@ function nonNegativeInt(name: string) {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const SETTINGS: SettingSpec[] = [
-	{ key: 'smtpHost', flag: '--smtp-host <host>', env: 'MAILROOM_SMTP_HOST', default: '127.0.0.1', description: 'address the SMTP listener binds to (0.0.0.0 for every interface)', parse: text },
-	{ key: 'smtpPort', flag: '--smtp-port <port>', env: 'MAILROOM_SMTP_PORT', default: '2525', description: 'SMTP port (0 picks a free port)', parse: port('SMTP port') },
-	{ key: 'httpHost', flag: '--http-host <host>', env: 'MAILROOM_HTTP_HOST', default: '127.0.0.1', description: 'address the HTTP API binds to (0.0.0.0 for every interface)', parse: text },
-	{ key: 'httpPort', flag: '--http-port <port>', env: 'MAILROOM_HTTP_PORT', default: '3000', description: 'HTTP API port (0 picks a free port)', parse: port('HTTP port') },
-	{ key: 'dataDir', flag: '--data-dir <dir>', env: 'MAILROOM_DATA_DIR', default: './data', description: 'folder holding the SQLite database', parse: text },
+	{
+		key: 'smtpHost',
+		flag: '--smtp-host <host>',
+		env: 'MAILROOM_SMTP_HOST',
+		default: '127.0.0.1',
+		description: 'address the SMTP listener binds to (0.0.0.0 for every interface)',
+		parse: text,
+	},
+	{
+		key: 'smtpPort',
+		flag: '--smtp-port <port>',
+		env: 'MAILROOM_SMTP_PORT',
+		default: '2525',
+		description: 'SMTP port (0 picks a free port)',
+		parse: port('SMTP port'),
+	},
+	{
+		key: 'httpHost',
+		flag: '--http-host <host>',
+		env: 'MAILROOM_HTTP_HOST',
+		default: '127.0.0.1',
+		description: 'address the HTTP API binds to (0.0.0.0 for every interface)',
+		parse: text,
+	},
+	{
+		key: 'httpPort',
+		flag: '--http-port <port>',
+		env: 'MAILROOM_HTTP_PORT',
+		default: '3000',
+		description: 'HTTP API port (0 picks a free port)',
+		parse: port('HTTP port'),
+	},
+	{
+		key: 'dataDir',
+		flag: '--data-dir <dir>',
+		env: 'MAILROOM_DATA_DIR',
+		default: './data',
+		description: 'folder holding the SQLite database',
+		parse: text,
+	},
 	{
 		key: 'domains',
 		flag: '--domains <list>',
@@ -191,17 +232,93 @@ export const SETTINGS: SettingSpec[] = [
 		description: 'comma-separated domains to accept mail for (empty: every domain)',
 		parse: domainList,
 	},
-	{ key: 'maxMessageSize', flag: '--max-message-size <size>', env: 'MAILROOM_MAX_MESSAGE_SIZE', default: '25MB', description: 'largest accepted message (bytes, or with KB/MB/GB)', parse: parseSize },
-	{ key: 'tlsCert', flag: '--tls-cert <file>', env: 'MAILROOM_TLS_CERT', description: 'PEM certificate for STARTTLS (with --tls-key)', parse: text },
-	{ key: 'tlsKey', flag: '--tls-key <file>', env: 'MAILROOM_TLS_KEY', description: 'PEM private key for STARTTLS (with --tls-cert)', parse: text },
-	{ key: 'logLevel', flag: '--log-level <level>', env: 'MAILROOM_LOG_LEVEL', default: 'info', description: `log level: ${LOG_LEVELS.join(', ')}`, parse: oneOf('log level', LOG_LEVELS) },
-	{ key: 'hostname', flag: '--hostname <name>', env: 'MAILROOM_HOSTNAME', default: hostname(), description: 'name used in the SMTP greeting', parse: text },
-	{ key: 'durability', flag: '--durability <mode>', env: 'MAILROOM_DURABILITY', default: 'full', description: 'when SMTP 250 and API changes are acknowledged: full (once fsynced: survives power loss) or normal (once committed: survives a process crash)', parse: oneOf('durability', ['full', 'normal'] as const) },
-	{ key: 'parseWorkers', flag: '--parse-workers <n>', env: 'MAILROOM_PARSE_WORKERS', default: String(Math.max(1, availableParallelism() - 1)), description: 'worker threads that parse incoming mail (a small single-part text message is parsed on the ingest thread itself)', parse: positiveInt('parse workers') },
-	{ key: 'rateLimitKey', flag: '--rate-limit-key <n>', env: 'MAILROOM_RATE_LIMIT_KEY', default: '1200', description: 'API requests per minute per API key', parse: positiveInt('rate limit') },
-	{ key: 'rateLimitIp', flag: '--rate-limit-ip <n>', env: 'MAILROOM_RATE_LIMIT_IP', default: '300', description: 'API requests per minute per IP for calls without a key', parse: positiveInt('rate limit') },
-	{ key: 'shutdownTimeout', flag: '--shutdown-timeout <seconds>', env: 'MAILROOM_SHUTDOWN_TIMEOUT', default: '10', description: 'seconds a shutdown waits for in-flight SMTP transactions', parse: positiveInt('shutdown timeout') },
-	{ key: 'relayUrl', flag: '--relay-url <url>', env: 'MAILROOM_RELAY_URL', description: 'SMTP relay for outgoing mail to non-local domains: smtp://user:pass@host:587 (STARTTLS) or smtps://...:465; none: only local domains', parse: relayUrl },
+	{
+		key: 'maxMessageSize',
+		flag: '--max-message-size <size>',
+		env: 'MAILROOM_MAX_MESSAGE_SIZE',
+		default: '25MB',
+		description: 'largest accepted message (bytes, or with KB/MB/GB)',
+		parse: parseSize,
+	},
+	{
+		key: 'tlsCert',
+		flag: '--tls-cert <file>',
+		env: 'MAILROOM_TLS_CERT',
+		description: 'PEM certificate for STARTTLS (with --tls-key)',
+		parse: text,
+	},
+	{
+		key: 'tlsKey',
+		flag: '--tls-key <file>',
+		env: 'MAILROOM_TLS_KEY',
+		description: 'PEM private key for STARTTLS (with --tls-cert)',
+		parse: text,
+	},
+	{
+		key: 'logLevel',
+		flag: '--log-level <level>',
+		env: 'MAILROOM_LOG_LEVEL',
+		default: 'info',
+		description: `log level: ${LOG_LEVELS.join(', ')}`,
+		parse: oneOf('log level', LOG_LEVELS),
+	},
+	{
+		key: 'hostname',
+		flag: '--hostname <name>',
+		env: 'MAILROOM_HOSTNAME',
+		default: hostname(),
+		description: 'name used in the SMTP greeting',
+		parse: text,
+	},
+	{
+		key: 'durability',
+		flag: '--durability <mode>',
+		env: 'MAILROOM_DURABILITY',
+		default: 'full',
+		description:
+			'when SMTP 250 and API changes are acknowledged: full (once fsynced: survives power loss) or normal (once committed: survives a process crash)',
+		parse: oneOf('durability', ['full', 'normal'] as const),
+	},
+	{
+		key: 'parseWorkers',
+		flag: '--parse-workers <n>',
+		env: 'MAILROOM_PARSE_WORKERS',
+		default: String(Math.max(1, availableParallelism() - 1)),
+		description: 'worker threads that parse incoming mail (a small single-part text message is parsed on the ingest thread itself)',
+		parse: positiveInt('parse workers'),
+	},
+	{
+		key: 'rateLimitKey',
+		flag: '--rate-limit-key <n>',
+		env: 'MAILROOM_RATE_LIMIT_KEY',
+		default: '1200',
+		description: 'API requests per minute per API key',
+		parse: positiveInt('rate limit'),
+	},
+	{
+		key: 'rateLimitIp',
+		flag: '--rate-limit-ip <n>',
+		env: 'MAILROOM_RATE_LIMIT_IP',
+		default: '300',
+		description: 'API requests per minute per IP for calls without a key',
+		parse: positiveInt('rate limit'),
+	},
+	{
+		key: 'shutdownTimeout',
+		flag: '--shutdown-timeout <seconds>',
+		env: 'MAILROOM_SHUTDOWN_TIMEOUT',
+		default: '10',
+		description: 'seconds a shutdown waits for in-flight SMTP transactions',
+		parse: positiveInt('shutdown timeout'),
+	},
+	{
+		key: 'relayUrl',
+		flag: '--relay-url <url>',
+		env: 'MAILROOM_RELAY_URL',
+		description:
+			'SMTP relay for outgoing mail to non-local domains: smtp://user:pass@host:587 (STARTTLS) or smtps://...:465; none: only local domains',
+		parse: relayUrl,
+	},
 	{
 		key: 'localDomains',
 		flag: '--local-domains <list>',
@@ -210,11 +327,43 @@ export const SETTINGS: SettingSpec[] = [
 		description: 'comma-separated extra domains whose outgoing mail goes straight into local inboxes (with --domains and account domains)',
 		parse: domainList,
 	},
-	{ key: 'relayRetryDelays', flag: '--relay-retry <delays>', env: 'MAILROOM_RELAY_RETRY', default: '1m,5m,15m,1h,3h,6h,12h', description: 'waits before each retry of a temporarily failed relay delivery; then it fails', parse: parseDurations },
-	{ key: 'dkimDomain', flag: '--dkim-domain <domain>', env: 'MAILROOM_DKIM_DOMAIN', description: 'DKIM-sign relayed mail for this domain (d=; with --dkim-selector and --dkim-key)', parse: (value) => value.trim().toLowerCase() },
-	{ key: 'dkimSelector', flag: '--dkim-selector <name>', env: 'MAILROOM_DKIM_SELECTOR', description: 'DKIM selector (s=): the key is published at <selector>._domainkey.<domain>', parse: text },
-	{ key: 'dkimKeyFile', flag: '--dkim-key <file>', env: 'MAILROOM_DKIM_KEY', description: 'PEM private key file for DKIM signing', parse: text },
-	{ key: 'webhookTimeout', flag: '--webhook-timeout <duration>', env: 'MAILROOM_WEBHOOK_TIMEOUT', default: '10s', description: 'time one webhook attempt may take (e.g. 10s, 500ms)', parse: duration('webhook timeout') },
+	{
+		key: 'relayRetryDelays',
+		flag: '--relay-retry <delays>',
+		env: 'MAILROOM_RELAY_RETRY',
+		default: '1m,5m,15m,1h,3h,6h,12h',
+		description: 'waits before each retry of a temporarily failed relay delivery; then it fails',
+		parse: parseDurations,
+	},
+	{
+		key: 'dkimDomain',
+		flag: '--dkim-domain <domain>',
+		env: 'MAILROOM_DKIM_DOMAIN',
+		description: 'DKIM-sign relayed mail for this domain (d=; with --dkim-selector and --dkim-key)',
+		parse: (value) => value.trim().toLowerCase(),
+	},
+	{
+		key: 'dkimSelector',
+		flag: '--dkim-selector <name>',
+		env: 'MAILROOM_DKIM_SELECTOR',
+		description: 'DKIM selector (s=): the key is published at <selector>._domainkey.<domain>',
+		parse: text,
+	},
+	{
+		key: 'dkimKeyFile',
+		flag: '--dkim-key <file>',
+		env: 'MAILROOM_DKIM_KEY',
+		description: 'PEM private key file for DKIM signing',
+		parse: text,
+	},
+	{
+		key: 'webhookTimeout',
+		flag: '--webhook-timeout <duration>',
+		env: 'MAILROOM_WEBHOOK_TIMEOUT',
+		default: '10s',
+		description: 'time one webhook attempt may take (e.g. 10s, 500ms)',
+		parse: duration('webhook timeout'),
+	},
 	{
 		key: 'webhookRetrySchedule',
 		flag: '--webhook-retry <delays>',
@@ -227,23 +376,117 @@ export const SETTINGS: SettingSpec[] = [
 			return delays;
 		},
 	},
-	{ key: 'webhookAllowPrivate', flag: '--webhook-allow-private <bool>', env: 'MAILROOM_WEBHOOK_ALLOW_PRIVATE', default: 'true', description: 'allow webhooks to private and loopback addresses (link-local and metadata addresses are always refused)', parse: boolean('webhook allow private') },
-	{ key: 'webhookHostConcurrency', flag: '--webhook-host-concurrency <n>', env: 'MAILROOM_WEBHOOK_HOST_CONCURRENCY', default: '8', description: 'webhook requests in flight at once per target host', parse: positiveInt('webhook host concurrency') },
-	{ key: 'webhookActivityDays', flag: '--webhook-activity-days <n>', env: 'MAILROOM_WEBHOOK_ACTIVITY_DAYS', default: '7', description: 'days the webhook Recent Activity log and finished deliveries are kept', parse: positiveInt('webhook activity days') },
-	{ key: 'smtpMaxClients', flag: '--smtp-max-clients <n>', env: 'MAILROOM_SMTP_MAX_CLIENTS', default: '500', description: 'SMTP connections open at once; more are answered 421 and closed', parse: positiveInt('SMTP max clients') },
-	{ key: 'smtpMaxClientsPerIp', flag: '--smtp-max-clients-per-ip <n>', env: 'MAILROOM_SMTP_MAX_CLIENTS_PER_IP', default: '100', description: 'SMTP connections open at once from one client address; more are answered 421 and closed', parse: positiveInt('SMTP max clients per IP') },
-	{ key: 'smtpMaxRecipients', flag: '--smtp-max-recipients <n>', env: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'recipients per SMTP message; more are answered 452', parse: positiveInt('SMTP max recipients') },
-	{ key: 'smtpSocketTimeout', flag: '--smtp-socket-timeout <duration>', env: 'MAILROOM_SMTP_SOCKET_TIMEOUT', default: '60s', description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)', parse: duration('SMTP socket timeout') },
-	{ key: 'smtpBareLf', flag: '--smtp-bare-lf <policy>', env: 'MAILROOM_SMTP_BARE_LF', default: 'reject', description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)', parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const) },
-	{ key: 'parseTimeout', flag: '--parse-timeout <duration>', env: 'MAILROOM_PARSE_TIMEOUT', default: '30s', description: 'time the parse of one message may take (waiting for a parser thread does not count); then it is stored unparsed (raw)', parse: duration('parse timeout') },
-	{ key: 'retentionMaxAge', flag: '--retention-max-age <duration>', env: 'MAILROOM_RETENTION_MAX_AGE', default: '30d', description: 'delete messages older than this (e.g. 30d, 12h); 0 keeps them forever; starred mail is kept', parse: durationOrZero('retention max age') },
-	{ key: 'retentionMaxPerInbox', flag: '--retention-max-per-inbox <n>', env: 'MAILROOM_RETENTION_MAX_PER_INBOX', default: '10000', description: 'keep at most this many unstarred messages per inbox, deleting the oldest; 0: no limit', parse: nonNegativeInt('retention max per inbox') },
-	{ key: 'retentionSweepInterval', flag: '--retention-sweep-interval <duration>', env: 'MAILROOM_RETENTION_SWEEP_INTERVAL', default: '1m', description: 'how often the retention sweep runs (e.g. 1m, 30s)', parse: duration('retention sweep interval') },
-	{ key: 'spoolThreshold', flag: '--spool-threshold <size>', env: 'MAILROOM_SPOOL_THRESHOLD', default: '1MB', description: 'messages at least this large are received into a file in <data-dir>/spool and parsed from it instead of memory', parse: parseSize },
+	{
+		key: 'webhookAllowPrivate',
+		flag: '--webhook-allow-private <bool>',
+		env: 'MAILROOM_WEBHOOK_ALLOW_PRIVATE',
+		default: 'true',
+		description: 'allow webhooks to private and loopback addresses (link-local and metadata addresses are always refused)',
+		parse: boolean('webhook allow private'),
+	},
+	{
+		key: 'webhookHostConcurrency',
+		flag: '--webhook-host-concurrency <n>',
+		env: 'MAILROOM_WEBHOOK_HOST_CONCURRENCY',
+		default: '8',
+		description: 'webhook requests in flight at once per target host',
+		parse: positiveInt('webhook host concurrency'),
+	},
+	{
+		key: 'webhookActivityDays',
+		flag: '--webhook-activity-days <n>',
+		env: 'MAILROOM_WEBHOOK_ACTIVITY_DAYS',
+		default: '7',
+		description: 'days the webhook Recent Activity log and finished deliveries are kept',
+		parse: positiveInt('webhook activity days'),
+	},
+	{
+		key: 'smtpMaxClients',
+		flag: '--smtp-max-clients <n>',
+		env: 'MAILROOM_SMTP_MAX_CLIENTS',
+		default: '500',
+		description: 'SMTP connections open at once; more are answered 421 and closed',
+		parse: positiveInt('SMTP max clients'),
+	},
+	{
+		key: 'smtpMaxClientsPerIp',
+		flag: '--smtp-max-clients-per-ip <n>',
+		env: 'MAILROOM_SMTP_MAX_CLIENTS_PER_IP',
+		default: '100',
+		description: 'SMTP connections open at once from one client address; more are answered 421 and closed',
+		parse: positiveInt('SMTP max clients per IP'),
+	},
+	{
+		key: 'smtpMaxRecipients',
+		flag: '--smtp-max-recipients <n>',
+		env: 'MAILROOM_SMTP_MAX_RECIPIENTS',
+		default: '100',
+		description: 'recipients per SMTP message; more are answered 452',
+		parse: positiveInt('SMTP max recipients'),
+	},
+	{
+		key: 'smtpSocketTimeout',
+		flag: '--smtp-socket-timeout <duration>',
+		env: 'MAILROOM_SMTP_SOCKET_TIMEOUT',
+		default: '60s',
+		description: 'idle time after which an SMTP connection is closed with 421 (e.g. 60s)',
+		parse: duration('SMTP socket timeout'),
+	},
+	{
+		key: 'smtpBareLf',
+		flag: '--smtp-bare-lf <policy>',
+		env: 'MAILROOM_SMTP_BARE_LF',
+		default: 'reject',
+		description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)',
+		parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const),
+	},
+	{
+		key: 'parseTimeout',
+		flag: '--parse-timeout <duration>',
+		env: 'MAILROOM_PARSE_TIMEOUT',
+		default: '30s',
+		description: 'time the parse of one message may take (waiting for a parser thread does not count); then it is stored unparsed (raw)',
+		parse: duration('parse timeout'),
+	},
+	{
+		key: 'retentionMaxAge',
+		flag: '--retention-max-age <duration>',
+		env: 'MAILROOM_RETENTION_MAX_AGE',
+		default: '30d',
+		description: 'delete messages older than this (e.g. 30d, 12h); 0 keeps them forever; starred mail is kept',
+		parse: durationOrZero('retention max age'),
+	},
+	{
+		key: 'retentionMaxPerInbox',
+		flag: '--retention-max-per-inbox <n>',
+		env: 'MAILROOM_RETENTION_MAX_PER_INBOX',
+		default: '10000',
+		description: 'keep at most this many unstarred messages per inbox, deleting the oldest; 0: no limit',
+		parse: nonNegativeInt('retention max per inbox'),
+	},
+	{
+		key: 'retentionSweepInterval',
+		flag: '--retention-sweep-interval <duration>',
+		env: 'MAILROOM_RETENTION_SWEEP_INTERVAL',
+		default: '1m',
+		description: 'how often the retention sweep runs (e.g. 1m, 30s)',
+		parse: duration('retention sweep interval'),
+	},
+	{
+		key: 'spoolThreshold',
+		flag: '--spool-threshold <size>',
+		env: 'MAILROOM_SPOOL_THRESHOLD',
+		default: '1MB',
+		description: 'messages at least this large are received into a file in <data-dir>/spool and parsed from it instead of memory',
+		parse: parseSize,
+	},
 ];
 
 /** Builds a config from defaults, then the environment, then explicit values (flags), validating each. */
-export function resolveConfig(explicit: Partial<Record<keyof MailroomConfig, string>> = {}, env: NodeJS.ProcessEnv = process.env): MailroomConfig {
+export function resolveConfig(
+	explicit: Partial<Record<keyof MailroomConfig, string>> = {},
+	env: NodeJS.ProcessEnv = process.env,
+): MailroomConfig {
 	const config: Partial<Record<keyof MailroomConfig, unknown>> = {};
 	for (const setting of SETTINGS) {
 		const raw = explicit[setting.key] ?? env[setting.env] ?? setting.default;

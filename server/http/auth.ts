@@ -29,7 +29,8 @@ export function registerAuth(app: FastifyInstance, accounts: AccountStore): void
 		if (key !== undefined) request.account = accounts.forKey(key) ?? null;
 	});
 	app.addHook('preParsing', async (request) => {
-		if (serviceKeyOf(request) !== undefined && !request.account) throw unauthorized('The API key in the Service-Key header is unknown or revoked');
+		if (serviceKeyOf(request) !== undefined && !request.account)
+			throw unauthorized('The API key in the Service-Key header is unknown or revoked');
 	});
 }
 

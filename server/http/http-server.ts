@@ -49,7 +49,9 @@ export async function buildHttpServer(deps: HttpDeps) {
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');
 		return reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : err.message));
 	});
-	app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`)));
+	app.setNotFoundHandler((request, reply) =>
+		reply.code(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`)),
+	);
 
 	// Counted per API key when a valid one is sent, else per client IP (registerAuth has resolved the key by now).
 	await app.register(rateLimit, {
@@ -59,7 +61,8 @@ export async function buildHttpServer(deps: HttpDeps) {
 			return key && request.account ? `key:${hashKey(key)}` : `ip:${request.ip}`;
 		},
 		max: (_request, key) => (key.startsWith('key:') ? deps.config.rateLimitKey : deps.config.rateLimitIp),
-		errorResponseBuilder: (_request, context) => new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
+		errorResponseBuilder: (_request, context) =>
+			new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
 	});
 	registerAuth(app, deps.accounts);
 	// A change is acknowledged only once it is on disk, like accepted mail.

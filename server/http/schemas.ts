@@ -30,7 +30,10 @@ export const MessageParams = Type.Object({ email, messageId });
 
 /** The error answers a route can give, so every status it may answer is documented. */
 export function errorResponses<const Codes extends number[]>(...codes: Codes) {
-	return Object.fromEntries(codes.map((code) => [code, refTo(ErrorSchema)])) as Record<Codes[number], ReturnType<typeof refTo<typeof ErrorSchema>>>;
+	return Object.fromEntries(codes.map((code) => [code, refTo(ErrorSchema)])) as Record<
+		Codes[number],
+		ReturnType<typeof refTo<typeof ErrorSchema>>
+	>;
 }
 
 /** A 204 answer: no body. */

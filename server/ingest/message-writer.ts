@@ -67,7 +67,12 @@ export class MessageWriter {
 		this.outgoing = new OutgoingStore(this.db);
 		const settings = new InboxSettingsStore(this.db);
 		const domains = new DomainStore(this.db, new AddressStore(this.db));
-		this.webhooks = new WebhookRecorder(settings, new WebhookDeliveryStore(this.db), new EncryptedInboxStore(this.db), config.webhookRetrySchedule[0]);
+		this.webhooks = new WebhookRecorder(
+			settings,
+			new WebhookDeliveryStore(this.db),
+			new EncryptedInboxStore(this.db),
+			config.webhookRetrySchedule[0],
+		);
 		this.forwards = new ForwardRecorder({
 			settings,
 			outgoing: this.outgoing,
@@ -85,7 +90,10 @@ export class MessageWriter {
 		return this.commit.run(() => {
 			const records = this.messages.insert(parsedMail);
 			if (mail.localCopy) this.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);
-			return { records, effects: { webhookMessageIds: this.webhooks.record(records), forwardIds: this.forwards.record(records, parsedMail) } };
+			return {
+				records,
+				effects: { webhookMessageIds: this.webhooks.record(records), forwardIds: this.forwards.record(records, parsedMail) },
+			};
 		});
 	}
 

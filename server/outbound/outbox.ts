@@ -85,7 +85,8 @@ export class Outbox {
 		const attempts = entry.record.attempts;
 		const retryAt = attempts < retryDelays.length ? Date.now() + retryDelays[attempts] : null;
 		const record = store.settle(id, new Map([...localOutcomes, ...relayOutcomes]), retryAt);
-		if (record.status !== 'delivered') this.options.log.warn({ id, status: record.status, error: record.lastError }, 'outgoing mail not delivered yet');
+		if (record.status !== 'delivered')
+			this.options.log.warn({ id, status: record.status, error: record.lastError }, 'outgoing mail not delivered yet');
 		return record;
 	}
 

@@ -54,7 +54,13 @@ export class Relay {
 	constructor(url: string, dkim?: DkimSettings) {
 		const options = parseConnectionUrl(url);
 		this.transport = nodemailer.createTransport(
-			{ requireTLS: options.secure === false && options.auth !== undefined, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 120_000, ...options },
+			{
+				requireTLS: options.secure === false && options.auth !== undefined,
+				connectionTimeout: 30_000,
+				greetingTimeout: 30_000,
+				socketTimeout: 120_000,
+				...options,
+			},
 			dkim && { dkim: { domainName: dkim.domain, keySelector: dkim.selector, privateKey: readDkimKey(dkim.keyFile) } },
 		);
 	}

@@ -70,12 +70,18 @@ export class Sender {
 		if (!request.subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
 		if (addresses.ownerOfInbox(from.address, from.domain) !== account.id) {
-			throw new SendError(403, `${from.address} is not an address of your account: send from one of its private addresses or an address in one of its domains`);
+			throw new SendError(
+				403,
+				`${from.address} is not an address of your account: send from one of its private addresses or an address in one of its domains`,
+			);
 		}
 		const recipients = to.map((r) => ({ address: r.address, route: (isLocalDomain(r.domain) ? 'local' : 'relay') as Route }));
 		const external = recipients.filter((r) => r.route === 'relay').map((r) => r.address);
 		if (external.length && !hasRelay) {
-			throw new SendError(422, `No SMTP relay is configured (MAILROOM_RELAY_URL), so mail can go only to local domains; not local: ${external.join(', ')}`);
+			throw new SendError(
+				422,
+				`No SMTP relay is configured (MAILROOM_RELAY_URL), so mail can go only to local domains; not local: ${external.join(', ')}`,
+			);
 		}
 
 		const id = newId();
@@ -92,10 +98,16 @@ export class Sender {
 			.compile()
 			.build();
 		if (raw.length > this.options.maxMessageSize) {
-			throw new SendError(413, `The composed message is ${raw.length} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`);
+			throw new SendError(
+				413,
+				`The composed message is ${raw.length} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`,
+			);
 		}
 
-		const recorded = store.record({ id, accountId: account.id, from: from.address, subject: request.subject ?? '', sent, recipients, raw, ...client }, Date.parse(sent));
+		const recorded = store.record(
+			{ id, accountId: account.id, from: from.address, subject: request.subject ?? '', sent, recipients, raw, ...client },
+			Date.parse(sent),
+		);
 		if (!recorded) throw new SendError(402, NO_CREDITS);
 
 		let timeout: NodeJS.Timeout | undefined;

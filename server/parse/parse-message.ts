@@ -72,7 +72,13 @@ function optionalAddresses(field: MpAddressObject | MpAddressObject[] | undefine
 /** "Subject: a\r\n b" -> ["subject", "a b"] */
 function headerPair(key: string, line: string): [string, string] {
 	const colon = line.indexOf(':');
-	return [key.toLowerCase(), line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()];
+	return [
+		key.toLowerCase(),
+		line
+			.slice(colon + 1)
+			.replace(/\r?\n[ \t]+/g, ' ')
+			.trim(),
+	];
 }
 
 function toAttachment(attachment: Attachment): ParsedAttachment {

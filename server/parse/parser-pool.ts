@@ -100,7 +100,11 @@ export class ParserPool {
 			results = (await this.pool.run(task, { signal: controller.signal })) as BatchResult[];
 		} catch (err) {
 			const culprit = readProgress(progress)?.index;
-			return this.recover(batch, culprit, controller.signal.aborted ? new Error(`parsing took longer than ${this.timeoutMs} ms`) : (err as Error));
+			return this.recover(
+				batch,
+				culprit,
+				controller.signal.aborted ? new Error(`parsing took longer than ${this.timeoutMs} ms`) : (err as Error),
+			);
 		} finally {
 			stopWatching();
 		}

@@ -31,7 +31,17 @@ const LINK_SCAN_BASE = 8 * 1024;
 const MAX_INLINE_HEADER_BYTES = 8 * 1024;
 const MAX_INLINE_ADDRESS_HEADER_BYTES = 512;
 /** The headers mailparser runs its address parser on (and every List-* header). */
-const ADDRESS_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'sender', 'reply-to', 'delivered-to', 'return-path', 'disposition-notification-to']);
+const ADDRESS_HEADERS = new Set([
+	'from',
+	'to',
+	'cc',
+	'bcc',
+	'sender',
+	'reply-to',
+	'delivered-to',
+	'return-path',
+	'disposition-notification-to',
+]);
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
 /** Text in these needs no charset conversion. */

@@ -18,7 +18,8 @@ interface Rule {
 	matches(mail: SpamInput): boolean;
 }
 
-const SPAMMY_WORDS = /\b(viagra|casino|lottery|winner|bitcoin|crypto ?currency|free money|act now|urgent|wire transfer|click here|100% free|risk[- ]free)\b/i;
+const SPAMMY_WORDS =
+	/\b(viagra|casino|lottery|winner|bitcoin|crypto ?currency|free money|act now|urgent|wire transfer|click here|100% free|risk[- ]free)\b/i;
 const RISKY_ATTACHMENT = /(x-msdownload|x-msdos-program|x-ms-installer|javascript|x-sh|vnd\.microsoft\.portable-executable)/i;
 
 const RULES: Rule[] = [

@@ -23,7 +23,9 @@ export type ForwardingRecord = Static<typeof ForwardingSchema>;
 
 /** A URL setting: "" or null clears it. */
 const urlOrClear = (description: string) =>
-	Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 2048, format: 'uri', pattern: '^https?://' })], { description });
+	Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 2048, format: 'uri', pattern: '^https?://' })], {
+		description,
+	});
 
 /** The one body for changing an address's forwarding: PUT /api/addresses/:email, reserve, and private-address-forwarding. */
 export const ForwardingUpdateSchema = Type.Object(
@@ -39,6 +41,9 @@ export const ForwardingUpdateSchema = Type.Object(
 		webhookSlack: Type.Optional(urlOrClear('Slack incoming-webhook URL to post a short summary of each message to; "" or null stops it')),
 		webhookSlackToFrom: Type.Optional(Nullable(Type.Boolean(), { description: 'include the sender and recipients in the Slack summary' })),
 	},
-	{ $id: 'ForwardingUpdate', description: 'Forwarding settings of a private address. Every field is optional; fields left out keep their value.' },
+	{
+		$id: 'ForwardingUpdate',
+		description: 'Forwarding settings of a private address. Every field is optional; fields left out keep their value.',
+	},
 );
 export type ForwardingUpdateBody = Static<typeof ForwardingUpdateSchema>;

@@ -7,7 +7,8 @@ export const DomainSchema = Type.Object(
 		_id: Type.String({ description: 'the domain' }),
 		owner: Type.String({ description: 'id of the owning account' }),
 		catchAll: Nullable(Type.String(), {
-			description: 'the catch-all address: its forwarding settings apply to the addresses of the domain that lack them (set with PUT /api/domains/{domain})',
+			description:
+				'the catch-all address: its forwarding settings apply to the addresses of the domain that lack them (set with PUT /api/domains/{domain})',
 		}),
 		created: DateTime(),
 	},

@@ -9,7 +9,8 @@ export function refTo<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
 }
 
 /** `T`, or null. */
-export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+	Type.Union([schema, Type.Null()], options);
 
 /** A time as ISO 8601 text. */
 export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });

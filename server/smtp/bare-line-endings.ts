@@ -58,7 +58,11 @@ export async function bareLineEndingInFile(path: string): Promise<'LF' | 'CR' | 
 	const piece = Buffer.allocUnsafe(1024 * 1024);
 	const file = await open(path, 'r');
 	try {
-		for (let { bytesRead } = await file.read(piece, 0, piece.length); bytesRead > 0; { bytesRead } = await file.read(piece, 0, piece.length)) {
+		for (
+			let { bytesRead } = await file.read(piece, 0, piece.length);
+			bytesRead > 0;
+			{ bytesRead } = await file.read(piece, 0, piece.length)
+		) {
 			scan.push(piece.subarray(0, bytesRead));
 		}
 	} finally {

@@ -12,7 +12,12 @@ import { countLargeMessageBytes } from '../bytes/garbage';
  * written to a spool file instead, as it arrives, so it is never whole in memory. Once the stream
  * passes `maxBytes` the rest is drained and dropped (and a spool file removed): resolves null.
  */
-export function readRaw(stream: Readable & { sizeExceeded?: boolean }, maxBytes: number, declaredSize?: number, spool?: Spool): Promise<RawMessage | null> {
+export function readRaw(
+	stream: Readable & { sizeExceeded?: boolean },
+	maxBytes: number,
+	declaredSize?: number,
+	spool?: Spool,
+): Promise<RawMessage | null> {
 	return new Promise((resolve, reject) => {
 		const spoolFromStart = spool !== undefined && declaredSize !== undefined && declaredSize >= spool.threshold && declaredSize <= maxBytes;
 		let filling = declaredSize && declaredSize <= maxBytes && !spoolFromStart ? Buffer.from(new SharedArrayBuffer(declaredSize)) : null;

@@ -145,7 +145,8 @@ export class SmtpIngest {
 	}
 
 	private async store(raw: RawMessage, session: SMTPServerSession): Promise<string> {
-		const bare = this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
+		const bare =
+			this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
 		if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {
@@ -178,8 +179,9 @@ export class SmtpIngest {
 		this.closing = true;
 		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
 		const deadline = Date.now() + timeoutMs;
-		const connections = (this.server as unknown as { connections: Set<{ session: { id: string }; send(code: number, text: string): void; close(): void }> })
-			.connections;
+		const connections = (
+			this.server as unknown as { connections: Set<{ session: { id: string }; send(code: number, text: string): void; close(): void }> }
+		).connections;
 		while (connections.size && Date.now() < deadline) {
 			for (const connection of connections) {
 				if (!this.inTransaction.has(connection.session.id)) {

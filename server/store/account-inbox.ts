@@ -25,7 +25,8 @@ const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
 const RECORD_JSON = `${recordJsonHead('m')}, m.spam`;
 
 /** What a short term is compared with when the trigram index cannot help: the same text the index holds. */
-const addressesOf = (column: string) => `coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(${column})), '')`;
+const addressesOf = (column: string) =>
+	`coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(${column})), '')`;
 const SCAN_EXPRESSION: Record<string, string> = {
 	recipients: `(${addressesOf('m.to_json')} || ' ' || m.inbox)`,
 	sender: addressesOf('m.from_json'),

@@ -28,7 +28,13 @@ interface AccountRow {
 	created: string;
 }
 
-const toAccount = (row: AccountRow): Account => ({ id: row.id, name: row.name, credits: row.credits, isAdmin: row.is_admin === 1, created: row.created });
+const toAccount = (row: AccountRow): Account => ({
+	id: row.id,
+	name: row.name,
+	credits: row.credits,
+	isAdmin: row.is_admin === 1,
+	created: row.created,
+});
 
 /** Keys are random and long, so a plain SHA-256 is enough to store them safely. */
 export function hashKey(key: string): string {
@@ -42,7 +48,9 @@ export class AccountStore {
 	private readonly selectByKeyHash;
 
 	constructor(private readonly db: Db) {
-		this.selectByKeyHash = db.prepare('SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ? AND k.revoked IS NULL');
+		this.selectByKeyHash = db.prepare(
+			'SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ? AND k.revoked IS NULL',
+		);
 	}
 
 	isEmpty(): boolean {
@@ -94,8 +102,7 @@ export class AccountStore {
 	revokeKey(keyId: string): ApiKeyInfo {
 		const result = this.db.prepare('UPDATE api_keys SET revoked = ? WHERE id = ? AND revoked IS NULL').run(nowIso(), keyId);
 		const key = this.db.prepare('SELECT id, account_id AS accountId, label, created, revoked FROM api_keys WHERE id = ?').get(keyId) as
-			| ApiKeyInfo
-			| undefined;
+			ApiKeyInfo | undefined;
 		if (!key) throw new AccountError(`no API key with id "${keyId}" (see: mailroom keys list <account>)`);
 		if (result.changes === 0) throw new AccountError(`API key "${keyId}" was already revoked`);
 		return key;
@@ -104,8 +111,7 @@ export class AccountStore {
 	/** The record of a clear-text key (revoked or not), or undefined for an unknown one. */
 	keyInfo(key: string): ApiKeyInfo | undefined {
 		return this.db.prepare('SELECT id, account_id AS accountId, label, created, revoked FROM api_keys WHERE hash = ?').get(hashKey(key)) as
-			| ApiKeyInfo
-			| undefined;
+			ApiKeyInfo | undefined;
 	}
 
 	/** The account a live key belongs to, or undefined for an unknown or revoked key. */

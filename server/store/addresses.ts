@@ -2,7 +2,9 @@ import type { Db } from './database';
 import { nowIso } from './ids';
 import type { ForwardingRecord } from '../schemas/address';
 
-export type ForwardingUpdate = Partial<Pick<ForwardingRecord, 'forward' | 'enablews' | 'webhook' | 'webhookSlack' | 'webhookSlackToFrom' | 'info'>>;
+export type ForwardingUpdate = Partial<
+	Pick<ForwardingRecord, 'forward' | 'enablews' | 'webhook' | 'webhookSlack' | 'webhookSlackToFrom' | 'info'>
+>;
 
 interface AddressRow {
 	email: string;
@@ -70,13 +72,15 @@ export class AddressStore {
 	 * when someone (the caller included) already holds it.
 	 */
 	reserve(email: string, owner: string, settings: ForwardingUpdate = {}): ForwardingRecord {
-		return this.db.transaction(() => {
-			const now = nowIso();
-			const inserted = this.db
-				.prepare('INSERT OR IGNORE INTO addresses (email, owner, created, updated) VALUES (?, ?, ?, ?)')
-				.run(email, owner, now, now).changes;
-			return inserted && Object.values(settings).some((value) => value !== undefined) ? this.update(email, settings) : this.get(email)!;
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const now = nowIso();
+				const inserted = this.db
+					.prepare('INSERT OR IGNORE INTO addresses (email, owner, created, updated) VALUES (?, ?, ?, ?)')
+					.run(email, owner, now, now).changes;
+				return inserted && Object.values(settings).some((value) => value !== undefined) ? this.update(email, settings) : this.get(email)!;
+			})
+			.immediate();
 	}
 
 	/** Reserves every address for `owner` in one transaction; callers check first that none is someone else's. */
@@ -95,14 +99,16 @@ export class AddressStore {
 	 * leaves the domain without one.
 	 */
 	setCatchAll(domain: string, email: string | null, owner: string): ForwardingRecord | undefined {
-		return this.db.transaction(() => {
-			const now = nowIso();
-			this.db.prepare('UPDATE addresses SET catch_all = NULL, updated = ? WHERE catch_all = ?').run(now, domain);
-			if (email === null) return undefined;
-			this.reserve(email, owner);
-			this.db.prepare('UPDATE addresses SET catch_all = ?, updated = ? WHERE email = ?').run(domain, now, email);
-			return this.get(email);
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const now = nowIso();
+				this.db.prepare('UPDATE addresses SET catch_all = NULL, updated = ? WHERE catch_all = ?').run(now, domain);
+				if (email === null) return undefined;
+				this.reserve(email, owner);
+				this.db.prepare('UPDATE addresses SET catch_all = ?, updated = ? WHERE email = ?').run(domain, now, email);
+				return this.get(email);
+			})
+			.immediate();
 	}
 
 	release(email: string): void {

@@ -3,7 +3,6 @@ import type { Db } from './database';
 import type { AttachmentMeta } from '../schemas/message';
 import { ContentPieces } from './content-pieces';
 
-
 const META_COLUMNS = `a.checksum, a.content_type AS contentType, a.file_name AS fileName, a.length,
 	a.content_id_header AS contentId, a.content_disposition AS contentDisposition, a.transfer_encoding AS transferEncoding`;
 

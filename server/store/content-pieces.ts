@@ -33,7 +33,9 @@ export class ContentPieces {
 		this.insertAttachmentPiece = db.prepare('INSERT INTO attachment_pieces (checksum, seq, data) VALUES (?, ?, ?)');
 		this.selectRawPiece = db.prepare('SELECT data FROM content_raw_pieces WHERE content_id = ? AND seq = ?').pluck();
 		this.selectRawLength = db.prepare('SELECT sum(length(data)) FROM content_raw_pieces WHERE content_id = ?').pluck();
-		this.selectAttachmentPieces = db.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck();
+		this.selectAttachmentPieces = db
+			.prepare('SELECT data FROM attachment_pieces WHERE checksum = ? AND seq BETWEEN ? AND ? ORDER BY seq')
+			.pluck();
 		this.insertBodyPiece = db.prepare('INSERT INTO content_body_pieces (content_id, kind, seq, data) VALUES (?, ?, ?, ?)');
 		this.selectBodyPieces = db.prepare('SELECT data FROM content_body_pieces WHERE content_id = ? AND kind = ? ORDER BY seq').pluck();
 		this.selectBodyPiece = db.prepare('SELECT data FROM content_body_pieces WHERE content_id = ? AND kind = ? AND seq = ?').pluck();
@@ -57,7 +59,9 @@ export class ContentPieces {
 
 	/** A body stored in pieces, decoded; undefined when it is not stored in pieces. */
 	body(contentId: number, kind: BodyKind): string | undefined {
-		return joinPieces(this.selectBodyLength.get(contentId, kind) as number | null, () => this.selectBodyPieces.iterate(contentId, kind))?.toString();
+		return joinPieces(this.selectBodyLength.get(contentId, kind) as number | null, () =>
+			this.selectBodyPieces.iterate(contentId, kind),
+		)?.toString();
 	}
 
 	/** A content's raw source as stored in pieces (each read by its own query); undefined when it is not stored so. */

@@ -44,28 +44,32 @@ export class DomainStore {
 	 * Refused when another account owns it or holds reserved addresses in it (their mail would change hands).
 	 */
 	claim(domain: string, owner: string): DomainRecord {
-		return this.db.transaction(() => {
-			const existing = this.get(domain);
-			if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
-			if (existing) return existing;
-			// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
-			const othersAddress = this.db.prepare("SELECT email FROM addresses WHERE email LIKE '%@' || ? AND owner != ? LIMIT 1").get(domain, owner) as
-				| { email: string }
-				| undefined;
-			if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
-			this.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run(domain, owner, nowIso());
-			return this.get(domain)!;
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const existing = this.get(domain);
+				if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
+				if (existing) return existing;
+				// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
+				const othersAddress = this.db
+					.prepare("SELECT email FROM addresses WHERE email LIKE '%@' || ? AND owner != ? LIMIT 1")
+					.get(domain, owner) as { email: string } | undefined;
+				if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
+				this.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run(domain, owner, nowIso());
+				return this.get(domain)!;
+			})
+			.immediate();
 	}
 
 	/** Gives a domain up: its mail becomes public again (reserved addresses stay reserved) and it has no catch-all. */
 	remove(domain: string): DomainRecord | undefined {
-		return this.db.transaction(() => {
-			const existing = this.get(domain);
-			if (!existing) return undefined;
-			this.addresses.setCatchAll(domain, null, existing.owner);
-			this.db.prepare('DELETE FROM domains WHERE domain = ?').run(domain);
-			return existing;
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const existing = this.get(domain);
+				if (!existing) return undefined;
+				this.addresses.setCatchAll(domain, null, existing.owner);
+				this.db.prepare('DELETE FROM domains WHERE domain = ?').run(domain);
+				return existing;
+			})
+			.immediate();
 	}
 }

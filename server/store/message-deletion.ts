@@ -53,11 +53,13 @@ export class MessageDeletion {
 	}
 
 	private purge(statement: Statement, ...params: unknown[]): number {
-		return this.db.transaction(() => {
-			const rows = statement.all(...params) as { content_id: number }[];
-			for (const contentId of new Set(rows.map((row) => row.content_id))) this.releaseContent(contentId);
-			return rows.length;
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const rows = statement.all(...params) as { content_id: number }[];
+				for (const contentId of new Set(rows.map((row) => row.content_id))) this.releaseContent(contentId);
+				return rows.length;
+			})
+			.immediate();
 	}
 
 	private releaseContent(contentId: number): void {

@@ -3,7 +3,6 @@ import type { Db } from './database';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from './messages';
 import type { Folder, MessageRecord } from '../schemas/message';
 
-
 /** The user-set state of a message: labels, folder, read flag and star. Each method returns undefined for an unknown message. */
 export class MessageStateStore {
 	private readonly selectLabels: Statement;

@@ -192,7 +192,14 @@ export class MessageStore {
 			// Strictly increasing per inbox, so paging with `until` never splits messages that share a millisecond.
 			const last = this.selectLastReceived.get(recipient.inbox) as number | undefined;
 			const received = last === undefined || last < shared.received ? shared.received : last + 1;
-			const row = { ...shared, received, id: newId(), inbox: recipient.inbox, original_inbox: recipient.originalInbox, domain: recipient.domain };
+			const row = {
+				...shared,
+				received,
+				id: newId(),
+				inbox: recipient.inbox,
+				original_inbox: recipient.originalInbox,
+				domain: recipient.domain,
+			};
 			this.insertMessage.run(row);
 			// Built from the parse rather than by reading back the JSON just written: this runs for every message.
 			return {
@@ -223,7 +230,9 @@ export class MessageStore {
 
 	/** The records as a JSON array, newest first; `until` (epoch ms) keeps only messages received before it. */
 	listInboxJson(inbox: string, limit: number, until?: number): string {
-		return recordsJson((until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit)) as [string, number][]);
+		return recordsJson(
+			(until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit)) as [string, number][],
+		);
 	}
 
 	/**
@@ -261,7 +270,8 @@ export class MessageStore {
 		if (!row) return undefined;
 		const { pieces } = this;
 		// An empty column with pieces means a large body; an empty one without them, an empty body.
-		const bodyBytes = (kind: BodyKind, column: string): StoredBytes => (column === '' && pieces.bodySource(row.id, kind)) || Buffer.from(column);
+		const bodyBytes = (kind: BodyKind, column: string): StoredBytes =>
+			(column === '' && pieces.bodySource(row.id, kind)) || Buffer.from(column);
 		return {
 			messageId: row.message_id,
 			date: row.date,

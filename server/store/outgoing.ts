@@ -66,22 +66,26 @@ export class OutgoingStore {
 	 * Returns null (and changes nothing) when the account has too few credits.
 	 */
 	record(message: NewOutgoing, nextAttempt: number): { record: OutgoingRecord; creditsRemaining: number } | null {
-		return this.db.transaction(() => {
-			const charged = this.db
-				.prepare('UPDATE accounts SET credits = credits - @n WHERE id = @id AND credits >= @n RETURNING credits')
-				.get({ n: message.recipients.length, id: message.accountId }) as { credits: number } | undefined;
-			if (!charged) return null;
-			const recipients: OutgoingRecipient[] = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
-			this.db
-				.prepare(`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status)
-					VALUES (?, ?, ?, ?, ?, ?, 'queued')`)
-				.run(message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients));
-			// In flight from the start: the caller makes the first attempt at once.
-			this.db
-				.prepare('INSERT INTO outbox (message_id, raw, ip, via, next_attempt, in_flight) VALUES (?, ?, ?, ?, ?, 1)')
-				.run(message.id, message.raw, message.ip, message.via, nextAttempt);
-			return { record: this.get(message.id)!, creditsRemaining: charged.credits };
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const charged = this.db
+					.prepare('UPDATE accounts SET credits = credits - @n WHERE id = @id AND credits >= @n RETURNING credits')
+					.get({ n: message.recipients.length, id: message.accountId }) as { credits: number } | undefined;
+				if (!charged) return null;
+				const recipients: OutgoingRecipient[] = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
+				this.db
+					.prepare(
+						`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status)
+					VALUES (?, ?, ?, ?, ?, ?, 'queued')`,
+					)
+					.run(message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients));
+				// In flight from the start: the caller makes the first attempt at once.
+				this.db
+					.prepare('INSERT INTO outbox (message_id, raw, ip, via, next_attempt, in_flight) VALUES (?, ?, ?, ?, ?, 1)')
+					.run(message.id, message.raw, message.ip, message.via, nextAttempt);
+				return { record: this.get(message.id)!, creditsRemaining: charged.credits };
+			})
+			.immediate();
 	}
 
 	get(id: string): OutgoingRecord | undefined {
@@ -91,9 +95,11 @@ export class OutgoingStore {
 
 	/** The account's sent mail, newest first. */
 	list(accountId: string, limit: number): OutgoingRecord[] {
-		return (this.db.prepare('SELECT * FROM outgoing_messages WHERE account_id = ? ORDER BY seq DESC LIMIT ?').all(accountId, limit) as OutgoingRow[]).map(
-			toRecord,
-		);
+		return (
+			this.db
+				.prepare('SELECT * FROM outgoing_messages WHERE account_id = ? ORDER BY seq DESC LIMIT ?')
+				.all(accountId, limit) as OutgoingRow[]
+		).map(toRecord);
 	}
 
 	/** After a restart nothing is in flight any more: attempts cut short are due again. */
@@ -103,14 +109,20 @@ export class OutgoingStore {
 
 	/** Claims up to `limit` entries that are due, so no second attempt starts while they run. */
 	claimDue(now: number, limit: number): string[] {
-		return this.db.transaction(() => {
-			const ids = (this.db.prepare('SELECT message_id FROM outbox WHERE in_flight = 0 AND next_attempt <= ? ORDER BY next_attempt LIMIT ?').all(now, limit) as {
-				message_id: string;
-			}[]).map((row) => row.message_id);
-			const claim = this.db.prepare('UPDATE outbox SET in_flight = 1 WHERE message_id = ?');
-			for (const id of ids) claim.run(id);
-			return ids;
-		}).immediate();
+		return this.db
+			.transaction(() => {
+				const ids = (
+					this.db
+						.prepare('SELECT message_id FROM outbox WHERE in_flight = 0 AND next_attempt <= ? ORDER BY next_attempt LIMIT ?')
+						.all(now, limit) as {
+						message_id: string;
+					}[]
+				).map((row) => row.message_id);
+				const claim = this.db.prepare('UPDATE outbox SET in_flight = 1 WHERE message_id = ?');
+				for (const id of ids) claim.run(id);
+				return ids;
+			})
+			.immediate();
 	}
 
 	/** When the next entry not in flight is due; undefined when the outbox has none. */
@@ -130,33 +142,39 @@ export class OutgoingStore {
 	 * or fail when it is null (retries used up). The outbox entry goes once nothing is pending.
 	 */
 	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): OutgoingRecord {
-		return this.db.transaction(() => {
-			const record = this.get(id)!;
-			let lastError = record.lastError;
-			for (const recipient of record.recipients) {
-				if (recipient.status !== 'queued') continue;
-				const outcome = outcomes.get(recipient.address) ?? { status: 'temporary', error: 'the relay reported nothing for this recipient' };
-				if (outcome.status === 'delivered') {
-					recipient.status = 'delivered';
-					recipient.error = null;
-					continue;
+		return this.db
+			.transaction(() => {
+				const record = this.get(id)!;
+				let lastError = record.lastError;
+				for (const recipient of record.recipients) {
+					if (recipient.status !== 'queued') continue;
+					const outcome = outcomes.get(recipient.address) ?? {
+						status: 'temporary',
+						error: 'the relay reported nothing for this recipient',
+					};
+					if (outcome.status === 'delivered') {
+						recipient.status = 'delivered';
+						recipient.error = null;
+						continue;
+					}
+					lastError = recipient.error = outcome.error;
+					if (outcome.status === 'permanent') recipient.status = 'failed';
+					else if (retryAt === null) {
+						recipient.status = 'failed';
+						recipient.error = `gave up after ${record.attempts + 1} attempt${record.attempts ? 's' : ''}: ${outcome.error}`;
+						lastError = recipient.error;
+					}
 				}
-				lastError = recipient.error = outcome.error;
-				if (outcome.status === 'permanent') recipient.status = 'failed';
-				else if (retryAt === null) {
-					recipient.status = 'failed';
-					recipient.error = `gave up after ${record.attempts + 1} attempt${record.attempts ? 's' : ''}: ${outcome.error}`;
-					lastError = recipient.error;
-				}
-			}
-			const status = overallStatus(record.recipients);
-			this.db
-				.prepare('UPDATE outgoing_messages SET recipients_json = ?, status = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?')
-				.run(JSON.stringify(record.recipients), status, lastError, id);
-			if (status === 'queued') this.db.prepare('UPDATE outbox SET in_flight = 0, next_attempt = ? WHERE message_id = ?').run(retryAt ?? 0, id);
-			else this.db.prepare('DELETE FROM outbox WHERE message_id = ?').run(id);
-			return this.get(id)!;
-		}).immediate();
+				const status = overallStatus(record.recipients);
+				this.db
+					.prepare('UPDATE outgoing_messages SET recipients_json = ?, status = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?')
+					.run(JSON.stringify(record.recipients), status, lastError, id);
+				if (status === 'queued')
+					this.db.prepare('UPDATE outbox SET in_flight = 0, next_attempt = ? WHERE message_id = ?').run(retryAt ?? 0, id);
+				else this.db.prepare('DELETE FROM outbox WHERE message_id = ?').run(id);
+				return this.get(id)!;
+			})
+			.immediate();
 	}
 
 	/** Marks local recipients delivered; runs inside the ingest transaction that stores their copies. */

@@ -81,7 +81,12 @@ const toAttemptView = (row: AttemptRow): WebhookAttempt => ({
 	nextRetry: isoOrNull(row.next_retry),
 });
 
-const DELIVERY_STATUS_OF: Record<AttemptStatus, DeliveryStatus> = { delivered: 'delivered', retrying: 'pending', failed: 'failed', refused: 'refused' };
+const DELIVERY_STATUS_OF: Record<AttemptStatus, DeliveryStatus> = {
+	delivered: 'delivered',
+	retrying: 'pending',
+	failed: 'failed',
+	refused: 'refused',
+};
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
 export class WebhookDeliveryStore {
@@ -97,7 +102,8 @@ export class WebhookDeliveryStore {
 	private readonly restart;
 
 	constructor(private readonly db: Db) {
-		this.insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, status, next_attempt, created, updated)
+		this.insertDelivery =
+			db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, status, next_attempt, created, updated)
 			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`);
 		this.selectOne = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
 		this.selectPendingForMessage = db.prepare("SELECT * FROM webhook_deliveries WHERE message_id = ? AND status = 'pending'");
@@ -107,7 +113,9 @@ export class WebhookDeliveryStore {
 		const due = "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt <= ?";
 		this.selectDue = db.prepare(`${due} ORDER BY next_attempt, id LIMIT ?`);
 		this.selectDueAfter = db.prepare(`${due} AND (next_attempt, id) > (?, ?) ORDER BY next_attempt, id LIMIT ?`);
-		this.selectNextDue = db.prepare("SELECT MIN(next_attempt) AS next FROM webhook_deliveries WHERE status = 'pending' AND next_attempt > ?");
+		this.selectNextDue = db.prepare(
+			"SELECT MIN(next_attempt) AS next FROM webhook_deliveries WHERE status = 'pending' AND next_attempt > ?",
+		);
 		this.updateAfterAttempt = db.prepare(`UPDATE webhook_deliveries SET status = @status, attempts = @attempt, next_attempt = @nextRetry,
 			last_status_code = @statusCode, last_error = @error, updated = @time WHERE id = @id`);
 		this.insertAttempt = db.prepare(`INSERT INTO webhook_attempts
@@ -182,9 +190,11 @@ export class WebhookDeliveryStore {
 
 	/** Deletes activity, and finished deliveries, older than `before` (epoch ms). */
 	prune(before: number): void {
-		this.db.transaction(() => {
-			this.db.prepare('DELETE FROM webhook_attempts WHERE time < ?').run(before);
-			this.db.prepare("DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated < ?").run(before);
-		}).immediate();
+		this.db
+			.transaction(() => {
+				this.db.prepare('DELETE FROM webhook_attempts WHERE time < ?').run(before);
+				this.db.prepare("DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated < ?").run(before);
+			})
+			.immediate();
 	}
 }

@@ -25,7 +25,9 @@ export function refusalReason(ip: string, allowPrivate: boolean): string | null 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-	new Promise((resolve, reject) => dnsLookup(hostname, { all: true } as LookupAllOptions, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+	new Promise((resolve, reject) =>
+		dnsLookup(hostname, { all: true } as LookupAllOptions, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+	);
 
 /**
  * A `lookup` for the HTTP agent: the socket connects only to addresses checked here, so a

@@ -116,10 +116,13 @@ export class WebhookDispatcher {
 		if (this.closed || at >= this.wakeAt) return;
 		clearTimeout(this.timer);
 		this.wakeAt = at;
-		this.timer = setTimeout(() => {
-			this.wakeAt = Infinity;
-			this.poll();
-		}, Math.min(Math.max(0, at - Date.now()), MAX_SLEEP_MS));
+		this.timer = setTimeout(
+			() => {
+				this.wakeAt = Infinity;
+				this.poll();
+			},
+			Math.min(Math.max(0, at - Date.now()), MAX_SLEEP_MS),
+		);
 	}
 
 	private poll(): void {
@@ -192,9 +195,12 @@ export class WebhookDispatcher {
 		const content = record && messages.content(delivery.address, delivery.message_id);
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
 		const payload =
-			delivery.kind === 'webhook' ? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox)) : buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
+			delivery.kind === 'webhook'
+				? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox))
+				: buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 		const now = new Date();
-		const signer = delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
+		const signer =
+			delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
 		let body: PiecedBody;
 		try {
 			body = await piecedBody(
@@ -221,10 +227,14 @@ export class WebhookDispatcher {
 		const detail = result.bodySnippet ? `: ${result.bodySnippet}` : '';
 		if (code === 410) return { ...base, status: 'failed', error: `HTTP 410: the receiver asked to stop${detail}` };
 		const retryable = code === undefined || code === 408 || code === 429 || code >= 500;
-		const error = code === undefined ? result.error! : `HTTP ${code}${code >= 300 && code < 400 ? ' (redirects are not followed)' : ''}${detail}`;
+		const error =
+			code === undefined ? result.error! : `HTTP ${code}${code >= 300 && code < 400 ? ' (redirects are not followed)' : ''}${detail}`;
 		const position = delivery.attempts + 1 - delivery.schedule_start;
 		if (!retryable || position >= this.options.schedule.length) return { ...base, status: 'failed', error };
-		const delay = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : jitter(this.options.schedule[position], this.random);
+		const delay =
+			result.retryAfterMs !== undefined
+				? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
+				: jitter(this.options.schedule[position], this.random);
 		return { ...base, status: 'retrying', error, nextRetry: time + delay };
 	}
 }

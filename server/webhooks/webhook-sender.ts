@@ -90,7 +90,8 @@ export class WebhookSender {
 		} catch {
 			return Promise.resolve({ refused: `${url} is not a valid URL`, durationMs: 0 });
 		}
-		if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.resolve({ refused: `${target.protocol} URLs are not allowed`, durationMs: 0 });
+		if (target.protocol !== 'http:' && target.protocol !== 'https:')
+			return Promise.resolve({ refused: `${target.protocol} URLs are not allowed`, durationMs: 0 });
 		const host = bareHost(target.hostname);
 		if (isIP(host)) {
 			const reason = refusalReason(host, this.options.allowPrivate);

@@ -12,7 +12,10 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 
 export interface WebhooksOptions {
 	db: Db;
-	config: Pick<MailroomConfig, 'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays'>;
+	config: Pick<
+		MailroomConfig,
+		'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays'
+	>;
 	ingest: Ingest;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;

@@ -104,7 +104,10 @@ export class IncomingMessagesHub {
 	private ownedEntries(accountId: string, list: string): { addresses: string[]; domains: string[] } {
 		const addresses = new Set<string>();
 		const domains = new Set<string>();
-		for (const entry of list.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)) {
+		for (const entry of list
+			.split(',')
+			.map((item) => item.trim().toLowerCase())
+			.filter(Boolean)) {
 			const email = entry.includes('@') ? parseEmailAddress(entry) : null;
 			if (email && this.deps.addresses.ownerOfInbox(email.address, email.domain) === accountId) addresses.add(email.address);
 			else if (!email && isDomain(entry) && this.deps.domains.get(entry)?.owner === accountId) domains.add(entry);

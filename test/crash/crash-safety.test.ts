@@ -77,7 +77,10 @@ class ServerProcess {
 			'--webhook-retry': '0s,200ms,200ms,200ms,200ms,200ms,200ms,200ms',
 			'--spool-threshold': String(SPOOL_THRESHOLD),
 		};
-		this.child = spawn(process.execPath, [require.resolve('mailroom-server/dist/cli.js'), 'serve', ...Object.entries(flags).flat()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.child = spawn(process.execPath, [require.resolve('mailroom-server/dist/cli.js'), 'serve', ...Object.entries(flags).flat()], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
 		this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
 		const deadline = Date.now() + 20_000;
@@ -109,7 +112,16 @@ class ServerProcess {
 
 /** One SMTP client sending unique messages over a reused connection until stopped, noting each 250. */
 async function sendLoop(server: ServerProcess, client: number, acked: Acked[], running: () => boolean): Promise<number> {
-	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 5000 });
+	const transport = nodemailer.createTransport({
+		host: '127.0.0.1',
+		port: server.smtpPort,
+		pool: true,
+		maxConnections: 1,
+		maxMessages: Infinity,
+		connectionTimeout: 2000,
+		greetingTimeout: 2000,
+		socketTimeout: 5000,
+	});
 	let failures = 0;
 	for (let n = 0; running(); n++) {
 		const inbox = n % 10 === 0 ? HOOK_INBOX : `c${(client * 7919 + n) % INBOXES}@crash.test`;
@@ -145,9 +157,11 @@ async function api(server: ServerProcess, path: string, key: string): Promise<{ 
 /** Runs `work` over `items` with at most `limit` in flight. */
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
 	let next = 0;
-	await Promise.all(Array.from({ length: limit }, async () => {
-		while (next < items.length) await work(items[next++]);
-	}));
+	await Promise.all(
+		Array.from({ length: limit }, async () => {
+			while (next < items.length) await work(items[next++]);
+		}),
+	);
 }
 
 describe('crash safety', () => {
@@ -169,9 +183,15 @@ describe('crash safety', () => {
 	it('keeps every acknowledged message and webhook delivery through repeated SIGKILLs', async () => {
 		const key = server.adminKey();
 		const admin = (path: string, method: string, body?: unknown) =>
-			fetch(`${server.httpUrl}${path}`, { method, headers: { 'Service-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+			fetch(`${server.httpUrl}${path}`, {
+				method,
+				headers: { 'Service-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+				body: body ? JSON.stringify(body) : undefined,
+			});
 		expect((await admin(`/api/addresses/${enc(HOOK_INBOX)}`, 'POST')).status).toBe(200);
-		expect((await admin(`/api/private-address-forwarding/${enc(HOOK_INBOX)}`, 'PUT', { webhook: `${receiver.url}/hook` })).status).toBe(200);
+		expect((await admin(`/api/private-address-forwarding/${enc(HOOK_INBOX)}`, 'PUT', { webhook: `${receiver.url}/hook` })).status).toBe(
+			200,
+		);
 
 		const acked: Acked[] = [];
 		let running = true;
@@ -192,7 +212,9 @@ describe('crash safety', () => {
 		await sleep(500);
 		running = false;
 		const failures = (await Promise.all(clients)).reduce((a, b) => a + b, 0);
-		console.log(`crash test: ${acked.length} messages acknowledged, ${failures} sends cut off by ${KILL_ROUNDS} kills (acknowledged before each kill: ${ackedBeforeKill.join(', ')})`);
+		console.log(
+			`crash test: ${acked.length} messages acknowledged, ${failures} sends cut off by ${KILL_ROUNDS} kills (acknowledged before each kill: ${ackedBeforeKill.join(', ')})`,
+		);
 		expect(new Set(acked.map((a) => a.id)).size).toBe(acked.length);
 
 		// Every acknowledged message is listed in its inbox and its text is readable.
@@ -201,7 +223,7 @@ describe('crash safety', () => {
 		const missing: string[] = [];
 		await inParallel([...byInbox], 8, async ([inbox, ids]) => {
 			const listed = new Set<string>();
-			for (let until: string | undefined; ; ) {
+			for (let until: string | undefined; ;) {
 				const page = await api(server, `/api/addresses/${enc(inbox)}/messages?limit=1000${until ? `&until=${enc(until)}` : ''}`, key);
 				expect(page.status).toBe(200);
 				const records = page.body as { _id: string; received: string }[];
@@ -224,7 +246,9 @@ describe('crash safety', () => {
 		expect(spooled.length).toBeGreaterThan(0);
 		const damaged: string[] = [];
 		await inParallel(spooled, 8, async ({ inbox, id, attachment }) => {
-			const response = await fetch(`${server.httpUrl}/api/addresses/${enc(inbox)}/messages/${id}/attachments/large.bin`, { headers: { 'Service-Key': key } });
+			const response = await fetch(`${server.httpUrl}/api/addresses/${enc(inbox)}/messages/${id}/attachments/large.bin`, {
+				headers: { 'Service-Key': key },
+			});
 			const bytes = Buffer.from(await response.arrayBuffer());
 			if (response.status !== 200 || md5(bytes) !== attachment) damaged.push(`${inbox}/${id}: ${response.status}`);
 		});
@@ -240,7 +264,9 @@ describe('crash safety', () => {
 			const hooked = acked.filter((a) => a.inbox === HOOK_INBOX).map((a) => a.id);
 			expect(hooked.length).toBeGreaterThan(0);
 			const statusOf = db.prepare('SELECT status FROM webhook_deliveries WHERE message_id = ?');
-			const lost = hooked.filter((id) => !['pending', 'delivered'].includes((statusOf.get(id) as { status: string } | undefined)?.status ?? 'none'));
+			const lost = hooked.filter(
+				(id) => !['pending', 'delivered'].includes((statusOf.get(id) as { status: string } | undefined)?.status ?? 'none'),
+			);
 			expect(lost).toEqual([]);
 			const counts = db.prepare('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status').all();
 			console.log(`crash test: webhook deliveries by status ${JSON.stringify(counts)}; ${receiver.requests.length} requests received`);

@@ -66,7 +66,11 @@ describe('Mailroom nodes in a real n8n', () => {
 	/** Imports a workflow with our credential in every Mailroom node. */
 	async function importWorkflow(workflow: Json): Promise<{ id: string; versionId: string }> {
 		for (const node of workflow.nodes) if (node.credentials?.mailroomApi) node.credentials.mailroomApi = credential;
-		return await rest('POST', '/workflows', { ...workflow, active: false, settings: { ...workflow.settings, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' } });
+		return await rest('POST', '/workflows', {
+			...workflow,
+			active: false,
+			settings: { ...workflow.settings, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+		});
 	}
 
 	/** The run data of the workflow's first finished execution, once there is one. */
@@ -96,7 +100,10 @@ describe('Mailroom nodes in a real n8n', () => {
 		if (process.env.MAILROOM_E2E_LINK) {
 			symlinkSync(ROOT, path.join(nodesDir, 'n8n-nodes-mailroom'));
 		} else {
-			const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+			const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })
+				.trim()
+				.split('\n')
+				.pop()!;
 			execFileSync('tar', ['xzf', path.join(work, tarball), '-C', work]);
 			renameSync(path.join(work, 'package'), path.join(nodesDir, 'n8n-nodes-mailroom'));
 		}
@@ -124,11 +131,15 @@ describe('Mailroom nodes in a real n8n', () => {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		};
-		n8n = spawn(process.execPath, [N8N_BIN, 'start'], { env, stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')] });
+		n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
+			env,
+			stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')],
+		});
 		// /healthz answers before the migrations have run: wait for the REST API instead.
 		await waitFor(
 			async () => {
-				if (n8n.exitCode !== null) throw new Error(`n8n exited with ${n8n.exitCode}:\n${readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000)}`);
+				if (n8n.exitCode !== null)
+					throw new Error(`n8n exited with ${n8n.exitCode}:\n${readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000)}`);
 				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
 				return response?.status === 200 && ((await response.json().catch(() => ({}))) as Json).data !== undefined;
 			},
@@ -152,7 +163,11 @@ describe('Mailroom nodes in a real n8n', () => {
 		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
 		const nodes = (await (await get('/types/nodes.json')).json()) as Json[];
 		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
-		expect(ours.map((type) => type.name).sort()).toEqual(['n8n-nodes-mailroom.mailroom', 'n8n-nodes-mailroom.mailroomTool', 'n8n-nodes-mailroom.mailroomTrigger']);
+		expect(ours.map((type) => type.name).sort()).toEqual([
+			'n8n-nodes-mailroom.mailroom',
+			'n8n-nodes-mailroom.mailroomTool',
+			'n8n-nodes-mailroom.mailroomTrigger',
+		]);
 		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom').iconUrl.light}`);
 		expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('svg')]);
 		const credentials = (await (await get('/types/credentials.json')).json()) as Json[];
@@ -160,10 +175,20 @@ describe('Mailroom nodes in a real n8n', () => {
 	});
 
 	it('creates the credential; its test passes with the key and fails clearly with a wrong one', async () => {
-		credential = await rest('POST', '/credentials', { name: 'Mailroom e2e', type: 'mailroomApi', data: { apiKey: account.key, baseUrl: mailroom.httpUrl } });
-		const test = (apiKey: string) => rest('POST', '/credentials/test', { credentials: { ...credential, type: 'mailroomApi', data: { apiKey, baseUrl: mailroom.httpUrl } } });
+		credential = await rest('POST', '/credentials', {
+			name: 'Mailroom e2e',
+			type: 'mailroomApi',
+			data: { apiKey: account.key, baseUrl: mailroom.httpUrl },
+		});
+		const test = (apiKey: string) =>
+			rest('POST', '/credentials/test', {
+				credentials: { ...credential, type: 'mailroomApi', data: { apiKey, baseUrl: mailroom.httpUrl } },
+			});
 		expect(await test(account.key)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(await test('mr_wrong')).toEqual({ status: 'Error', message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.' });
+		expect(await test('mr_wrong')).toEqual({
+			status: 'Error',
+			message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.',
+		});
 	});
 
 	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, a rotated secret is fetched again, a test event leaves production as it was, deactivation clears the webhook', async () => {
@@ -177,26 +202,52 @@ describe('Mailroom nodes in a real n8n', () => {
 		const webhookUrl = `${n8nUrl}/webhook/${webhookId}/webhook`;
 		expect(await record(email)).toMatchObject({ _id: email, owner: account.id, webhook: webhookUrl });
 
-		const [messageId] = await sendMail(mailroom, { to: email, from: 'Alice <alice@sender.test>', subject: 'Order 42', text: 'Two boxes, please.' });
+		const [messageId] = await sendMail(mailroom, {
+			to: email,
+			from: 'Alice <alice@sender.test>',
+			subject: 'Order 42',
+			text: 'Two boxes, please.',
+		});
 		const [execution] = await finishedExecution(id);
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Mailroom Trigger')).toEqual([
-			{ _id: messageId, from: [{ address: 'alice@sender.test', name: 'Alice' }], to: [{ address: email, name: '' }], subject: 'Order 42', text: 'Two boxes, please.\n', received: expect.any(String) },
+			{
+				_id: messageId,
+				from: [{ address: 'alice@sender.test', name: 'Alice' }],
+				to: [{ address: email, name: '' }],
+				subject: 'Order 42',
+				text: 'Two boxes, please.\n',
+				received: expect.any(String),
+			},
 		]);
-		expect(output(execution.runData, 'Pick Fields')).toEqual([{ sender: 'alice@sender.test', subject: 'Order 42', text: 'Two boxes, please.\n' }]);
+		expect(output(execution.runData, 'Pick Fields')).toEqual([
+			{ sender: 'alice@sender.test', subject: 'Order 42', text: 'Two boxes, please.\n' },
+		]);
 
 		// n8n hands the raw request to the trigger, which refuses anything the account did not sign.
-		const forged = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }) });
+		const forged = await fetch(webhookUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }),
+		});
 		expect([forged.status, await forged.json()]).toEqual([401, { error: 'Unauthorized', message: 'The request has no webhook signature' }]);
 		const body = JSON.stringify({ _id: 'Forged0000000002', subject: 'forged' });
 		const now = new Date();
 		const wrongSecret = new Webhook(`whsec_${Buffer.from('some other secret of 32 bytes...').toString('base64')}`);
 		const signedWrong = await fetch(webhookUrl, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': wrongSecret.sign('msg_forged', now, body) },
+			headers: {
+				'content-type': 'application/json',
+				'webhook-id': 'msg_forged',
+				'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+				'webhook-signature': wrongSecret.sign('msg_forged', now, body),
+			},
 			body,
 		});
-		expect([signedWrong.status, await signedWrong.json()]).toEqual([401, { error: 'Unauthorized', message: 'The webhook signature does not match' }]);
+		expect([signedWrong.status, await signedWrong.json()]).toEqual([
+			401,
+			{ error: 'Unauthorized', message: 'The webhook signature does not match' },
+		]);
 		expect(await finishedExecution(id)).toHaveLength(1);
 
 		// Two rotations: deliveries are no longer signed with the secret the trigger got on activation; it fetches the new one.
@@ -205,15 +256,24 @@ describe('Mailroom nodes in a real n8n', () => {
 		await sendMail(mailroom, { to: email, from: 'bob@sender.test', subject: 'After rotation', text: 'still here' });
 		const executions = await finishedExecution(id, 2);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(executions.map((execution) => output(execution.runData, 'Pick Fields')[0].subject).sort()).toEqual(['After rotation', 'Order 42']);
+		expect(executions.map((execution) => output(execution.runData, 'Pick Fields')[0].subject).sort()).toEqual([
+			'After rotation',
+			'Order 42',
+		]);
 
 		// "Listen for test event" on the active workflow: the address points at the test URL until one test event came.
-		expect(await rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'Mailroom Trigger' } })).toEqual({ waitingForWebhook: true });
+		expect(await rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'Mailroom Trigger' } })).toEqual({
+			waitingForWebhook: true,
+		});
 		expect((await record(email)).webhook).toBe(`${n8nUrl}/webhook-test/${webhookId}/webhook`);
 		await sendMail(mailroom, { to: email, subject: 'Test event' });
 		await waitFor(async () => (await record(email)).webhook === webhookUrl, 'the production webhook URL back on the address');
 		await sendMail(mailroom, { to: email, subject: 'In production again' });
-		await waitFor(async () => (await finishedExecution(id, 3)).some((execution) => output(execution.runData, 'Pick Fields')[0].subject === 'In production again'), 'the production execution');
+		await waitFor(
+			async () =>
+				(await finishedExecution(id, 3)).some((execution) => output(execution.runData, 'Pick Fields')[0].subject === 'In production again'),
+			'the production execution',
+		);
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 		expect((await record(email)).webhook).toBeNull();
@@ -233,14 +293,27 @@ describe('Mailroom nodes in a real n8n', () => {
 		const { id, versionId } = await importWorkflow(workflow);
 		await rest('POST', `/workflows/${id}/activate`, { versionId });
 
-		const answer = fetch(`${n8nUrl}/webhook/mailroom-e2e-signup`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: (await response.json()) as Json }));
+		const answer = fetch(`${n8nUrl}/webhook/mailroom-e2e-signup`, { method: 'POST' }).then(async (response) => ({
+			status: response.status,
+			body: (await response.json()) as Json,
+		}));
 		let done = false;
 		void answer.finally(() => (done = true));
 		// Wait For takes only mail received after it started: send until the run is over.
-		await waitFor(async () => (await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).status === 200, 'the reservation');
+		await waitFor(
+			async () => (await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).status === 200,
+			'the reservation',
+		);
 		const sent: string[] = [];
 		while (!done && sent.length < 10) {
-			sent.push(...(await sendMail(mailroom, { to: email, from: 'noreply@app.test', subject: 'Please verify your address', text: `Open https://app.test/verify?token=${sent.length}` })));
+			sent.push(
+				...(await sendMail(mailroom, {
+					to: email,
+					from: 'noreply@app.test',
+					subject: 'Please verify your address',
+					text: `Open https://app.test/verify?token=${sent.length}`,
+				})),
+			);
 			await new Promise((resolve) => setTimeout(resolve, 2000));
 		}
 		const { status, body } = await answer;
@@ -260,7 +333,13 @@ describe('Mailroom nodes in a real n8n', () => {
 		const [execution] = await finishedExecution(id);
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Send Reply')).toEqual([
-			expect.objectContaining({ from: email, to: ['bob@customer.test'], subject: 'Re: Where is my order?', status: 'delivered', creditsRemaining: 9 }),
+			expect.objectContaining({
+				from: email,
+				to: ['bob@customer.test'],
+				subject: 'Re: Where is my order?',
+				status: 'delivered',
+				creditsRemaining: 9,
+			}),
 		]);
 		const [reply] = (await mailroom.api('/api/addresses/bob%40customer.test/messages', { key: account.key })).body;
 		expect(reply).toMatchObject({ subject: 'Re: Where is my order?', from: [{ address: email }] });

@@ -9,7 +9,14 @@ export function launchChromium(): Promise<Browser> {
 	return chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+		],
 	});
 }
 

@@ -16,7 +16,9 @@ export interface CutResponse {
  * socket buffers hold, or the server has read it all before the message goes.
  */
 export async function readWhileDeleted(server: TestMailroom, path: string, inbox: string, id: string): Promise<CutResponse> {
-	const response = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${server.httpUrl}${path}`, resolve).on('error', reject));
+	const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+		http.get(`${server.httpUrl}${path}`, resolve).on('error', reject),
+	);
 	let received = 0;
 	response.on('error', () => {}); // the cut connection: seen below as an incomplete response
 	const begun = new Promise((resolve) => response.once('data', resolve));

@@ -9,7 +9,10 @@ export async function sendMail(server: TestMailroom, mail: Mail.Options): Promis
 
 /** Every error the API gives has exactly this shape. */
 export function expectError(response: ApiResponse, status: number, message: RegExp = /./): void {
-	expect({ status: response.status, body: response.body }).toEqual({ status, body: { error: expect.any(String), message: expect.stringMatching(message) } });
+	expect({ status: response.status, body: response.body }).toEqual({
+		status,
+		body: { error: expect.any(String), message: expect.stringMatching(message) },
+	});
 }
 
 export const enc = encodeURIComponent;

@@ -37,7 +37,8 @@ import { createRunExecutionData, ICredentialsHelper, Workflow } from 'n8n-workfl
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } = require('n8n-core') as typeof import('n8n-core');
+const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
+	require('n8n-core') as typeof import('n8n-core');
 
 export const PACKAGE = 'n8n-nodes-mailroom';
 /** The n8n-nodes-mailroom package: the repository itself, its nodes built into dist/. */
@@ -85,15 +86,23 @@ class CredentialsHelper extends ICredentialsHelper {
 		return !restrictToSupportedNodes || supportedNodes.includes(nodeType);
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions, workflow: Workflow, node: INode) {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	) {
 		const { authenticate } = this.types(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
-		const resolve = (value: string) => workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '');
+		const resolve = (value: string) =>
+			workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '');
 		const options = requestOptions as unknown as Record<string, IDataObject>;
 		for (const [where, entries] of Object.entries(authenticate.properties)) {
 			options[where] ??= {};
-			for (const [key, value] of Object.entries(entries as IDataObject)) options[where][String(resolve(key))] = resolve(value as string) as string;
+			for (const [key, value] of Object.entries(entries as IDataObject))
+				options[where][String(resolve(key))] = resolve(value as string) as string;
 		}
 		return requestOptions;
 	}
@@ -180,7 +189,11 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	// Started by the first trigger: action-node tests need no server.
 	let webhooks: Awaited<ReturnType<typeof startWebhookServer>> | undefined;
 
-	const additionalData = (data: CredentialData, webhookBaseUrl = 'http://127.0.0.1:1/webhook', extra: Partial<IWorkflowExecuteAdditionalData> = {}) => {
+	const additionalData = (
+		data: CredentialData,
+		webhookBaseUrl = 'http://127.0.0.1:1/webhook',
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	) => {
 		const base = webhookBaseUrl.replace(/\/webhook$/, '');
 		return {
 			credentialsHelper: new CredentialsHelper(data, credentialType),
@@ -224,11 +237,33 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	}
 
 	/** Runs an action node's execute() on the input items in an ExecuteContext; returns its outputs. */
-	async function execute(type: string, parameters: INodeParameters, items: INodeExecutionData[] = [{ json: {} }], options: ExecuteOptions = {}) {
+	async function execute(
+		type: string,
+		parameters: INodeParameters,
+		items: INodeExecutionData[] = [{ json: {} }],
+		options: ExecuteOptions = {},
+	) {
 		const data = options.credentials ?? credentials;
-		const { workflow, node, nodeType } = workflowWith(type, parameters, data, options.continueOnFail ? { onError: 'continueRegularOutput' } : {});
+		const { workflow, node, nodeType } = workflowWith(
+			type,
+			parameters,
+			data,
+			options.continueOnFail ? { onError: 'continueRegularOutput' } : {},
+		);
 		const inputData = { main: [items] };
-		const context = new ExecuteContext(workflow, node, additionalData(data), 'manual', createRunExecutionData(), 0, items, inputData, { node, data: inputData, source: null }, [], options.abortSignal);
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			additionalData(data),
+			'manual',
+			createRunExecutionData(),
+			0,
+			items,
+			inputData,
+			{ node, data: inputData, source: null },
+			[],
+			options.abortSignal,
+		);
 		return (await nodeType.execute!.call(context)) as INodeExecutionData[][];
 	}
 
@@ -255,15 +290,26 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			isTest: test,
 		};
 		const hook = (method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate') =>
-			nodeType.webhookMethods!.default![method].call(new HookContext(workflow, node, hookData(), mode, activation, webhookData)) as Promise<boolean>;
+			nodeType.webhookMethods!.default![method].call(
+				new HookContext(workflow, node, hookData(), mode, activation, webhookData),
+			) as Promise<boolean>;
 		const url = new HookContext(workflow, node, hookData(), mode, 'activate', webhookData).getNodeWebhookUrl('default')!;
 
 		const runs: INodeExecutionData[][][] = [];
 		server.routes.set(new URL(url).pathname, async (req, res) => {
-			const context = new WebhookContext(workflow, node, additionalData(data, `${server.baseUrl}/webhook`, { httpRequest: req as never, httpResponse: res as never }), mode, webhookData, [], null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData(data, `${server.baseUrl}/webhook`, { httpRequest: req as never, httpResponse: res as never }),
+				mode,
+				webhookData,
+				[],
+				null,
+			);
 			const result = await nodeType.webhook!.call(context);
 			if (result.workflowData) runs.push(result.workflowData);
-			if (!result.noWebhookResponse) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Workflow was started' }));
+			if (!result.noWebhookResponse)
+				res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Workflow was started' }));
 		});
 
 		return { workflow, node, url, runs, hook, staticData: () => workflow.getStaticData('node', node) };
@@ -289,17 +335,40 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
 			},
 		};
-		const node: INode = { id: 'temp', name: 'Temp-Node', type: 'temp', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { [type]: { id: 'test', name: 'test' } } };
+		const node: INode = {
+			id: 'temp',
+			name: 'Temp-Node',
+			type: 'temp',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { [type]: { id: 'test', name: 'test' } },
+		};
 		const tempTypes: INodeTypes = { getByName: () => testNode, getByNameAndVersion: () => testNode, getKnownTypes: () => ({}) };
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: tempTypes });
 		const inputData = { main: [[{ json: {} }]] };
-		const context = new ExecuteContext(workflow, node, additionalData({ [type]: data }), 'internal', createRunExecutionData(), 0, [], inputData, { node, data: {}, source: null }, []);
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			additionalData({ [type]: data }),
+			'internal',
+			createRunExecutionData(),
+			0,
+			[],
+			inputData,
+			{ node, data: {}, source: null },
+			[],
+		);
 		let response;
 		try {
 			response = await new RoutingNode(context, testNode, { id: 'test', name: 'test', type, data }).runNode();
 		} catch (error) {
-			const { cause, message } = error as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
-			if (cause?.response) return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+			const { cause, message } = error as {
+				cause?: { response?: { status: number; statusText?: string }; code?: string };
+				message: string;
+			};
+			if (cause?.response)
+				return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
 			return { status: 'Error', message: cause?.code ?? message };
 		}
 		for (const rule of test.rules ?? []) {
@@ -321,7 +390,9 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */
 function stopN8nCore(): void {
 	// n8n-core's own copy of the DI container, whichever version it depends on.
-	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as {
+		Container: { get<T>(type: new (...args: never[]) => T): T };
+	};
 	// Not exported by n8n-core's index.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');

@@ -21,7 +21,10 @@ export class SpoolingPair {
 	) {}
 
 	static async start(): Promise<SpoolingPair> {
-		return new SpoolingPair(await startTestMailroom({ spoolThreshold: 64 * 1024 }), await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 }));
+		return new SpoolingPair(
+			await startTestMailroom({ spoolThreshold: 64 * 1024 }),
+			await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 }),
+		);
 	}
 
 	/** Sends the mail to both; the ids its record has on each, spooling server first. */

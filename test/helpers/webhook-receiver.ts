@@ -26,7 +26,13 @@ export class WebhookReceiver {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const request: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: 0 };
+			const request: ReceivedRequest = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+				status: 0,
+			};
 			const answer = this.reply(request, this.requests.length);
 			request.status = answer.status;
 			this.requests.push(request);

@@ -16,20 +16,37 @@ describe('Mailroom node: Address and Domain operations against a real server', (
 		await server.stop();
 	});
 
-	const run = async (parameters: Record<string, unknown>) => (await n8n.execute('mailroom', parameters as never))[0].map((item) => item.json);
+	const run = async (parameters: Record<string, unknown>) =>
+		(await n8n.execute('mailroom', parameters as never))[0].map((item) => item.json);
 
 	const address = (operation: string, parameters: Record<string, unknown> = {}) => run({ resource: 'address', operation, ...parameters });
 	const domain = (operation: string, parameters: Record<string, unknown> = {}) => run({ resource: 'domain', operation, ...parameters });
 
 	it('Reserve with settings, Get, Update, Get Many and Release with its messages', async () => {
-		const [reserved] = await address('reserve', { email: 'Node@example.test', settings: { webhook: 'https://hooks.example.org/in', info: 'from n8n' } });
+		const [reserved] = await address('reserve', {
+			email: 'Node@example.test',
+			settings: { webhook: 'https://hooks.example.org/in', info: 'from n8n' },
+		});
 		expect(reserved).toMatchObject({ _id: 'node@example.test', owner: ann.id, webhook: 'https://hooks.example.org/in', info: 'from n8n' });
 
 		const [updated] = await address('update', {
 			email: 'node@example.test',
-			updateFields: { webhook: '', forward: 'elsewhere@example.test', enablews: true, webhookSlack: 'https://hooks.slack.test/x', webhookSlackToFrom: true },
+			updateFields: {
+				webhook: '',
+				forward: 'elsewhere@example.test',
+				enablews: true,
+				webhookSlack: 'https://hooks.slack.test/x',
+				webhookSlackToFrom: true,
+			},
 		});
-		expect(updated).toMatchObject({ webhook: null, forward: 'elsewhere@example.test', enablews: true, webhookSlack: 'https://hooks.slack.test/x', webhookSlackToFrom: true, info: 'from n8n' });
+		expect(updated).toMatchObject({
+			webhook: null,
+			forward: 'elsewhere@example.test',
+			enablews: true,
+			webhookSlack: 'https://hooks.slack.test/x',
+			webhookSlackToFrom: true,
+			info: 'from n8n',
+		});
 		expect(await address('get', { email: 'node@example.test' })).toEqual([updated]);
 
 		await address('reserve', { email: 'second@example.test' });
@@ -45,8 +62,13 @@ describe('Mailroom node: Address and Domain operations against a real server', (
 	});
 
 	it("fails with the server's message and status", async () => {
-		await expect(address('get', { email: 'unreserved@example.test' })).rejects.toMatchObject({ httpCode: '404', message: expect.stringMatching(/not reserved/) });
-		await expect(address('update', { email: 'second@example.test', updateFields: { forward: 'second@example.test' } })).rejects.toMatchObject({
+		await expect(address('get', { email: 'unreserved@example.test' })).rejects.toMatchObject({
+			httpCode: '404',
+			message: expect.stringMatching(/not reserved/),
+		});
+		await expect(
+			address('update', { email: 'second@example.test', updateFields: { forward: 'second@example.test' } }),
+		).rejects.toMatchObject({
 			httpCode: '400',
 			message: expect.stringMatching(/itself/),
 		});

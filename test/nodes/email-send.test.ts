@@ -21,12 +21,21 @@ describe('Mailroom node: Email Send with local and relayed recipients', () => {
 	});
 
 	const send = async (parameters: Record<string, unknown>) => {
-		const [output] = await n8n.execute('mailroom', { resource: 'email', operation: 'send', from: 'cara@example.test', ...parameters } as never);
+		const [output] = await n8n.execute('mailroom', {
+			resource: 'email',
+			operation: 'send',
+			from: 'cara@example.test',
+			...parameters,
+		} as never);
 		return output.map((item) => item.json);
 	};
 
 	it('keeps a quoted name with a comma whole, relays HTML-only mail, and outputs the status per recipient', async () => {
-		const [sent] = await send({ to: '"Doe, Jane" <jane@example.test>, far@remote.test', subject: 'HTML only', options: { html: '<p>Hello <b>there</b></p>' } });
+		const [sent] = await send({
+			to: '"Doe, Jane" <jane@example.test>, far@remote.test',
+			subject: 'HTML only',
+			options: { html: '<p>Hello <b>there</b></p>' },
+		});
 		expect(sent).toMatchObject({
 			to: ['jane@example.test', 'far@remote.test'],
 			status: 'delivered',
@@ -43,6 +52,10 @@ describe('Mailroom node: Email Send with local and relayed recipients', () => {
 
 	it("outputs failed with the relay's reply when the relay refuses a recipient for good", async () => {
 		const [sent] = await send({ to: 'gone@remote.test', subject: 'Bounce', text: 'hi' });
-		expect(sent).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/^550 .*No such mailbox/), recipients: [{ status: 'failed' }] });
+		expect(sent).toMatchObject({
+			status: 'failed',
+			lastError: expect.stringMatching(/^550 .*No such mailbox/),
+			recipients: [{ status: 'failed' }],
+		});
 	});
 });

@@ -21,7 +21,10 @@ describe('Mailroom node against a real server', () => {
 		await server.stop();
 	});
 
-	const run = async (parameters: Record<string, unknown>, options: Parameters<N8nHarness['execute']>[3] & { items?: Parameters<N8nHarness['execute']>[2] } = {}) => {
+	const run = async (
+		parameters: Record<string, unknown>,
+		options: Parameters<N8nHarness['execute']>[3] & { items?: Parameters<N8nHarness['execute']>[2] } = {},
+	) => {
 		const [output] = await n8n.execute('mailroom', parameters as never, options.items, options);
 		return output;
 	};
@@ -38,10 +41,20 @@ describe('Mailroom node against a real server', () => {
 		});
 
 		it('Get Many with Return All pages past the 1000 a listing returns at once', async () => {
-			const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 8, maxMessages: Infinity });
+			const transport = nodemailer.createTransport({
+				host: '127.0.0.1',
+				port: server.smtpPort,
+				secure: false,
+				ignoreTLS: true,
+				pool: true,
+				maxConnections: 8,
+				maxMessages: Infinity,
+			});
 			try {
 				await Promise.all(
-					Array.from({ length: 1005 }, (_, i) => transport.sendMail({ from: 'bulk@sender.test', to: 'bulk@example.test', subject: `bulk ${i}`, text: 'x' })),
+					Array.from({ length: 1005 }, (_, i) =>
+						transport.sendMail({ from: 'bulk@sender.test', to: 'bulk@example.test', subject: `bulk ${i}`, text: 'x' }),
+					),
 				);
 			} finally {
 				transport.close();
@@ -71,7 +84,8 @@ describe('Mailroom node against a real server', () => {
 		});
 
 		describe('Wait For', () => {
-			const waitFor = (parameters: Record<string, unknown>) => message('waitFor', { email: 'wait@example.test', pollInterval: 0.1, ...parameters });
+			const waitFor = (parameters: Record<string, unknown>) =>
+				message('waitFor', { email: 'wait@example.test', pollInterval: 0.1, ...parameters });
 
 			it('outputs the first message that arrives and matches the filters', async () => {
 				const waiting = waitFor({ timeout: 20, filters: { senderContains: 'NoReply', subjectContains: 'CODE', receivedAfterStart: true } });
@@ -89,10 +103,16 @@ describe('Mailroom node against a real server', () => {
 
 			it('takes a message received before the node started only when Received After Node Started is off', async () => {
 				const [id] = await sendMail(server, { to: 'wait@example.test', subject: 'earlier verify link' });
-				expect(await waitFor({ timeout: 5, filters: { subjectContains: 'earlier verify', receivedAfterStart: false } })).toEqual([expect.objectContaining({ _id: id })]);
-				await expect(waitFor({ timeout: 1, filters: { subjectContains: 'earlier verify', receivedAfterStart: true } })).rejects.toMatchObject({
+				expect(await waitFor({ timeout: 5, filters: { subjectContains: 'earlier verify', receivedAfterStart: false } })).toEqual([
+					expect.objectContaining({ _id: id }),
+				]);
+				await expect(
+					waitFor({ timeout: 1, filters: { subjectContains: 'earlier verify', receivedAfterStart: true } }),
+				).rejects.toMatchObject({
 					name: 'NodeOperationError',
-					message: expect.stringMatching(/^No message \(subject "earlier verify", received after .+\) arrived at wait@example\.test within 1 s$/),
+					message: expect.stringMatching(
+						/^No message \(subject "earlier verify", received after .+\) arrived at wait@example\.test within 1 s$/,
+					),
 				});
 			});
 
@@ -104,7 +124,10 @@ describe('Mailroom node against a real server', () => {
 
 			it('stops waiting when the execution is cancelled', async () => {
 				const abort = new AbortController();
-				const waiting = run({ resource: 'message', operation: 'waitFor', email: 'silent@example.test', timeout: 60, pollInterval: 30 }, { abortSignal: abort.signal });
+				const waiting = run(
+					{ resource: 'message', operation: 'waitFor', email: 'silent@example.test', timeout: 60, pollInterval: 30 },
+					{ abortSignal: abort.signal },
+				);
 				setTimeout(() => abort.abort(), 300);
 				await expect(waiting).rejects.toThrow();
 			});
@@ -145,16 +168,34 @@ describe('Mailroom node against a real server', () => {
 		});
 
 		it('without a subject the mail is sent with the server warning', async () => {
-			const [sent] = await json({ resource: 'email', operation: 'send', from: 'outbox@example.test', to: ' solo@example.test ', text: 'hi' });
-			expect(sent).toMatchObject({ to: ['solo@example.test'], status: 'delivered', creditsRemaining: 7, warnings: [expect.stringMatching(/subject/i)] });
+			const [sent] = await json({
+				resource: 'email',
+				operation: 'send',
+				from: 'outbox@example.test',
+				to: ' solo@example.test ',
+				text: 'hi',
+			});
+			expect(sent).toMatchObject({
+				to: ['solo@example.test'],
+				status: 'delivered',
+				creditsRemaining: 7,
+				warnings: [expect.stringMatching(/subject/i)],
+			});
 		});
 
 		it('too few credits: a NodeApiError with the 402 and its message', async () => {
 			const bob = server.createAccount('bob', 0);
 			await server.api('/api/addresses/bob%40example.test', { key: bob.key, method: 'POST' });
 			await expect(
-				run({ resource: 'email', operation: 'send', from: 'bob@example.test', to: 'x@example.test', subject: 's', text: 't' }, { credentials: { mailroomApi: { apiKey: bob.key, baseUrl: server.httpUrl } } }),
-			).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '402', message: 'You must purchase more outgoing message credits before you can send' });
+				run(
+					{ resource: 'email', operation: 'send', from: 'bob@example.test', to: 'x@example.test', subject: 's', text: 't' },
+					{ credentials: { mailroomApi: { apiKey: bob.key, baseUrl: server.httpUrl } } },
+				),
+			).rejects.toMatchObject({
+				name: 'NodeApiError',
+				httpCode: '402',
+				message: 'You must purchase more outgoing message credits before you can send',
+			});
 		});
 	});
 
@@ -167,7 +208,9 @@ describe('Mailroom node against a real server', () => {
 
 			const [set] = await address('setWebhook', { email: 'hooks@example.test', webhookUrl: ' https://hooks.example.org/mail ' });
 			expect(set).toMatchObject({ _id: 'hooks@example.test', webhook: 'https://hooks.example.org/mail' });
-			expect((await server.api('/api/addresses/hooks%40example.test', { key: ann.key })).body.webhook).toBe('https://hooks.example.org/mail');
+			expect((await server.api('/api/addresses/hooks%40example.test', { key: ann.key })).body.webhook).toBe(
+				'https://hooks.example.org/mail',
+			);
 
 			const [cleared] = await address('setWebhook', { email: 'hooks@example.test', webhookUrl: '' });
 			expect(cleared).toMatchObject({ _id: 'hooks@example.test', webhook: null });
@@ -181,8 +224,14 @@ describe('Mailroom node against a real server', () => {
 			const carol = server.createAccount('carol');
 			await server.api('/api/addresses/taken%40example.test', { key: carol.key, method: 'POST' });
 			const answer = await server.api('/api/addresses/taken%40example.test', { key: ann.key, method: 'POST' });
-			await expect(address('reserve', { email: 'taken@example.test' })).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '403', message: answer.body.message });
-			await expect(address('setWebhook', { email: 'taken@example.test', webhookUrl: 'https://x.example.org/' })).rejects.toMatchObject({ httpCode: '403' });
+			await expect(address('reserve', { email: 'taken@example.test' })).rejects.toMatchObject({
+				name: 'NodeApiError',
+				httpCode: '403',
+				message: answer.body.message,
+			});
+			await expect(address('setWebhook', { email: 'taken@example.test', webhookUrl: 'https://x.example.org/' })).rejects.toMatchObject({
+				httpCode: '403',
+			});
 		});
 	});
 
@@ -201,7 +250,10 @@ describe('Mailroom node against a real server', () => {
 
 	it('a wrong API key fails with the 401', async () => {
 		await expect(
-			run({ resource: 'message', operation: 'getAll', email: 'list@example.test', limit: 1 }, { credentials: { mailroomApi: { apiKey: 'mr_wrong', baseUrl: server.httpUrl } } }),
+			run(
+				{ resource: 'message', operation: 'getAll', email: 'list@example.test', limit: 1 },
+				{ credentials: { mailroomApi: { apiKey: 'mr_wrong', baseUrl: server.httpUrl } } },
+			),
 		).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '401' });
 	});
 });

@@ -25,7 +25,10 @@ describe('Mailroom Trigger against a real server', () => {
 	const record = async (email: string) => (await server.api(`/api/addresses/${encodeURIComponent(email)}`, { key: ann.key })).body;
 	const secret = async () => (await server.api('/api/webhook-secret', { key: ann.key })).body.secret as string;
 	const post = (url: string, body: string, headers: Record<string, string> = {}) =>
-		fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
+		fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(async (r) => ({
+			status: r.status,
+			body: await r.json(),
+		}));
 	const signed = (whsec: string, body: string, time = new Date(), id = 'msg_test1') => ({
 		'webhook-id': id,
 		'webhook-timestamp': String(Math.floor(time.getTime() / 1000)),
@@ -43,12 +46,46 @@ describe('Mailroom Trigger against a real server', () => {
 		expect(await trigger.hook('checkExists')).toBe(true);
 
 		// Real mail; the server signs the delivery and webhook() verifies it. Simplify is off: the payload unchanged.
-		const [id] = await sendMail(server, { to: 'orders@example.test', from: 'Alice <alice@sender.test>', subject: 'Order 1', text: 'two boxes' });
+		const [id] = await sendMail(server, {
+			to: 'orders@example.test',
+			from: 'Alice <alice@sender.test>',
+			subject: 'Order 1',
+			text: 'two boxes',
+		});
 		const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
-		expect(run).toEqual([[{ json: expect.objectContaining({ _id: id, subject: 'Order 1', inbox: 'orders@example.test', from: [{ address: 'alice@sender.test', name: 'Alice' }] }) }]]);
+		expect(run).toEqual([
+			[
+				{
+					json: expect.objectContaining({
+						_id: id,
+						subject: 'Order 1',
+						inbox: 'orders@example.test',
+						from: [{ address: 'alice@sender.test', name: 'Alice' }],
+					}),
+				},
+			],
+		]);
 		const stored = (await server.api(`/api/addresses/orders%40example.test/messages`, { key: ann.key })).body[0];
 		expect(Object.keys(run[0][0].json).sort()).toEqual(
-			['text', 'headers', 'subject', 'messageId', 'priority', 'from', 'to', 'date', 'receivedDate', 'originalInbox', 'inbox', 'domain', 'encryptedInbox', 'raw', 'received', '_id', 'ip'].sort(),
+			[
+				'text',
+				'headers',
+				'subject',
+				'messageId',
+				'priority',
+				'from',
+				'to',
+				'date',
+				'receivedDate',
+				'originalInbox',
+				'inbox',
+				'domain',
+				'encryptedInbox',
+				'raw',
+				'received',
+				'_id',
+				'ip',
+			].sort(),
 		);
 		expect(run[0][0].json).toMatchObject({ _id: stored._id, received: stored.received, text: expect.stringContaining('two boxes') });
 		const delivery = (await server.api(`/api/addresses/orders%40example.test/messages/${id}/webhook-status`, { key: ann.key })).body;
@@ -66,7 +103,18 @@ describe('Mailroom Trigger against a real server', () => {
 		const [id] = await sendMail(server, { to: 'simple@example.test', from: 'bob@sender.test', subject: 'Hi', text: 'short' });
 		const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
 		expect(run).toEqual([
-			[{ json: { _id: id, from: [{ address: 'bob@sender.test', name: '' }], to: [{ address: 'simple@example.test', name: '' }], subject: 'Hi', text: 'short\n', received: expect.any(String) } }],
+			[
+				{
+					json: {
+						_id: id,
+						from: [{ address: 'bob@sender.test', name: '' }],
+						to: [{ address: 'simple@example.test', name: '' }],
+						subject: 'Hi',
+						text: 'short\n',
+						received: expect.any(String),
+					},
+				},
+			],
 		]);
 		await trigger.hook('delete');
 	});
@@ -109,16 +157,29 @@ describe('Mailroom Trigger against a real server', () => {
 		const trigger = await n8n.trigger('mailroomTrigger', { email: 'guarded@example.test' });
 		await trigger.hook('create');
 		const whsec = await secret();
-		const body = JSON.stringify({ _id: 'Forged0000000001', subject: 'Pay this invoice', from: [{ address: 'ceo@example.test', name: '' }] });
+		const body = JSON.stringify({
+			_id: 'Forged0000000001',
+			subject: 'Pay this invoice',
+			from: [{ address: 'ceo@example.test', name: '' }],
+		});
 
-		expect(await post(trigger.url, body)).toEqual({ status: 401, body: { error: 'Unauthorized', message: 'The request has no webhook signature' } });
+		expect(await post(trigger.url, body)).toEqual({
+			status: 401,
+			body: { error: 'Unauthorized', message: 'The request has no webhook signature' },
+		});
 		const forged = signed(`whsec_${Buffer.from('not the account secret, 32 bytes').toString('base64')}`, body);
-		expect(await post(trigger.url, body, forged)).toEqual({ status: 401, body: { error: 'Unauthorized', message: 'The webhook signature does not match' } });
+		expect(await post(trigger.url, body, forged)).toEqual({
+			status: 401,
+			body: { error: 'Unauthorized', message: 'The webhook signature does not match' },
+		});
 		// The right secret over another body.
 		expect(await post(trigger.url, body, signed(whsec, body.replace('Pay', 'Paid')))).toMatchObject({ status: 401 });
 		expect(await post(trigger.url, body, { ...signed(whsec, body), 'webhook-signature': 'v1,???' })).toMatchObject({ status: 401 });
 		const stale = signed(whsec, body, new Date(Date.now() - 6 * 60_000));
-		expect(await post(trigger.url, body, stale)).toEqual({ status: 401, body: { error: 'Unauthorized', message: 'The webhook timestamp is too far from the current time' } });
+		expect(await post(trigger.url, body, stale)).toEqual({
+			status: 401,
+			body: { error: 'Unauthorized', message: 'The webhook timestamp is too far from the current time' },
+		});
 		expect(await post(trigger.url, body, signed(whsec, body, new Date(Date.now() + 6 * 60_000)))).toMatchObject({ status: 401 });
 		expect(trigger.runs).toEqual([]);
 
@@ -126,7 +187,10 @@ describe('Mailroom Trigger against a real server', () => {
 		expect(await post(trigger.url, body, signed(whsec, body, new Date(Date.now() - 4 * 60_000)))).toMatchObject({ status: 200 });
 		expect(trigger.runs).toHaveLength(1);
 		const notMessage = JSON.stringify({ hello: 'world' });
-		expect(await post(trigger.url, notMessage, signed(whsec, notMessage))).toEqual({ status: 400, body: { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' } });
+		expect(await post(trigger.url, notMessage, signed(whsec, notMessage))).toEqual({
+			status: 400,
+			body: { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' },
+		});
 		expect(trigger.runs).toHaveLength(1);
 		await trigger.hook('delete');
 	});
@@ -165,7 +229,11 @@ describe('Mailroom Trigger against a real server', () => {
 	it('delete leaves a webhook that no longer points to this workflow alone', async () => {
 		const trigger = await n8n.trigger('mailroomTrigger', { email: 'moved@example.test' });
 		await trigger.hook('create');
-		await server.api('/api/private-address-forwarding/moved%40example.test', { key: ann.key, method: 'PUT', body: { webhook: 'https://elsewhere.example.org/hook' } });
+		await server.api('/api/private-address-forwarding/moved%40example.test', {
+			key: ann.key,
+			method: 'PUT',
+			body: { webhook: 'https://elsewhere.example.org/hook' },
+		});
 		expect(await trigger.hook('checkExists')).toBe(false);
 		expect(await trigger.hook('delete')).toBe(true);
 		expect((await record('moved@example.test')).webhook).toBe('https://elsewhere.example.org/hook');
@@ -177,7 +245,11 @@ describe('Mailroom Trigger against a real server', () => {
 		expect((await server.api('/api/addresses/free%40example.test', { key: ann.key })).status).toBe(404);
 
 		const bob = server.createAccount('bob');
-		await server.api('/api/addresses/bobs%40example.test', { key: bob.key, method: 'POST', body: { webhook: 'https://bob.example.org/hook' } });
+		await server.api('/api/addresses/bobs%40example.test', {
+			key: bob.key,
+			method: 'POST',
+			body: { webhook: 'https://bob.example.org/hook' },
+		});
 		const foreign = await n8n.trigger('mailroomTrigger', { email: 'bobs@example.test' });
 		expect(await foreign.hook('checkExists')).toBe(false);
 		await expect(foreign.hook('create')).rejects.toMatchObject({ httpCode: '403' });
@@ -200,7 +272,10 @@ describe('Mailroom API credential test (as n8n runs it)', () => {
 
 	it('a good key connects; a wrong key gets a clear message', async () => {
 		const { key } = server.createAccount('dana');
-		expect(await n8n.testCredential('mailroomApi', { apiKey: key, baseUrl: `${server.httpUrl}/` })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await n8n.testCredential('mailroomApi', { apiKey: key, baseUrl: `${server.httpUrl}/` })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		expect(await n8n.testCredential('mailroomApi', { apiKey: 'mr_wrong', baseUrl: server.httpUrl })).toEqual({
 			status: 'Error',
 			message: 'The Mailroom server rejected this API key (401 Unauthorized). Check the API key.',

@@ -58,7 +58,11 @@ describe('Mailroom node: message operations', () => {
 	});
 
 	it('Delete removes one message; Delete All empties the inbox but for starred mail', async () => {
-		const [gone, starred, other] = [(await sendMail(server, { to: inbox }))[0], (await sendMail(server, { to: inbox }))[0], (await sendMail(server, { to: inbox }))[0]];
+		const [gone, starred, other] = [
+			(await sendMail(server, { to: inbox }))[0],
+			(await sendMail(server, { to: inbox }))[0],
+			(await sendMail(server, { to: inbox }))[0],
+		];
 		expect(await one('delete', { messageId: gone })).toEqual({ _id: gone, inbox, message: 'Message was deleted.' });
 		await one('star', { messageId: starred });
 		expect(await one('deleteAll', {})).toEqual({ email: inbox, deleted: true });

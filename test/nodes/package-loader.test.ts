@@ -42,9 +42,7 @@ const operations = (resource: string) =>
 /** The parameters n8n shows for given parameter values, as the editor computes them. */
 function shownParameters(nodeDescription: INodeTypeDescription, values: Record<string, unknown>) {
 	const parameters = NodeHelpers.getNodeParameters(nodeDescription.properties, values as never, true, false, null, nodeDescription)!;
-	return nodeDescription.properties
-		.filter((p) => NodeHelpers.displayParameter(parameters, p, null, nodeDescription))
-		.map((p) => p.name);
+	return nodeDescription.properties.filter((p) => NodeHelpers.displayParameter(parameters, p, null, nodeDescription)).map((p) => p.name);
 }
 
 describe('the built package as n8n loads it', () => {
@@ -113,8 +111,22 @@ describe('Mailroom action node', () => {
 		const resources = property(description('mailroom').properties, 'resource')!;
 		expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual(['address', 'domain', 'email', 'message']);
 		expect(operations('message')).toEqual([
-			'addLabel', 'delete', 'deleteAll', 'get', 'getAll', 'getAttachment', 'getHeaders', 'getHtml', 'getRaw', 'getText',
-			'markRead', 'markUnread', 'moveToFolder', 'removeLabel', 'star', 'waitFor',
+			'addLabel',
+			'delete',
+			'deleteAll',
+			'get',
+			'getAll',
+			'getAttachment',
+			'getHeaders',
+			'getHtml',
+			'getRaw',
+			'getText',
+			'markRead',
+			'markUnread',
+			'moveToFolder',
+			'removeLabel',
+			'star',
+			'waitFor',
 		]);
 		expect(operations('email')).toEqual(['send']);
 		expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);
@@ -131,21 +143,9 @@ describe('Mailroom action node', () => {
 	it('shows each operation its own parameters, as n8n computes them from the defaults', () => {
 		const d = description('mailroom');
 		expect(shownParameters(d, {})).toEqual(['resource', 'operation', 'email', 'returnAll', 'limit']);
-		expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual([
-			'resource',
-			'operation',
-			'email',
-			'returnAll',
-		]);
+		expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual(['resource', 'operation', 'email', 'returnAll']);
 		expect(shownParameters(d, { operation: 'getText' })).toEqual(['resource', 'operation', 'email', 'messageId']);
-		expect(shownParameters(d, { operation: 'waitFor' })).toEqual([
-			'resource',
-			'operation',
-			'email',
-			'timeout',
-			'filters',
-			'pollInterval',
-		]);
+		expect(shownParameters(d, { operation: 'waitFor' })).toEqual(['resource', 'operation', 'email', 'timeout', 'filters', 'pollInterval']);
 		for (const operation of ['get', 'getRaw', 'getHeaders', 'delete', 'markRead', 'markUnread', 'star']) {
 			expect(shownParameters(d, { operation })).toEqual(['resource', 'operation', 'email', 'messageId']);
 		}
@@ -153,8 +153,21 @@ describe('Mailroom action node', () => {
 		expect(shownParameters(d, { operation: 'addLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
 		expect(shownParameters(d, { operation: 'removeLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
 		expect(shownParameters(d, { operation: 'moveToFolder' })).toEqual(['resource', 'operation', 'email', 'messageId', 'folder']);
-		expect(shownParameters(d, { operation: 'getHtml' })).toEqual(['resource', 'operation', 'email', 'messageId', 'sanitized', 'remoteImages']);
-		expect(shownParameters(d, { operation: 'getHtml', sanitized: false })).toEqual(['resource', 'operation', 'email', 'messageId', 'sanitized']);
+		expect(shownParameters(d, { operation: 'getHtml' })).toEqual([
+			'resource',
+			'operation',
+			'email',
+			'messageId',
+			'sanitized',
+			'remoteImages',
+		]);
+		expect(shownParameters(d, { operation: 'getHtml', sanitized: false })).toEqual([
+			'resource',
+			'operation',
+			'email',
+			'messageId',
+			'sanitized',
+		]);
 		expect(shownParameters(d, { operation: 'getAttachment' })).toEqual([
 			'resource',
 			'operation',
@@ -163,27 +176,9 @@ describe('Mailroom action node', () => {
 			'attachment',
 			'binaryPropertyName',
 		]);
-		expect(shownParameters(d, { resource: 'email' })).toEqual([
-			'resource',
-			'operation',
-			'from',
-			'to',
-			'subject',
-			'text',
-			'options',
-		]);
-		expect(shownParameters(d, { resource: 'address', operation: 'setWebhook' })).toEqual([
-			'resource',
-			'operation',
-			'email',
-			'webhookUrl',
-		]);
-		expect(shownParameters(d, { resource: 'address', operation: 'release' })).toEqual([
-			'resource',
-			'operation',
-			'email',
-			'deleteMessages',
-		]);
+		expect(shownParameters(d, { resource: 'email' })).toEqual(['resource', 'operation', 'from', 'to', 'subject', 'text', 'options']);
+		expect(shownParameters(d, { resource: 'address', operation: 'setWebhook' })).toEqual(['resource', 'operation', 'email', 'webhookUrl']);
+		expect(shownParameters(d, { resource: 'address', operation: 'release' })).toEqual(['resource', 'operation', 'email', 'deleteMessages']);
 		expect(shownParameters(d, { resource: 'address', operation: 'get' })).toEqual(['resource', 'operation', 'email']);
 		expect(shownParameters(d, { resource: 'address', operation: 'getAll' })).toEqual(['resource', 'operation', 'returnAll', 'limit']);
 		expect(shownParameters(d, { resource: 'address', operation: 'reserve' })).toEqual(['resource', 'operation', 'email', 'settings']);

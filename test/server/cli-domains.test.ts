@@ -42,9 +42,18 @@ describe('mailroom domains (admin CLI)', () => {
 	it('add is a no-op for the same owner and refused for another account, an unknown account or a bad name', async () => {
 		await mailroom(dataDir, 'domains', 'add', 'ann', 'owned.test');
 		expect((await mailroom(dataDir, 'domains', 'add', 'ann', 'owned.test')).code).toBe(0);
-		expect(await mailroom(dataDir, 'domains', 'add', 'bob', 'owned.test')).toMatchObject({ code: 2, stderr: 'mailroom: owned.test is owned by another account\n' });
-		expect(await mailroom(dataDir, 'domains', 'add', 'nobody', 'free.test')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no account "nobody"/) });
-		expect(await mailroom(dataDir, 'domains', 'add', 'ann', 'bad_name!')).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a valid domain name/) });
+		expect(await mailroom(dataDir, 'domains', 'add', 'bob', 'owned.test')).toMatchObject({
+			code: 2,
+			stderr: 'mailroom: owned.test is owned by another account\n',
+		});
+		expect(await mailroom(dataDir, 'domains', 'add', 'nobody', 'free.test')).toMatchObject({
+			code: 2,
+			stderr: expect.stringMatching(/no account "nobody"/),
+		});
+		expect(await mailroom(dataDir, 'domains', 'add', 'ann', 'bad_name!')).toMatchObject({
+			code: 2,
+			stderr: expect.stringMatching(/not a valid domain name/),
+		});
 		expect(server.domains.get('owned.test')!.owner).toBe(ann.id);
 		expect(server.domains.get('free.test')).toBeUndefined();
 	});
@@ -66,7 +75,10 @@ describe('mailroom domains (admin CLI)', () => {
 	it('remove makes the mail public again; an unowned domain is an error', async () => {
 		expect(await mailroom(dataDir, 'domains', 'remove', 'cli.test')).toMatchObject({ code: 0, stdout: 'Removed domain cli.test.\n' });
 		expect((await server.api(`/api/addresses/${enc('x@cli.test')}/messages`)).body).toHaveLength(1);
-		expect(await mailroom(dataDir, 'domains', 'remove', 'cli.test')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no account owns the domain "cli.test"/) });
+		expect(await mailroom(dataDir, 'domains', 'remove', 'cli.test')).toMatchObject({
+			code: 2,
+			stderr: expect.stringMatching(/no account owns the domain "cli.test"/),
+		});
 		await expect(sendMail(server, { to: 'y@cli.test' })).rejects.toThrow();
 	});
 });

@@ -45,10 +45,26 @@ interface Served {
 }
 
 async function serve(dataDir: string, extraArgs: string[] = []): Promise<Served> {
-	const args = [CLI, 'serve', '--data-dir', dataDir, '--smtp-port', '0', '--http-port', '0', '--parse-workers', '1', '--log-level', 'info', ...extraArgs];
+	const args = [
+		CLI,
+		'serve',
+		'--data-dir',
+		dataDir,
+		'--smtp-port',
+		'0',
+		'--http-port',
+		'0',
+		'--parse-workers',
+		'1',
+		'--log-level',
+		'info',
+		...extraArgs,
+	];
 	const child = spawn(process.execPath, args, { env: cleanEnv() });
 	let output = '';
-	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+		child.on('exit', (code, signal) => done({ code, signal })),
+	);
 	const running = new Promise<{ smtp: string; http: string }>((done, fail) => {
 		const collect = (chunk: Buffer) => {
 			output += chunk;
@@ -165,7 +181,9 @@ describe('mailroom CLI', () => {
 				const revoked = await runCli(['keys', 'revoke', keyId, '--data-dir', dataDir]);
 				expect(revoked).toMatchObject({ code: 0, stdout: `Revoked API key ${keyId}.\n` });
 				expect((await me(served, key)).status).toBe(401);
-				expect((await runCli(['keys', 'list', 'alice', '--data-dir', dataDir])).stdout).toMatch(new RegExp(`^${keyId}\\s+ci runner\\s+\\S+\\s+revoked \\S+$`, 'm'));
+				expect((await runCli(['keys', 'list', 'alice', '--data-dir', dataDir])).stdout).toMatch(
+					new RegExp(`^${keyId}\\s+ci runner\\s+\\S+\\s+revoked \\S+$`, 'm'),
+				);
 
 				const again = await runCli(['keys', 'revoke', keyId, '--data-dir', dataDir]);
 				expect(again.code).not.toBe(0);
@@ -223,7 +241,17 @@ describe('mailroom CLI', () => {
 			const dataDir = newDataDir();
 			const served = await serve(dataDir);
 			try {
-				const result = await runCli(['serve', '--data-dir', newDataDir(), '--smtp-port', String(served.smtpPort), '--http-port', '0', '--parse-workers', '1']);
+				const result = await runCli([
+					'serve',
+					'--data-dir',
+					newDataDir(),
+					'--smtp-port',
+					String(served.smtpPort),
+					'--http-port',
+					'0',
+					'--parse-workers',
+					'1',
+				]);
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(/EADDRINUSE/);
 				expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -256,7 +284,10 @@ describe('mailroom CLI', () => {
 			],
 		])('refuses %s with a clear message and a non-zero exit', async (_label, dataDir, message) => {
 			const dir = dataDir();
-			for (const args of [['accounts', 'list'], ['serve', '--smtp-port', '0', '--http-port', '0']]) {
+			for (const args of [
+				['accounts', 'list'],
+				['serve', '--smtp-port', '0', '--http-port', '0'],
+			]) {
 				const result = await runCli([...args, '--data-dir', dir]);
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(message);
@@ -271,7 +302,9 @@ describe('mailroom CLI', () => {
 			const first = await serve(dataDir);
 			let key: string;
 			try {
-				expect(first.output()).toMatch(/Created the admin account "admin" on this new database\.\nAPI key \(id \S+\), shown only this once:\n {2}mr_\S+\n/);
+				expect(first.output()).toMatch(
+					/Created the admin account "admin" on this new database\.\nAPI key \(id \S+\), shown only this once:\n {2}mr_\S+\n/,
+				);
 				expect(first.output()).toMatch(/Make more with: mailroom accounts create <name> {2}and {2}mailroom keys create <account>/);
 				key = keyIn(first.output());
 				expect(await me(first, key)).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
@@ -294,7 +327,17 @@ describe('mailroom CLI', () => {
 			const dataDir = newDataDir();
 			const taken = await serve(newDataDir());
 			try {
-				const failed = await runCli(['serve', '--data-dir', dataDir, '--smtp-port', String(taken.smtpPort), '--http-port', '0', '--parse-workers', '1']);
+				const failed = await runCli([
+					'serve',
+					'--data-dir',
+					dataDir,
+					'--smtp-port',
+					String(taken.smtpPort),
+					'--http-port',
+					'0',
+					'--parse-workers',
+					'1',
+				]);
 				expect(failed.code).not.toBe(0);
 				expect(failed.stdout).not.toMatch(KEY);
 			} finally {
@@ -314,10 +357,27 @@ describe('mailroom CLI', () => {
 		it('stops with the server when npm start is stopped: SIGTERM to npm reaches the server, which leaves no orphan', async () => {
 			const dataDir = newDataDir();
 			// --ignore-scripts skips prestart (the build, done before the tests) but still runs start itself.
-			const npm = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', '--data-dir', dataDir, '--smtp-port', '0', '--http-port', '0', '--parse-workers', '1'], {
-				cwd: join(__dirname, '../..'),
-				env: cleanEnv(),
-			});
+			const npm = spawn(
+				'npm',
+				[
+					'start',
+					'--ignore-scripts',
+					'--silent',
+					'--',
+					'--data-dir',
+					dataDir,
+					'--smtp-port',
+					'0',
+					'--http-port',
+					'0',
+					'--parse-workers',
+					'1',
+				],
+				{
+					cwd: join(__dirname, '../..'),
+					env: cleanEnv(),
+				},
+			);
 			let output = '';
 			npm.stdout.on('data', (chunk) => (output += chunk));
 			const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));

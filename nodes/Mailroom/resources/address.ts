@@ -153,11 +153,7 @@ export const addressDescription: INodeProperties[] = [
 	},
 ];
 
-export async function executeAddress(
-	this: IExecuteFunctions,
-	operation: string,
-	itemIndex: number,
-): Promise<IDataObject | IDataObject[]> {
+export async function executeAddress(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<IDataObject | IDataObject[]> {
 	if (operation === 'getAll') {
 		const addresses = (await mailroomRequest.call(this, 'GET', '/api/addresses', { itemIndex })) as IDataObject[];
 		return addresses.slice(0, wantedCount.call(this, itemIndex));

@@ -49,11 +49,7 @@ export const domainDescription: INodeProperties[] = [
 	...returnAllAndLimit('domain', ['getAll', 'getMessages'], MAX_PAGE),
 ];
 
-export async function executeDomain(
-	this: IExecuteFunctions,
-	operation: string,
-	itemIndex: number,
-): Promise<IDataObject | IDataObject[]> {
+export async function executeDomain(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<IDataObject | IDataObject[]> {
 	if (operation === 'getAll') {
 		const domains = (await mailroomRequest.call(this, 'GET', '/api/domains', { itemIndex })) as IDataObject[];
 		return domains.slice(0, wantedCount.call(this, itemIndex));

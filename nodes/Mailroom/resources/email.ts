@@ -82,11 +82,7 @@ export const emailDescription: INodeProperties[] = [
 	},
 ];
 
-export async function executeEmail(
-	this: IExecuteFunctions,
-	operation: string,
-	itemIndex: number,
-): Promise<IDataObject | IDataObject[]> {
+export async function executeEmail(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<IDataObject | IDataObject[]> {
 	if (operation !== 'send') {
 		throw new NodeOperationError(this.getNode(), `Unknown email operation "${operation}"`, { itemIndex });
 	}

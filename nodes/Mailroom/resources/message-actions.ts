@@ -43,8 +43,18 @@ export const messageActionOptions: INodePropertyOptions[] = [
 		action: 'Get an attachment of a message',
 	},
 	{ name: 'Get Headers', value: 'getHeaders', description: 'Get the header lines of a message', action: 'Get the headers of a message' },
-	{ name: 'Get HTML', value: 'getHtml', description: 'Get the HTML body of a message, sanitised or as received', action: 'Get the HTML of a message' },
-	{ name: 'Get Raw', value: 'getRaw', description: 'Get the original message source (RFC 5322)', action: 'Get the raw source of a message' },
+	{
+		name: 'Get HTML',
+		value: 'getHtml',
+		description: 'Get the HTML body of a message, sanitised or as received',
+		action: 'Get the HTML of a message',
+	},
+	{
+		name: 'Get Raw',
+		value: 'getRaw',
+		description: 'Get the original message source (RFC 5322)',
+		action: 'Get the raw source of a message',
+	},
 	{ name: 'Mark Read', value: 'markRead', description: 'Mark a message as read', action: 'Mark a message as read' },
 	{ name: 'Mark Unread', value: 'markUnread', description: 'Mark a message as unread', action: 'Mark a message as unread' },
 	{ name: 'Move to Folder', value: 'moveToFolder', description: 'Move a message to another folder', action: 'Move a message to a folder' },
@@ -134,7 +144,10 @@ async function getAttachment(this: IExecuteFunctions, messagePath: string, itemI
 	const wanted = (this.getNodeParameter('attachment', itemIndex) as string).trim();
 	const attachments = (await mailroomRequest.call(this, 'GET', `${messagePath}/attachments`, { itemIndex })) as AttachmentMeta[];
 	const meta = attachments.find(
-		(a) => a.checksum === wanted.toLowerCase() || a.fileName === wanted || (a.contentId !== null && stripBrackets(a.contentId) === stripBrackets(wanted)),
+		(a) =>
+			a.checksum === wanted.toLowerCase() ||
+			a.fileName === wanted ||
+			(a.contentId !== null && stripBrackets(a.contentId) === stripBrackets(wanted)),
 	);
 	if (!meta) {
 		const names = attachments.map((a) => a.fileName ?? a.checksum);
@@ -143,7 +156,10 @@ async function getAttachment(this: IExecuteFunctions, messagePath: string, itemI
 			description: names.length ? `Its attachments: ${names.join(', ')}` : 'It has no attachments.',
 		});
 	}
-	const bytes = (await mailroomRequest.call(this, 'GET', `${messagePath}/attachments/${meta.checksum}`, { binary: true, itemIndex })) as Buffer;
+	const bytes = (await mailroomRequest.call(this, 'GET', `${messagePath}/attachments/${meta.checksum}`, {
+		binary: true,
+		itemIndex,
+	})) as Buffer;
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const fileName = meta.fileName ?? meta.checksum;
 	return {
@@ -179,7 +195,10 @@ export async function executeMessageAction(
 		case 'getHtml': {
 			const sanitized = this.getNodeParameter('sanitized', itemIndex) as boolean;
 			const images = sanitized && (this.getNodeParameter('remoteImages', itemIndex) as boolean);
-			const html = await request('GET', `/api/${sanitized ? 'body' : 'dirty'}/${inbox}/${id}`, { text: true, qs: images ? { images: 1 } : {} });
+			const html = await request('GET', `/api/${sanitized ? 'body' : 'dirty'}/${inbox}/${id}`, {
+				text: true,
+				qs: images ? { images: 1 } : {},
+			});
 			return { email, messageId, html };
 		}
 		case 'getAttachment':

@@ -3,12 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { getManyMessages, MAX_PAGE, messagePages, returnAllAndLimit, type ListedMessage } from '../listing';
 import { addressPath, mailroomRequest } from '../../shared/transport';
-import {
-	executeMessageAction,
-	messageActionOptions,
-	messageActionProperties,
-	ONE_MESSAGE_ACTIONS,
-} from './message-actions';
+import { executeMessageAction, messageActionOptions, messageActionProperties, ONE_MESSAGE_ACTIONS } from './message-actions';
 
 const inboxPath = (email: string) => `/api/addresses/${addressPath(email)}/messages`;
 
@@ -127,7 +122,9 @@ interface WaitFilters {
 }
 
 const contains = (value: unknown, part: string) =>
-	String(value ?? '').toLowerCase().includes(part.toLowerCase());
+	String(value ?? '')
+		.toLowerCase()
+		.includes(part.toLowerCase());
 
 /** A cancelled execution is noticed within this long while waiting. */
 const CANCEL_CHECK_MS = 250;
@@ -138,7 +135,7 @@ const CANCEL_CHECK_MS = 250;
  */
 async function pause(this: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
 	const signal = this.getExecutionCancelSignal();
-	for (const until = Date.now() + ms; Date.now() < until && !signal?.aborted; ) {
+	for (const until = Date.now() + ms; Date.now() < until && !signal?.aborted;) {
 		await sleep(Math.min(CANCEL_CHECK_MS, until - Date.now()));
 	}
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for mail', { itemIndex });
@@ -193,12 +190,10 @@ export async function executeMessage(
 			return await getManyMessages.call(this, inboxPath(email), itemIndex);
 		case 'getText': {
 			const messageId = this.getNodeParameter('messageId', itemIndex) as string;
-			const text = (await mailroomRequest.call(
-				this,
-				'GET',
-				`/api/text/${addressPath(email)}/${encodeURIComponent(messageId.trim())}`,
-				{ text: true, itemIndex },
-			)) as string;
+			const text = (await mailroomRequest.call(this, 'GET', `/api/text/${addressPath(email)}/${encodeURIComponent(messageId.trim())}`, {
+				text: true,
+				itemIndex,
+			})) as string;
 			return { email, messageId, text };
 		}
 		case 'waitFor':

@@ -56,7 +56,8 @@ export async function request(path: string, options: { method?: string; body?: u
 
 export const getJson = async <T>(path: string): Promise<T> => (await request(path)).json() as Promise<T>;
 export const getText = async (path: string): Promise<string> => (await request(path)).text();
-export const sendJson = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await request(path, { method, body })).json() as Promise<T>;
+export const sendJson = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+	(await request(path, { method, body })).json() as Promise<T>;
 
 /** An address as a path segment. */
 export const enc = encodeURIComponent;

@@ -5,7 +5,11 @@
 export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+	tag: K,
+	attrs: Attrs = {},
+	...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
 	const element = document.createElement(tag);
 	for (const [name, value] of Object.entries(attrs)) {
 		if (typeof value === 'function') element.addEventListener(name.slice(2), value);
@@ -54,8 +58,26 @@ export function table(caption: string, headings: string[], rows: Child[][]): HTM
 		'table',
 		{ class: 'cards' },
 		h('caption', { class: 'visually-hidden' }, caption),
-		h('thead', {}, h('tr', {}, headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-		h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell, i) => h('td', { 'data-label': headings[i] }, cell))))),
+		h(
+			'thead',
+			{},
+			h(
+				'tr',
+				{},
+				headings.map((heading) => h('th', { scope: 'col' }, heading)),
+			),
+		),
+		h(
+			'tbody',
+			{},
+			rows.map((cells) =>
+				h(
+					'tr',
+					{},
+					cells.map((cell, i) => h('td', { 'data-label': headings[i] }, cell)),
+				),
+			),
+		),
 	);
 }
 

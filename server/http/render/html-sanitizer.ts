@@ -10,7 +10,12 @@ const IDLE_MS = 60_000;
  * every other request for about 3 s. One thread: bodies are sanitised one after another, using at most one of the cores.
  */
 export class HtmlSanitizer {
-	private readonly pool = new Piscina({ filename: join(__dirname, 'html-sanitizer-thread.js'), minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS });
+	private readonly pool = new Piscina({
+		filename: join(__dirname, 'html-sanitizer-thread.js'),
+		minThreads: 0,
+		maxThreads: 1,
+		idleTimeout: IDLE_MS,
+	});
 
 	sanitize(html: string, options: { remoteImages: boolean }): Promise<string> {
 		return this.pool.run({ html, remoteImages: options.remoteImages } satisfies SanitizeTask) as Promise<string>;

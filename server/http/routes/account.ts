@@ -97,7 +97,8 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 		{
 			schema: {
 				summary: 'Revoke an API key of the account: it stops working at once',
-				description: 'The key used for this request cannot revoke itself (409): revoke it with another key, so an account is never left without one.',
+				description:
+					'The key used for this request cannot revoke itself (409): revoke it with another key, so an account is never left without one.',
 				params: Type.Object({ keyId: Type.String({ pattern: ID_PATTERN }) }),
 				response: { 200: ApiKeySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},

@@ -59,7 +59,13 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 
 	app.get(
 		'/api/addresses/:email',
-		{ schema: { summary: "One of the account's private addresses (404 if it is not reserved)", params: EmailParams, response: recordResponse } },
+		{
+			schema: {
+				summary: "One of the account's private addresses (404 if it is not reserved)",
+				params: EmailParams,
+				response: recordResponse,
+			},
+		},
 		async (request) => ownAddress(request, addresses),
 	);
 

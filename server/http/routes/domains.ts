@@ -67,7 +67,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				summary: 'Claim a domain for your account: all its mail becomes private to you (200 and unchanged if it already is yours)',
 				description:
 					'403 when another account owns the domain, holds a reserved address in it, or the domain is one of the public domains of this server. ' +
-					'Point the domain\'s MX record at this server so mail for it arrives.',
+					"Point the domain's MX record at this server so mail for it arrives.",
 				params: DomainParams,
 				response: domainResponse,
 			},

@@ -36,7 +36,8 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 	}
 
 	function asDownload(request: ContentRequest, reply: FastifyReply, extension: string): void {
-		if (request.query.download === 1) reply.header('content-disposition', `attachment; filename="${request.params.messageId}.${extension}"`);
+		if (request.query.download === 1)
+			reply.header('content-disposition', `attachment; filename="${request.params.messageId}.${extension}"`);
 	}
 
 	app.get(
@@ -69,7 +70,11 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 					'json (default): { name: [values...] } with lower-case names; json-ordered: [{ name, value }] in original order; ' +
 					'plain: "name: value" lines as text. `?download=1` sends plain text as a file unless a format is asked for.',
 				params: MessageParams,
-				querystring: Type.Object({ download, messageHeadersFormat: headerFormat(), format: headerFormat('older name of messageHeadersFormat') }),
+				querystring: Type.Object({
+					download,
+					messageHeadersFormat: headerFormat(),
+					format: headerFormat('older name of messageHeadersFormat'),
+				}),
 				produces: ['application/json', 'text/plain'],
 				response: {
 					200: Type.Union(
@@ -88,7 +93,8 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 			const { headers } = contentOf(request);
 			const format = request.query.messageHeadersFormat ?? request.query.format ?? (request.query.download === 1 ? 'plain' : 'json');
 			asDownload(request, reply, 'headers.txt');
-			if (format === 'plain') return reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+			if (format === 'plain')
+				return reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
 			if (format === 'json-ordered') return headers.map(([name, value]) => ({ name, value }));
 			return groupedHeaders(headers);
 		},

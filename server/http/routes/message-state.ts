@@ -10,7 +10,10 @@ import { refTo } from '../../schemas/shared';
 const withParam = <Name extends string, T extends TSchema>(name: Name, schema: T) =>
 	Type.Object({ ...MessageParams.properties, ...({ [name]: schema } as { [K in Name]: T }) });
 
-const LabelParams = withParam('label', Type.String({ minLength: 1, maxLength: 64, description: 'URL-encoded label, e.g. business%20archive' }));
+const LabelParams = withParam(
+	'label',
+	Type.String({ minLength: 1, maxLength: 64, description: 'URL-encoded label, e.g. business%20archive' }),
+);
 const LabelsResponse = Type.Object({ _id: Type.String(), labels: Type.Array(Type.String()) });
 
 /** Labels, folder, read flag and star of a message; and the account's starred messages. */
@@ -60,7 +63,8 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 		},
 		async (request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
-			if (!messageState.setFolder(address, request.params.messageId, request.params.folder)) throw messageNotFound(address, request.params.messageId);
+			if (!messageState.setFolder(address, request.params.messageId, request.params.folder))
+				throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, folder: request.params.folder };
 		},
 	);
@@ -76,7 +80,8 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 		},
 		async (request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
-			if (!messageState.setRead(address, request.params.messageId, request.params.read)) throw messageNotFound(address, request.params.messageId);
+			if (!messageState.setRead(address, request.params.messageId, request.params.read))
+				throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, read: request.params.read };
 		},
 	);

@@ -86,7 +86,8 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 		'/api/addresses/:email/messages/:messageId',
 		{
 			schema: {
-				summary: 'Delete one message with its raw source and attachments (starred too; no undo). Public mail may be deleted without a key, as with Mailsac',
+				summary:
+					'Delete one message with its raw source and attachments (starred too; no undo). Public mail may be deleted without a key, as with Mailsac',
 				params: MessageParams,
 				response: {
 					200: Type.Object({ _id: Type.String(), inbox: Type.String(), message: Type.String() }),

@@ -15,7 +15,8 @@ function sendingAccount(request: FastifyRequest & { body: SendRequest }, deps: H
 	if (!bodyKey) return requireAccount(request);
 	const account = deps.accounts.forKey(bodyKey);
 	if (!account) throw unauthorized('The API key in _serviceKey is unknown or revoked');
-	if (request.account && request.account.id !== account.id) throw badRequest('The Service-Key header and body/_serviceKey belong to different accounts');
+	if (request.account && request.account.id !== account.id)
+		throw badRequest('The Service-Key header and body/_serviceKey belong to different accounts');
 	return account;
 }
 

@@ -62,7 +62,8 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 			const account = requireAccount(request);
 			const email = emailParam(request.params.email).address;
 			const delivery = webhooks.deliveries.forMessage(request.params.messageId, email);
-			if (!delivery || delivery.account_id !== account.id) throw notFound(`No webhook delivery for message ${request.params.messageId} in ${email}`);
+			if (!delivery || delivery.account_id !== account.id)
+				throw notFound(`No webhook delivery for message ${request.params.messageId} in ${email}`);
 			return toStatusView(delivery);
 		},
 	);
@@ -81,7 +82,8 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 			const { deliveryId } = request.params;
 			const delivery = webhooks.deliveries.get(deliveryId);
 			if (!delivery || delivery.account_id !== account.id) throw notFound(`No webhook delivery ${deliveryId}`);
-			if (!webhooks.redeliver(deliveryId)) throw new HttpError(409, `Delivery ${deliveryId} is ${delivery.status}; only a failed or refused one can be redelivered`);
+			if (!webhooks.redeliver(deliveryId))
+				throw new HttpError(409, `Delivery ${deliveryId} is ${delivery.status}; only a failed or refused one can be redelivered`);
 			return toStatusView(webhooks.deliveries.get(deliveryId)!);
 		},
 	);

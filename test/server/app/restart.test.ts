@@ -56,7 +56,9 @@ describe('a restart on the same data folder', () => {
 			expect(await snapshot(second, keys)).toEqual(before);
 			// and the restarted server goes on receiving
 			await second.send({ from: 'a@sender.test', to: 'public@restart.test', subject: 'after', text: 'after' });
-			const subjects = (await second.api('/api/addresses/public@restart.test/messages')).body.map((message: { subject: string }) => message.subject);
+			const subjects = (await second.api('/api/addresses/public@restart.test/messages')).body.map(
+				(message: { subject: string }) => message.subject,
+			);
 			expect(subjects).toEqual(['after', 'newer', 'older']);
 		} finally {
 			await second.stop({ removeData: false });

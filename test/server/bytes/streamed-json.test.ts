@@ -16,12 +16,31 @@ function cut<T extends { length: number; slice(start: number, end?: number): T }
 
 /** Text with what makes cutting it hard: CR, LF, surrogate pairs, lone surrogates, multi-byte characters, quotes and controls. */
 const hardText = fc
-	.array(fc.oneof(fc.constantFrom('\r', '\n', '\r\n', '😀', '\ud83d', '\ude00', 'é', '€', '"', '\\', '\u0000', '\u2028'), fc.string({ maxLength: 6 })), { maxLength: 40 })
+	.array(
+		fc.oneof(
+			fc.constantFrom('\r', '\n', '\r\n', '😀', '\ud83d', '\ude00', 'é', '€', '"', '\\', '\u0000', '\u2028'),
+			fc.string({ maxLength: 6 }),
+		),
+		{ maxLength: 40 },
+	)
 	.map((parts) => parts.join(''));
 
 /** Bytes that are not always UTF-8: cut sequences, stray continuation bytes, overlongs. */
 const hardBytes = fc
-	.array(fc.oneof(fc.constantFrom(Buffer.from('😀'), Buffer.from('€'), Buffer.from([0xf0, 0x9f]), Buffer.from([0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from('\r\n')), fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes))), { maxLength: 40 })
+	.array(
+		fc.oneof(
+			fc.constantFrom(
+				Buffer.from('😀'),
+				Buffer.from('€'),
+				Buffer.from([0xf0, 0x9f]),
+				Buffer.from([0x80]),
+				Buffer.from([0xc0, 0xaf]),
+				Buffer.from('\r\n'),
+			),
+			fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes)),
+		),
+		{ maxLength: 40 },
+	)
 	.map((parts) => Buffer.concat(parts));
 
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
@@ -40,7 +59,11 @@ describe('text and JSON a piece at a time', () => {
 		fc.assert(
 			fc.property(hardText, hardText, cuts, cuts, fc.jsonValue(), (first, second, firstCuts, secondCuts, other) => {
 				const value = { first, nested: { list: [other, second] }, other };
-				const streamed = { first: new StreamedString(() => cut(first, firstCuts)), nested: { list: [other, new StreamedString(() => cut(second, secondCuts))] }, other };
+				const streamed = {
+					first: new StreamedString(() => cut(first, firstCuts)),
+					nested: { list: [other, new StreamedString(() => cut(second, secondCuts))] },
+					other,
+				};
 				return [...jsonPieces(streamed)].join('') === JSON.stringify(value);
 			}),
 		);

@@ -8,7 +8,13 @@ describe('sending settings', () => {
 	it('reads the relay, local domains, retry schedule and DKIM from flags and MAILROOM_* variables', () => {
 		const config = resolveConfig(
 			{ relayRetryDelays: '500ms,2s,1m' },
-			{ MAILROOM_RELAY_URL: 'smtp://u:p@smtp.example.com:587', MAILROOM_LOCAL_DOMAINS: 'A.test, b.test', MAILROOM_DKIM_DOMAIN: 'Example.com', MAILROOM_DKIM_SELECTOR: 's1', MAILROOM_DKIM_KEY: '/k.pem' },
+			{
+				MAILROOM_RELAY_URL: 'smtp://u:p@smtp.example.com:587',
+				MAILROOM_LOCAL_DOMAINS: 'A.test, b.test',
+				MAILROOM_DKIM_DOMAIN: 'Example.com',
+				MAILROOM_DKIM_SELECTOR: 's1',
+				MAILROOM_DKIM_KEY: '/k.pem',
+			},
 		);
 		expect(config).toMatchObject({
 			relayUrl: 'smtp://u:p@smtp.example.com:587',
@@ -28,7 +34,9 @@ describe('sending settings', () => {
 		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).toThrow(/relay URL/);
 		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).not.toThrow(/hunter2/);
 		expect(() => resolveConfig({ relayRetryDelays: '5x' }, {})).toThrow(/durations/);
-		expect(() => resolveConfig({ dkimDomain: 'example.com' }, {})).toThrow(/--dkim-domain, --dkim-selector and --dkim-key must be given together/);
+		expect(() => resolveConfig({ dkimDomain: 'example.com' }, {})).toThrow(
+			/--dkim-domain, --dkim-selector and --dkim-key must be given together/,
+		);
 	});
 
 	it('refuses to start with a DKIM key file that holds no private key', async () => {

@@ -20,10 +20,13 @@ describe('parseSize', () => {
 		expect(parseSize(value)).toBe(bytes);
 	});
 
-	it.each(['', 'MB', 'abc', '10TB', '10 MiB', '-5', '-5MB', '1,5MB', '1e6', '25 MB extra', '0x10', '0', '0KB', '0.4'])('refuses %j with a ConfigError that quotes it', (value) => {
-		expect(() => parseSize(value)).toThrow(ConfigError);
-		expect(() => parseSize(value)).toThrow(`"${value}"`);
-	});
+	it.each(['', 'MB', 'abc', '10TB', '10 MiB', '-5', '-5MB', '1,5MB', '1e6', '25 MB extra', '0x10', '0', '0KB', '0.4'])(
+		'refuses %j with a ConfigError that quotes it',
+		(value) => {
+			expect(() => parseSize(value)).toThrow(ConfigError);
+			expect(() => parseSize(value)).toThrow(`"${value}"`);
+		},
+	);
 });
 
 describe('the README', () => {
@@ -31,10 +34,13 @@ describe('the README', () => {
 	// These defaults depend on the machine, so the README describes them in words.
 	const MACHINE_DEFAULTS = ['hostname', 'parseWorkers'];
 
-	it.each(SETTINGS.map((setting) => [setting.flag, setting] as const))('documents %s with its environment variable and default', (flag, setting) => {
-		const row = readme.split('\n').find((line) => line.startsWith(`| \`${flag.split(' ')[0]} `));
-		expect(row).toBeDefined();
-		expect(row).toContain(`\`${setting.env}\``);
-		if (setting.default && !MACHINE_DEFAULTS.includes(setting.key)) expect(row).toContain(`\`${setting.default}\``);
-	});
+	it.each(SETTINGS.map((setting) => [setting.flag, setting] as const))(
+		'documents %s with its environment variable and default',
+		(flag, setting) => {
+			const row = readme.split('\n').find((line) => line.startsWith(`| \`${flag.split(' ')[0]} `));
+			expect(row).toBeDefined();
+			expect(row).toContain(`\`${setting.env}\``);
+			if (setting.default && !MACHINE_DEFAULTS.includes(setting.key)) expect(row).toContain(`\`${setting.default}\``);
+		},
+	);
 });

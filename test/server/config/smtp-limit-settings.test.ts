@@ -2,7 +2,13 @@ import { ConfigError, resolveConfig } from 'mailroom-server/dist/config/settings
 
 describe('SMTP limit and parse settings', () => {
 	it('have the documented defaults', () => {
-		expect(resolveConfig({}, {})).toMatchObject({ smtpMaxClients: 500, smtpMaxRecipients: 100, smtpSocketTimeout: 60_000, smtpBareLf: 'reject', parseTimeout: 30_000 });
+		expect(resolveConfig({}, {})).toMatchObject({
+			smtpMaxClients: 500,
+			smtpMaxRecipients: 100,
+			smtpSocketTimeout: 60_000,
+			smtpBareLf: 'reject',
+			parseTimeout: 30_000,
+		});
 	});
 
 	it('read MAILROOM_* variables, and flags over them', () => {
@@ -13,8 +19,17 @@ describe('SMTP limit and parse settings', () => {
 			MAILROOM_SMTP_BARE_LF: 'accept',
 			MAILROOM_PARSE_TIMEOUT: '500ms',
 		};
-		expect(resolveConfig({}, env)).toMatchObject({ smtpMaxClients: 20, smtpMaxRecipients: 1000, smtpSocketTimeout: 90_000, smtpBareLf: 'accept', parseTimeout: 500 });
-		expect(resolveConfig({ smtpBareLf: 'reject', smtpMaxRecipients: '5' }, env)).toMatchObject({ smtpBareLf: 'reject', smtpMaxRecipients: 5 });
+		expect(resolveConfig({}, env)).toMatchObject({
+			smtpMaxClients: 20,
+			smtpMaxRecipients: 1000,
+			smtpSocketTimeout: 90_000,
+			smtpBareLf: 'accept',
+			parseTimeout: 500,
+		});
+		expect(resolveConfig({ smtpBareLf: 'reject', smtpMaxRecipients: '5' }, env)).toMatchObject({
+			smtpBareLf: 'reject',
+			smtpMaxRecipients: 5,
+		});
 	});
 
 	it.each([

@@ -109,13 +109,19 @@ describe('Dashboard in a real browser', () => {
 
 		await page.getByRole('row').filter({ hasText: address }).getByRole('button', { name: 'Settings' }).click();
 		const webhook = page.getByLabel('Forward to Custom Webhook');
-		expect(await webhook.evaluate((input: { ownerDocument: { activeElement: unknown } }) => input.ownerDocument.activeElement === input)).toBe(true);
+		expect(
+			await webhook.evaluate((input: { ownerDocument: { activeElement: unknown } }) => input.ownerDocument.activeElement === input),
+		).toBe(true);
 		// The server's own message is shown when it refuses a value.
 		await webhook.fill('ftp://example.test/hook');
 		await page.getByRole('button', { name: 'Save Settings' }).click();
 		await page.locator('#settings-panel .status.error').waitFor();
 		const refusal = await page.locator('#settings-panel .status.error').textContent();
-		const direct = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, { method: 'PUT', key: mailroom.adminKey, body: { webhook: 'ftp://example.test/hook' } });
+		const direct = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, {
+			method: 'PUT',
+			key: mailroom.adminKey,
+			body: { webhook: 'ftp://example.test/hook' },
+		});
 		expect(direct.status).toBe(400);
 		expect(refusal).toBe(direct.body.message);
 
@@ -165,7 +171,10 @@ describe('Dashboard in a real browser', () => {
 		expect(await page.getByRole('term').filter({ hasText: 'Spam score' }).count()).toBe(1);
 		await page.getByRole('link', { name: 'https://example.org/page' }).waitFor();
 
-		const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download notes\.txt/ }).click()]);
+		const [download] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByRole('button', { name: /Download notes\.txt/ }).click(),
+		]);
 		expect(download.suggestedFilename()).toBe('notes.txt');
 		expect(readFileSync(await download.path()).toString()).toBe('attachment body');
 

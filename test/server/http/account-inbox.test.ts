@@ -23,7 +23,12 @@ describe('account-wide inbox, filter and search', () => {
 		[ids.inside] = await sendMail(server, { from: 'billing@vendor.test', to: 'inside@acme.test', subject: 'Receipt' });
 		[ids.publicInvoice] = await sendMail(server, { from: 'billing@vendor.test', to: 'public@example.test', subject: 'Invoice 43' });
 		[ids.theirInvoice] = await sendMail(server, { from: 'billing@vendor.test', to: 'theirs@example.test', subject: 'Invoice 44' });
-		[, ids.cc] = await sendMail(server, { from: 'x@y.test', to: 'someone@elsewhere.test', bcc: 'reserved@example.test', subject: 'Blind copy' });
+		[, ids.cc] = await sendMail(server, {
+			from: 'x@y.test',
+			to: 'someone@elsewhere.test',
+			bcc: 'reserved@example.test',
+			subject: 'Blind copy',
+		});
 	});
 	afterAll(() => server.stop());
 
@@ -52,7 +57,9 @@ describe('account-wide inbox, filter and search', () => {
 			expectError(await server.api('/api/inbox?limit=0', { key: account.key }), 400);
 			expectError(await server.api('/api/inbox?skip=-1', { key: account.key }), 400);
 			expectError(await server.api('/api/inbox?since=yesterday', { key: account.key }), 400);
-			expect((await server.api('/api/inbox', { key: other.key })).body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Invoice 44']);
+			expect((await server.api('/api/inbox', { key: other.key })).body.messages.map((m: { subject: string }) => m.subject)).toEqual([
+				'Invoice 44',
+			]);
 		});
 	});
 
@@ -81,7 +88,8 @@ describe('account-wide inbox, filter and search', () => {
 	});
 
 	describe('GET /api/inbox-search', () => {
-		const search = async (query: string) => (await server.api(`/api/inbox-search?query=${encodeURIComponent(query)}`, { key: account.key })).body;
+		const search = async (query: string) =>
+			(await server.api(`/api/inbox-search?query=${encodeURIComponent(query)}`, { key: account.key })).body;
 
 		it('ORs to, from and subject; only the account mail', async () => {
 			expect(await search('invoice')).toEqual({ query: 'invoice', messages: [expect.objectContaining({ _id: ids.invoice })] });
@@ -136,7 +144,12 @@ describe('account-wide inbox, filter and search', () => {
 
 	it('a deleted message is gone from list, text, raw, headers, attachments, inbox, filter and search', async () => {
 		const inbox = 'reserved@example.test';
-		const [id] = await sendMail(server, { from: 'gone@vendor.test', to: inbox, subject: 'Disappearing act', attachments: [{ filename: 'gone.txt', content: 'bye' }] });
+		const [id] = await sendMail(server, {
+			from: 'gone@vendor.test',
+			to: inbox,
+			subject: 'Disappearing act',
+			attachments: [{ filename: 'gone.txt', content: 'bye' }],
+		});
 		const key = account.key;
 		const urls = [
 			`/api/addresses/${inbox}/messages/${id}`,

@@ -30,7 +30,10 @@ describe('Account API', () => {
 
 			// Starring counts wherever the message is, a public inbox too.
 			const publicMessage = (await server.api(`/api/addresses/${enc('public@stats.test')}/messages`)).body[0];
-			const starred = await server.api(`/api/addresses/${enc('public@stats.test')}/messages/${publicMessage._id}/star`, { method: 'PUT', key: ann.key });
+			const starred = await server.api(`/api/addresses/${enc('public@stats.test')}/messages/${publicMessage._id}/star`, {
+				method: 'PUT',
+				key: ann.key,
+			});
 			expect(starred.status).toBe(200);
 
 			const stats = await server.api('/api/me/stats', { key: ann.key });
@@ -42,7 +45,10 @@ describe('Account API', () => {
 				inboxBytes: sizes[0] + sizes[1],
 				sendsRemaining: 7,
 			});
-			expect((await server.api('/api/me/stats', { key: bob.key })).body).toMatchObject({ addresses: ['bob@stats.test'], storedMessages: 1 });
+			expect((await server.api('/api/me/stats', { key: bob.key })).body).toMatchObject({
+				addresses: ['bob@stats.test'],
+				storedMessages: 1,
+			});
 		});
 
 		it('needs a valid key', async () => {
@@ -56,13 +62,24 @@ describe('Account API', () => {
 			const ann = server.createAccount('keys-ann');
 			const created = await server.api('/api/me/keys', { method: 'POST', key: ann.key, body: { label: 'dashboard' } });
 			expect(created.status).toBe(200);
-			expect(created.body).toEqual({ id: expect.any(String), key: expect.stringMatching(/^mr_/), label: 'dashboard', created: expect.any(String) });
+			expect(created.body).toEqual({
+				id: expect.any(String),
+				key: expect.stringMatching(/^mr_/),
+				label: 'dashboard',
+				created: expect.any(String),
+			});
 			expect((await server.api('/api/me', { key: created.body.key })).body._id).toBe(ann.id);
 
 			const list = await server.api('/api/me/keys', { key: created.body.key });
 			expect(list.status).toBe(200);
 			expect(list.body).toHaveLength(2);
-			expect(list.body[1]).toEqual({ id: created.body.id, label: 'dashboard', created: created.body.created, revoked: null, current: true });
+			expect(list.body[1]).toEqual({
+				id: created.body.id,
+				label: 'dashboard',
+				created: created.body.created,
+				revoked: null,
+				current: true,
+			});
 			expect(list.body[0]).toMatchObject({ revoked: null, current: false });
 			expect(list.text).not.toContain(created.body.key);
 			expect(list.text).not.toContain(ann.key);
@@ -86,7 +103,9 @@ describe('Account API', () => {
 			// Again: nothing changes.
 			const again = await server.api(`/api/me/keys/${second.id}`, { method: 'DELETE', key: ann.key });
 			expect(again.body.revoked).toBe(revoked.body.revoked);
-			expect((await server.api('/api/me/keys', { key: ann.key })).body.find((k: { id: string }) => k.id === second.id).revoked).toBe(revoked.body.revoked);
+			expect((await server.api('/api/me/keys', { key: ann.key })).body.find((k: { id: string }) => k.id === second.id).revoked).toBe(
+				revoked.body.revoked,
+			);
 		});
 
 		it('refuses to revoke the key the request is made with (409)', async () => {

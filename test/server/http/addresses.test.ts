@@ -41,7 +41,12 @@ describe('Addresses API', () => {
 				body: { webhook: 'https://hooks.example.test/in', forward: 'Elsewhere@Example.test', info: 'signup tests', enablews: true },
 			});
 			expect(reserved.status).toBe(200);
-			expect(reserved.body).toMatchObject({ webhook: 'https://hooks.example.test/in', forward: 'elsewhere@example.test', info: 'signup tests', enablews: true });
+			expect(reserved.body).toMatchObject({
+				webhook: 'https://hooks.example.test/in',
+				forward: 'elsewhere@example.test',
+				info: 'signup tests',
+				enablews: true,
+			});
 		});
 
 		it('answers 200 with the record unchanged when the caller already holds the address', async () => {
@@ -60,8 +65,15 @@ describe('Addresses API', () => {
 		it('needs a key (401) and a valid address and body (400)', async () => {
 			expectError(await server.api(path('nokey@example.test'), { method: 'POST' }), 401);
 			expectError(await server.api(path('not-an-address'), { method: 'POST', key: ann.key }), 400, /not a valid email address/);
-			expectError(await server.api(path('bad-body@example.test'), { method: 'POST', key: ann.key, body: { webhook: 'ftp://x.test' } }), 400);
-			expectError(await server.api(path('bad-body@example.test'), { method: 'POST', key: ann.key, body: { forward: 'bad-body@example.test' } }), 400, /itself/);
+			expectError(
+				await server.api(path('bad-body@example.test'), { method: 'POST', key: ann.key, body: { webhook: 'ftp://x.test' } }),
+				400,
+			);
+			expectError(
+				await server.api(path('bad-body@example.test'), { method: 'POST', key: ann.key, body: { forward: 'bad-body@example.test' } }),
+				400,
+				/itself/,
+			);
 			// A refused body reserves nothing.
 			expect((await server.api(path('bad-body@example.test'), { key: ann.key })).status).toBe(404);
 		});
@@ -93,7 +105,12 @@ describe('Addresses API', () => {
 			const updated = await server.api(path('update@example.test'), {
 				method: 'PUT',
 				key: ann.key,
-				body: { webhook: 'http://127.0.0.1:9/hook', webhookSlack: 'https://hooks.slack.test/services/T/B/X', webhookSlackToFrom: true, enablews: true },
+				body: {
+					webhook: 'http://127.0.0.1:9/hook',
+					webhookSlack: 'https://hooks.slack.test/services/T/B/X',
+					webhookSlackToFrom: true,
+					enablews: true,
+				},
 			});
 			expect(updated.status).toBe(200);
 			expect(updated.body).toMatchObject({
@@ -122,7 +139,13 @@ describe('Addresses API', () => {
 				body: { webhookSlack: null, enablews: true, info: 'set through the legacy route' },
 			});
 			expect(viaLegacy.status).toBe(200);
-			expect(viaLegacy.body).toMatchObject({ webhook: null, forward: null, webhookSlack: null, enablews: true, info: 'set through the legacy route' });
+			expect(viaLegacy.body).toMatchObject({
+				webhook: null,
+				forward: null,
+				webhookSlack: null,
+				enablews: true,
+				info: 'set through the legacy route',
+			});
 		});
 
 		it('validates the body the same way on both routes', async () => {
@@ -184,8 +207,16 @@ describe('Addresses API', () => {
 	describe('GET /api/addresses/:email/availability', () => {
 		it('says whether the address is free, without a key too', async () => {
 			await server.api(path('held@example.test'), { method: 'POST', key: ann.key });
-			expect((await server.api(path('free@example.test', '/availability'))).body).toEqual({ email: 'free@example.test', available: true, owned: false });
-			expect((await server.api(path('Held@example.test', '/availability'))).body).toEqual({ email: 'held@example.test', available: false, owned: true });
+			expect((await server.api(path('free@example.test', '/availability'))).body).toEqual({
+				email: 'free@example.test',
+				available: true,
+				owned: false,
+			});
+			expect((await server.api(path('Held@example.test', '/availability'))).body).toEqual({
+				email: 'held@example.test',
+				available: false,
+				owned: true,
+			});
 			expect((await server.api(path('held@example.test', '/availability'), { key: ann.key })).body).toEqual({
 				email: 'held@example.test',
 				available: false,
@@ -197,8 +228,14 @@ describe('Addresses API', () => {
 
 		it("counts addresses of an owned domain as owned, and available to the domain's owner only", async () => {
 			server.domains.claim('ann-domain.test', ann.id);
-			expect((await server.api(path('x@ann-domain.test', '/availability'), { key: ann.key })).body).toMatchObject({ available: true, owned: true });
-			expect((await server.api(path('x@ann-domain.test', '/availability'), { key: bob.key })).body).toMatchObject({ available: false, owned: true });
+			expect((await server.api(path('x@ann-domain.test', '/availability'), { key: ann.key })).body).toMatchObject({
+				available: true,
+				owned: true,
+			});
+			expect((await server.api(path('x@ann-domain.test', '/availability'), { key: bob.key })).body).toMatchObject({
+				available: false,
+				owned: true,
+			});
 			expect((await server.api(path('x@ann-domain.test', '/availability'))).body).toMatchObject({ available: false, owned: true });
 			expectError(await server.api(path('x@ann-domain.test'), { method: 'POST', key: bob.key }), 403);
 			expect((await server.api(path('x@ann-domain.test'), { method: 'POST', key: ann.key })).status).toBe(200);
@@ -206,7 +243,8 @@ describe('Addresses API', () => {
 	});
 
 	describe('POST /api/private-addresses-bulk', () => {
-		const bulk = (key: string | undefined, addresses: unknown) => server.api('/api/private-addresses-bulk', { method: 'POST', key, body: { addresses } });
+		const bulk = (key: string | undefined, addresses: unknown) =>
+			server.api('/api/private-addresses-bulk', { method: 'POST', key, body: { addresses } });
 
 		it('reserves every address at once, including ones the caller already holds', async () => {
 			await server.api(path('bulk-held@example.test'), { method: 'POST', key: ann.key });

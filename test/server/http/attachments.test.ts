@@ -19,7 +19,13 @@ describe('attachments', () => {
 			to: inbox,
 			attachments: [
 				{ filename: 'résumé "final".pdf', content: pdf, contentType: 'application/pdf' },
-				{ filename: 'logo.png', content: Buffer.from('png bytes'), contentType: 'image/png', cid: 'logo@example.test', contentDisposition: 'inline' },
+				{
+					filename: 'logo.png',
+					content: Buffer.from('png bytes'),
+					contentType: 'image/png',
+					cid: 'logo@example.test',
+					contentDisposition: 'inline',
+				},
 				{ filename: 'big.bin', content: big, contentType: 'application/octet-stream' },
 			],
 		});
@@ -30,8 +36,22 @@ describe('attachments', () => {
 		const response = await server.api(url());
 		expect(response.status).toBe(200);
 		expect(response.body).toEqual([
-			{ checksum: md5(pdf), contentType: 'application/pdf', fileName: 'résumé "final".pdf', length: pdf.length, contentId: null, contentDisposition: 'attachment', transferEncoding: 'base64' },
-			expect.objectContaining({ checksum: md5('png bytes'), contentType: 'image/png', fileName: 'logo.png', contentId: '<logo@example.test>', contentDisposition: 'inline' }),
+			{
+				checksum: md5(pdf),
+				contentType: 'application/pdf',
+				fileName: 'résumé "final".pdf',
+				length: pdf.length,
+				contentId: null,
+				contentDisposition: 'attachment',
+				transferEncoding: 'base64',
+			},
+			expect.objectContaining({
+				checksum: md5('png bytes'),
+				contentType: 'image/png',
+				fileName: 'logo.png',
+				contentId: '<logo@example.test>',
+				contentDisposition: 'inline',
+			}),
 			expect.objectContaining({ checksum: md5(big), length: big.length, fileName: 'big.bin' }),
 		]);
 		const record = (await server.api(`/api/addresses/${inbox}/messages/${id}`)).body;

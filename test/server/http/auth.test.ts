@@ -8,7 +8,8 @@ describe('HTTP auth', () => {
 	let server: TestMailroom;
 	let owner: { id: string; key: string };
 	let other: { id: string; key: string };
-	const keyOf = (caller: Caller) => ({ none: undefined, unknown: 'mr_not-a-key-anyone-was-given', other: other.key, owner: owner.key })[caller];
+	const keyOf = (caller: Caller) =>
+		({ none: undefined, unknown: 'mr_not-a-key-anyone-was-given', other: other.key, owner: owner.key })[caller];
 
 	/** Sends one message to `inbox` and returns its record id. */
 	async function deliver(inbox: string): Promise<string> {
@@ -34,7 +35,9 @@ describe('HTTP auth', () => {
 				expect((await server.api(`/api/addresses/${inbox}`, { method: 'POST', key: owner.key })).status).toBe(200);
 			}
 			if (inbox.endsWith('@owned-domain.test')) {
-				server.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run('owned-domain.test', owner.id, new Date().toISOString());
+				server.db
+					.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)')
+					.run('owned-domain.test', owner.id, new Date().toISOString());
 			}
 			messageId = await deliver(inbox);
 		});
@@ -82,7 +85,7 @@ describe('HTTP auth', () => {
 		expect((await server.api('/api/addresses/free@public.test', { key: owner.key })).status).toBe(404);
 	});
 
-	it('refuses a revoked key with 401 at once, while the account\'s other keys keep working', async () => {
+	it("refuses a revoked key with 401 at once, while the account's other keys keep working", async () => {
 		const account = server.createAccount('revokes');
 		const second = server.accounts.createKey(account.id, 'second');
 		expect((await server.api('/api/me', { key: account.key })).status).toBe(200);

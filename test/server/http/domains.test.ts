@@ -66,7 +66,11 @@ describe('Domains API and catch-all', () => {
 			await sendMail(server, { to: ['one@count.test', 'two@count.test'] });
 			const one = await server.api('/api/domains/COUNT.test', { key: ann.key });
 			expect(one.status).toBe(200);
-			expect(one.body).toEqual({ domain: { _id: 'count.test', owner: ann.id, catchAll: null, created: expect.any(String) }, totalMessages: 2, catchAllAddress: null });
+			expect(one.body).toEqual({
+				domain: { _id: 'count.test', owner: ann.id, catchAll: null, created: expect.any(String) },
+				totalMessages: 2,
+				catchAllAddress: null,
+			});
 			expectError(await server.api('/api/domains/count.test', { key: bob.key }), 403);
 			expectError(await server.api('/api/domains/count.test'), 401);
 			expectError(await server.api('/api/domains/unclaimed.test', { key: ann.key }), 404);
@@ -111,7 +115,10 @@ describe('Domains API and catch-all', () => {
 			await claim('gone.test', ann.key);
 			await setCatchAll('gone.test', 'all@gone.test', ann.key);
 			await server.api(`/api/addresses/${enc('all@gone.test')}`, { method: 'DELETE', key: ann.key });
-			expect((await server.api('/api/domains/gone.test', { key: ann.key })).body).toMatchObject({ domain: { catchAll: null }, catchAllAddress: null });
+			expect((await server.api('/api/domains/gone.test', { key: ann.key })).body).toMatchObject({
+				domain: { catchAll: null },
+				catchAllAddress: null,
+			});
 		});
 
 		it('refuses an address of another domain, a bad body, other accounts and missing keys', async () => {
@@ -141,7 +148,10 @@ describe('Domains API and catch-all', () => {
 			let until: string | undefined;
 			for (let page = 0; page < 10; page++) {
 				const query = `limit=2${until ? `&until=${enc(until)}` : ''}`;
-				const body = (await server.api(`/api/domains/list.test/messages?${query}`, { key: ann.key })).body as { _id: string; received: string }[];
+				const body = (await server.api(`/api/domains/list.test/messages?${query}`, { key: ann.key })).body as {
+					_id: string;
+					received: string;
+				}[];
 				const fresh = body.filter((m) => !seen.includes(m._id));
 				seen.push(...fresh.map((m) => m._id));
 				if (body.length < 2 || fresh.length === 0) break;
@@ -170,7 +180,7 @@ describe('Domains API and catch-all', () => {
 	});
 
 	describe('POST /api/domains/:domain/delete-all-domain-mail', () => {
-		it("deletes every message of the domain (204) and nothing of other domains", async () => {
+		it('deletes every message of the domain (204) and nothing of other domains', async () => {
 			await claim('wipe.test', ann.key);
 			await claim('keep.test', ann.key);
 			await sendMail(server, { to: ['a@wipe.test', 'b@wipe.test', 'a@keep.test'] });

@@ -55,7 +55,12 @@ interface Answer {
 	text: string;
 }
 
-function request(port: number, method: string, path: string, options: { key?: string; body?: Buffer | string; contentType?: string } = {}): Promise<Answer> {
+function request(
+	port: number,
+	method: string,
+	path: string,
+	options: { key?: string; body?: Buffer | string; contentType?: string } = {},
+): Promise<Answer> {
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = {};
 		if (options.key) headers['Service-Key'] = options.key;
@@ -63,7 +68,13 @@ function request(port: number, method: string, path: string, options: { key?: st
 		const req = http.request({ host: '127.0.0.1', port, method: method.toUpperCase(), path, headers }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString() }));
+			res.on('end', () =>
+				resolve({
+					status: res.statusCode!,
+					contentType: String(res.headers['content-type'] ?? ''),
+					text: Buffer.concat(chunks).toString(),
+				}),
+			);
 		});
 		req.on('error', reject);
 		req.end(options.body);
@@ -75,7 +86,8 @@ function fault(answer: Answer): string | undefined {
 	if (answer.status < 400 || answer.status > 499) return `status ${answer.status}`;
 	if (!answer.contentType.startsWith('application/json')) return `content type ${answer.contentType}`;
 	const body = JSON.parse(answer.text);
-	if (Object.keys(body).sort().join() !== 'error,message' || typeof body.error !== 'string' || typeof body.message !== 'string') return `body ${answer.text}`;
+	if (Object.keys(body).sort().join() !== 'error,message' || typeof body.error !== 'string' || typeof body.message !== 'string')
+		return `body ${answer.text}`;
 	if (/\n\s+at |node_modules|\/dist\/|\.js:\d+/.test(answer.text)) return `stack trace ${answer.text}`;
 	return undefined;
 }
@@ -148,7 +160,16 @@ describe('hostile HTTP', () => {
 	});
 
 	it('answers odd query strings on every GET route without a 5xx, errors as JSON', async () => {
-		const queries = ['limit=%00&until=%2e%2e%2f', 'limit=-1&skip=1e309', 'limit=abc&download=%ff', 'query=%00%ff%fe&q=%25%25', `andTo=${'%28'.repeat(5000)}`, 'until=9999-99-99', 'messageHeadersFormat=%00&images=%ff', 'limit=1&limit=2'];
+		const queries = [
+			'limit=%00&until=%2e%2e%2f',
+			'limit=-1&skip=1e309',
+			'limit=abc&download=%ff',
+			'query=%00%ff%fe&q=%25%25',
+			`andTo=${'%28'.repeat(5000)}`,
+			'until=9999-99-99',
+			'messageHeadersFormat=%00&images=%ff',
+			'limit=1&limit=2',
+		];
 		const faults: string[] = [];
 		for (const { template } of operations.filter((op) => op.method === 'get')) {
 			const path = template.replace('{email}', 'hostile%40http.test').replace(/\{[^}]+\}/g, 'nonexistent');
@@ -165,7 +186,8 @@ describe('hostile HTTP', () => {
 		const faults: string[] = [];
 		for (const path of TRAVERSAL_PATHS) {
 			const answer = await request(server.httpPort, 'get', path);
-			if (answer.text.includes('"name": "n8n-nodes-mailroom"') || answer.text.includes('root:') || answer.text.startsWith('SQLite format')) faults.push(`${path}: served a file`);
+			if (answer.text.includes('"name": "n8n-nodes-mailroom"') || answer.text.includes('root:') || answer.text.startsWith('SQLite format'))
+				faults.push(`${path}: served a file`);
 			const problem = fault(answer);
 			if (problem) faults.push(`${path}: ${problem}`);
 		}

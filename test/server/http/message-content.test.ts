@@ -111,7 +111,9 @@ describe('message content: raw, headers, sanitised and dirty HTML', () => {
 		const body = fetch(`${server.httpUrl}/api/body/${inbox}/${bigId}`).then((response) => (answered.push('body'), response));
 		// Sanitising 4 MB takes hundreds of milliseconds; this request comes in while it runs.
 		await new Promise((resolve) => setTimeout(resolve, 100));
-		const count = await fetch(`${server.httpUrl}/api/addresses/${inbox}/message-count`).then((response) => (answered.push('count'), response));
+		const count = await fetch(`${server.httpUrl}/api/addresses/${inbox}/message-count`).then(
+			(response) => (answered.push('count'), response),
+		);
 		const sanitised = await body;
 		expect(count.status).toBe(200);
 		expect(answered).toEqual(['count', 'body']);

@@ -36,32 +36,35 @@ describe('message routes: authorisation, 404 and parameters', () => {
 	});
 	afterAll(() => server.stop());
 
-	describe.each(ROUTES.map((route) => ({ ...route, name: route.path(':email', ':messageId') })))('$method $name', ({ method, path, needsKey }) => {
-		it('serves a public inbox to anyone (with a key if the route needs one)', async () => {
-			const response = await server.api(path(inboxes.public, ids.public), { method });
-			if (needsKey) expectError(response, 401, /API key/);
-			else expect(response.status).toBe(200);
-			expect((await server.api(path(inboxes.public, ids.public), { method, key: other.key })).status).toBe(200);
-		});
+	describe.each(ROUTES.map((route) => ({ ...route, name: route.path(':email', ':messageId') })))(
+		'$method $name',
+		({ method, path, needsKey }) => {
+			it('serves a public inbox to anyone (with a key if the route needs one)', async () => {
+				const response = await server.api(path(inboxes.public, ids.public), { method });
+				if (needsKey) expectError(response, 401, /API key/);
+				else expect(response.status).toBe(200);
+				expect((await server.api(path(inboxes.public, ids.public), { method, key: other.key })).status).toBe(200);
+			});
 
-		it.each(['reserved', 'domain'] as const)('serves a private (%s) inbox only to its owner', async (kind) => {
-			const url = path(enc(inboxes[kind]), ids[kind]);
-			expectError(await server.api(url, { method }), 401);
-			expectError(await server.api(url, { method, key: other.key }), 403, /another account/);
-			expect((await server.api(url, { method, key: owner.key })).status).toBe(200);
-		});
+			it.each(['reserved', 'domain'] as const)('serves a private (%s) inbox only to its owner', async (kind) => {
+				const url = path(enc(inboxes[kind]), ids[kind]);
+				expectError(await server.api(url, { method }), 401);
+				expectError(await server.api(url, { method, key: other.key }), 403, /another account/);
+				expect((await server.api(url, { method, key: owner.key })).status).toBe(200);
+			});
 
-		it('answers 404 for an unknown message, or one of another inbox', async () => {
-			expectError(await server.api(path(inboxes.public, 'nosuchmessage'), { method, key: owner.key }), 404);
-			expectError(await server.api(path(inboxes.public, ids.reserved), { method, key: owner.key }), 404);
-		});
+			it('answers 404 for an unknown message, or one of another inbox', async () => {
+				expectError(await server.api(path(inboxes.public, 'nosuchmessage'), { method, key: owner.key }), 404);
+				expectError(await server.api(path(inboxes.public, ids.reserved), { method, key: owner.key }), 404);
+			});
 
-		it('answers 400 for a bad address or message id, 401 for an unknown key', async () => {
-			expectError(await server.api(path('not-an-address', ids.public), { method, key: owner.key }), 400);
-			expectError(await server.api(path(inboxes.public, 'bad!id'), { method, key: owner.key }), 400);
-			expectError(await server.api(path(inboxes.public, ids.public), { method, key: 'k_unknown' }), 401);
-		});
-	});
+			it('answers 400 for a bad address or message id, 401 for an unknown key', async () => {
+				expectError(await server.api(path('not-an-address', ids.public), { method, key: owner.key }), 400);
+				expectError(await server.api(path(inboxes.public, 'bad!id'), { method, key: owner.key }), 400);
+				expectError(await server.api(path(inboxes.public, ids.public), { method, key: 'k_unknown' }), 401);
+			});
+		},
+	);
 
 	it('GET message-count counts an inbox and follows the same access rules', async () => {
 		expect((await server.api(`/api/addresses/${inboxes.public}/message-count`)).body).toEqual({ count: 1, inbox: inboxes.public });
@@ -74,7 +77,12 @@ describe('message routes: authorisation, 404 and parameters', () => {
 
 	it('GET one message returns the full record', async () => {
 		const response = await server.api(`/api/addresses/${inboxes.public}/messages/${ids.public}`);
-		expect(response.body).toMatchObject({ _id: ids.public, inbox: inboxes.public, subject: 'hello', attachments: [expect.stringMatching(/^[0-9a-f]{32}$/)] });
+		expect(response.body).toMatchObject({
+			_id: ids.public,
+			inbox: inboxes.public,
+			subject: 'hello',
+			attachments: [expect.stringMatching(/^[0-9a-f]{32}$/)],
+		});
 		const [listed] = (await server.api(`/api/addresses/${inboxes.public}/messages`)).body;
 		expect(response.body).toEqual(listed);
 	});
@@ -101,7 +109,11 @@ describe('message routes: authorisation, 404 and parameters', () => {
 		await server.api(`/api/addresses/${inbox}/messages/${starred}/star`, { method: 'PUT', key: owner.key });
 		expectError(await server.api(`/api/addresses/${inbox}/messages`, { method: 'DELETE' }), 401);
 		expectError(await server.api(`/api/addresses/${inbox}/messages`, { method: 'DELETE', key: other.key }), 403);
-		expectError(await server.api(`/api/addresses/${inboxes.public}/messages`, { method: 'DELETE', key: owner.key }), 403, /not a private address/);
+		expectError(
+			await server.api(`/api/addresses/${inboxes.public}/messages`, { method: 'DELETE', key: owner.key }),
+			403,
+			/not a private address/,
+		);
 		expectError(await server.api('/api/addresses/bad/messages', { method: 'DELETE', key: owner.key }), 400);
 		const response = await server.api(`/api/addresses/${inbox}/messages`, { method: 'DELETE', key: owner.key });
 		expect([response.status, response.text]).toEqual([204, '']);

@@ -19,7 +19,10 @@ describe('message state: labels, folder, read, star', () => {
 	afterAll(() => server.stop());
 
 	it('adds labels once each, URL-decoded, and removes them', async () => {
-		expect((await server.api(url('/labels/business%20archive'), { method: 'PUT' })).body).toEqual({ _id: id, labels: ['business archive'] });
+		expect((await server.api(url('/labels/business%20archive'), { method: 'PUT' })).body).toEqual({
+			_id: id,
+			labels: ['business archive'],
+		});
 		expect((await server.api(url('/labels/urgent'), { method: 'PUT' })).body.labels).toEqual(['business archive', 'urgent']);
 		expect((await server.api(url('/labels/urgent'), { method: 'PUT' })).body.labels).toEqual(['business archive', 'urgent']);
 		expect((await record()).labels).toEqual(['business archive', 'urgent']);
@@ -49,7 +52,9 @@ describe('message state: labels, folder, read, star', () => {
 		expectError(await server.api(url('/star'), { method: 'PUT' }), 401);
 		const starred = await server.api(url('/star'), { method: 'PUT', key: account.key });
 		expect(starred.body).toMatchObject({ _id: id, savedBy: account.id });
-		expect((await server.api('/api/addresses/starred/messages', { key: account.key })).body.map((m: { _id: string }) => m._id)).toEqual([id]);
+		expect((await server.api('/api/addresses/starred/messages', { key: account.key })).body.map((m: { _id: string }) => m._id)).toEqual([
+			id,
+		]);
 		expect((await server.api('/api/addresses/starred/messages', { key: other.key })).body).toEqual([]);
 		expectError(await server.api('/api/addresses/starred/messages'), 401);
 		expectError(await server.api('/api/addresses/starred/messages?limit=0', { key: account.key }), 400);

@@ -30,7 +30,8 @@ describe('inbox listing and message text', () => {
 		});
 
 		it('lists newest first', async () => {
-			for (const subject of ['first', 'second', 'third']) await server.send({ from: 'a@sender.test', to: 'order@example.test', subject, text: subject });
+			for (const subject of ['first', 'second', 'third'])
+				await server.send({ from: 'a@sender.test', to: 'order@example.test', subject, text: subject });
 			const list = await server.api('/api/addresses/order@example.test/messages');
 			expect(list.status).toBe(200);
 			expect(list.body.map((message: { subject: string }) => message.subject)).toEqual(['third', 'second', 'first']);
@@ -72,7 +73,9 @@ describe('inbox listing and message text', () => {
 		it('keeps only messages received before `until`', async () => {
 			const all = (await server.api(`/api/addresses/${bulk}/messages?limit=1000`)).body as { _id: string; received: string }[];
 			const cut = all[50].received;
-			const older = (await server.api(`/api/addresses/${bulk}/messages?limit=1000&until=${encodeURIComponent(cut)}`)).body as { received: string }[];
+			const older = (await server.api(`/api/addresses/${bulk}/messages?limit=1000&until=${encodeURIComponent(cut)}`)).body as {
+				received: string;
+			}[];
 			expect(older.length).toBeGreaterThan(0);
 			expect(older.every((message) => message.received < cut)).toBe(true);
 			expect(older.length).toBe(all.filter((message) => message.received < cut).length);
@@ -81,7 +84,14 @@ describe('inbox listing and message text', () => {
 
 		it('sends each record byte for byte as the single-record route serialises it, with the same content type', async () => {
 			const inbox = 'bytes@example.test';
-			await server.send({ from: '"Ann \\"Q\\" Lee" <ann@sender.test>', to: inbox, cc: 'Cé <c@sender.test>', subject: 'tab\there, ünï ✓ "quoted" \\', text: 'see https://example.org/x?a=1&b=2', attachments: [{ filename: 'a.txt', content: 'attached' }] });
+			await server.send({
+				from: '"Ann \\"Q\\" Lee" <ann@sender.test>',
+				to: inbox,
+				cc: 'Cé <c@sender.test>',
+				subject: 'tab\there, ünï ✓ "quoted" \\',
+				text: 'see https://example.org/x?a=1&b=2',
+				attachments: [{ filename: 'a.txt', content: 'attached' }],
+			});
 			await server.send({ from: 'b@sender.test', to: inbox, subject: '', text: 'second' });
 			const list = await server.api(`/api/addresses/${inbox}/messages`);
 			const ids = list.body.map((message: { _id: string }) => message._id);
@@ -139,7 +149,12 @@ describe('inbox listing and message text', () => {
 	describe('GET /api/text/:email/:messageId', () => {
 		let id: string;
 		beforeAll(async () => {
-			const info = await server.send({ from: 'a@sender.test', to: 'text@example.test', subject: 'text', text: 'Go to https://example.org/a and https://example.org/b, then https://example.org/a again.' });
+			const info = await server.send({
+				from: 'a@sender.test',
+				to: 'text@example.test',
+				subject: 'text',
+				text: 'Go to https://example.org/a and https://example.org/b, then https://example.org/a again.',
+			});
 			id = /stored as (\S+)/.exec(info.response)![1];
 		});
 
@@ -199,7 +214,11 @@ describe('inbox listing and message text', () => {
 		it('gives a JSON 400 for a body that is not valid JSON', async () => {
 			const owner = server.createAccount('json-errors');
 			await server.api('/api/addresses/json@example.test', { method: 'POST', key: owner.key });
-			const response = await server.api('/api/private-address-forwarding/json@example.test', { method: 'PUT', key: owner.key, body: '{"webhook": ' });
+			const response = await server.api('/api/private-address-forwarding/json@example.test', {
+				method: 'PUT',
+				key: owner.key,
+				body: '{"webhook": ',
+			});
 			expectError(response, 400, /JSON/);
 		});
 
@@ -210,7 +229,11 @@ describe('inbox listing and message text', () => {
 			expectError(await server.api('/api/private-address-forwarding/big@example.test', { method: 'PUT', key: owner.key, body }), 413);
 			// a body just under the limit is read (and then validated)
 			const almost = JSON.stringify({ webhook: `https://example.org/${'x'.repeat(1000 * 1000)}` });
-			expectError(await server.api('/api/private-address-forwarding/big@example.test', { method: 'PUT', key: owner.key, body: almost }), 400, /webhook/);
+			expectError(
+				await server.api('/api/private-address-forwarding/big@example.test', { method: 'PUT', key: owner.key, body: almost }),
+				400,
+				/webhook/,
+			);
 		});
 	});
 });
@@ -244,7 +267,11 @@ describe('GET /api/text of a large message (its text stored in pieces)', () => {
 		expect(response.contentType).toBe('text/plain; charset=utf-8');
 		const body = response.bytes.toString();
 		expect(body).toContain(`see [3] ${line(2999)}`);
-		expect(body.endsWith(`${line(49_999).trimEnd()}\n\n\n\n[1] https://example.org/999?q=é\n[2] https://example.org/1999?q=é\n[3] https://example.org/2999?q=é\n`)).toBe(true);
+		expect(
+			body.endsWith(
+				`${line(49_999).trimEnd()}\n\n\n\n[1] https://example.org/999?q=é\n[2] https://example.org/1999?q=é\n[3] https://example.org/2999?q=é\n`,
+			),
+		).toBe(true);
 	});
 
 	it('cuts the connection short of the Content-Length when the message is deleted while its text streams, and serves on', async () => {
@@ -254,7 +281,9 @@ describe('GET /api/text of a large message (its text stored in pieces)', () => {
 		const [id] = await sendMail(server, { to: 'deleted@example.test', text });
 		const cut = await readWhileDeleted(server, `/api/text/deleted@example.test/${id}`, 'deleted@example.test', id);
 		expect(cut.status).toBe(200);
-		expect(cut.contentLength).toBe(Buffer.byteLength(text.replace('https://example.org/first', '[1]').trimEnd()) + '\n\n\n\n[1] https://example.org/first\n'.length);
+		expect(cut.contentLength).toBe(
+			Buffer.byteLength(text.replace('https://example.org/first', '[1]').trimEnd()) + '\n\n\n\n[1] https://example.org/first\n'.length,
+		);
 		expect(cut.complete).toBe(false);
 		expect(cut.received).toBeLessThan(cut.contentLength);
 		expect((await server.api(`/api/text/deleted@example.test/${id}`)).status).toBe(404);

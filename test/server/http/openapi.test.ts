@@ -60,7 +60,10 @@ describe('OpenAPI document', () => {
 
 	it('marks a request body optional only where the route accepts none', async () => {
 		const { body: doc } = await server.api('/openapi.json');
-		expect(doc.paths['/api/addresses/{email}'].post.requestBody).toMatchObject({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/ForwardingUpdate' } } } });
+		expect(doc.paths['/api/addresses/{email}'].post.requestBody).toMatchObject({
+			required: false,
+			content: { 'application/json': { schema: { $ref: '#/components/schemas/ForwardingUpdate' } } },
+		});
 		expect(doc.paths['/api/me/keys'].post.requestBody.required).toBe(false);
 		expect(doc.paths['/api/addresses/{email}'].put.requestBody.required).toBe(true);
 		expect(doc.paths['/api/private-addresses-bulk'].post.requestBody.required).toBe(true);

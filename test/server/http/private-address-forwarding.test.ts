@@ -9,7 +9,8 @@ describe('private address forwarding', () => {
 	let owner: { id: string; key: string };
 	let other: { id: string; key: string };
 	const forwarding = (email: string) => `/api/private-address-forwarding/${enc(email)}`;
-	const put = (email: string, body: unknown, key: string | null = owner.key) => server.api(forwarding(email), { method: 'PUT', key: key ?? undefined, body });
+	const put = (email: string, body: unknown, key: string | null = owner.key) =>
+		server.api(forwarding(email), { method: 'PUT', key: key ?? undefined, body });
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
@@ -23,7 +24,20 @@ describe('private address forwarding', () => {
 		expect(reserved.status).toBe(200);
 		const record = (await put('types@hooks.test', { webhook: 'https://example.org/hooks/mail' })).body;
 		expect(Object.keys(record).sort()).toEqual(
-			['_id', 'owner', 'forward', 'enablews', 'webhook', 'webhookSlack', 'webhookSlackToFrom', 'catchAll', 'password', 'info', 'created', 'updated'].sort(),
+			[
+				'_id',
+				'owner',
+				'forward',
+				'enablews',
+				'webhook',
+				'webhookSlack',
+				'webhookSlackToFrom',
+				'catchAll',
+				'password',
+				'info',
+				'created',
+				'updated',
+			].sort(),
 		);
 		expect(record).toEqual({
 			_id: 'types@hooks.test',

@@ -5,8 +5,10 @@ import { waitFor } from '../../helpers/webhook-receiver';
 
 type Api = TestMailroom['api'];
 
-const inbox = (api: Api, email: string, key?: string) => api(`/api/addresses/${enc(email)}/messages`, { key }).then((list) => list.body as { _id: string; subject: string }[]);
-const raw = (api: Api, email: string, id: string, key?: string) => api(`/api/raw/${enc(email)}/${id}`, { key }).then((response) => response.text);
+const inbox = (api: Api, email: string, key?: string) =>
+	api(`/api/addresses/${enc(email)}/messages`, { key }).then((list) => list.body as { _id: string; subject: string }[]);
+const raw = (api: Api, email: string, id: string, key?: string) =>
+	api(`/api/raw/${enc(email)}/${id}`, { key }).then((response) => response.text);
 const credits = (api: Api, key: string) => api('/api/me', { key }).then((me) => me.body.sendsRemaining as number);
 
 describe('forward: local addresses (no relay: a sandbox keeps all mail inside)', () => {
@@ -21,7 +23,10 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 		await server.api(`/api/addresses/${enc('fwd@example.test')}`, { method: 'POST', key: ann.key, body: { forward: 'copy@example.test' } });
 		await sendMail(server, { to: 'fwd@example.test', subject: 'Forward me', text: 'the body' });
 
-		const [copy] = await waitFor(() => inbox(server.api, 'copy@example.test').then((list) => (list.length ? list : undefined)), 'the forwarded copy');
+		const [copy] = await waitFor(
+			() => inbox(server.api, 'copy@example.test').then((list) => (list.length ? list : undefined)),
+			'the forwarded copy',
+		);
 		expect(copy.subject).toBe('Forward me');
 		const source = await raw(server.api, 'copy@example.test', copy._id);
 		expect(source).toMatch(/^X-Mailroom-Forwarded-For: fwd@example\.test\r\n/);
@@ -33,12 +38,18 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 			() => server.api('/api/outgoing-messages', { key: ann.key }).then((list) => list.body[0]?.status === 'delivered' && list.body),
 			'the forward to be marked delivered',
 		);
-		expect(outgoing).toEqual([expect.objectContaining({ from: 'fwd@example.test', to: ['copy@example.test'], subject: 'Forward me', status: 'delivered' })]);
+		expect(outgoing).toEqual([
+			expect.objectContaining({ from: 'fwd@example.test', to: ['copy@example.test'], subject: 'Forward me', status: 'delivered' }),
+		]);
 	});
 
 	it('forwards nothing without credits, and the message is still stored', async () => {
 		const poor = server.createAccount('poor', 0);
-		await server.api(`/api/addresses/${enc('poor@example.test')}`, { method: 'POST', key: poor.key, body: { forward: 'poor-copy@example.test' } });
+		await server.api(`/api/addresses/${enc('poor@example.test')}`, {
+			method: 'POST',
+			key: poor.key,
+			body: { forward: 'poor-copy@example.test' },
+		});
 		await sendMail(server, { to: 'poor@example.test' });
 		await sendMail(server, { to: 'after@example.test' }); // a later message that has arrived proves the first was handled
 		await waitFor(() => inbox(server.api, 'after@example.test').then((list) => list.length), 'a later message');
@@ -49,8 +60,16 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 
 	it('stops a forwarding loop after a few hops', async () => {
 		const loop = server.createAccount('loop', 100);
-		await server.api(`/api/addresses/${enc('ping@example.test')}`, { method: 'POST', key: loop.key, body: { forward: 'pong@example.test' } });
-		await server.api(`/api/addresses/${enc('pong@example.test')}`, { method: 'POST', key: loop.key, body: { forward: 'ping@example.test' } });
+		await server.api(`/api/addresses/${enc('ping@example.test')}`, {
+			method: 'POST',
+			key: loop.key,
+			body: { forward: 'pong@example.test' },
+		});
+		await server.api(`/api/addresses/${enc('pong@example.test')}`, {
+			method: 'POST',
+			key: loop.key,
+			body: { forward: 'ping@example.test' },
+		});
 		await sendMail(server, { to: 'ping@example.test', subject: 'loop' });
 		// ping (original) -> pong (1 hop) -> ping (2) -> pong (3): a message forwarded 3 times goes no further.
 		await waitFor(() => inbox(server.api, 'pong@example.test', loop.key).then((list) => list.length === 2), 'two copies at pong');
@@ -65,8 +84,16 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 		const dom = server.createAccount('dom', 5);
 		await server.api('/api/domains/catch-forward.test', { method: 'POST', key: dom.key });
 		await server.api('/api/domains/catch-forward.test', { method: 'PUT', key: dom.key, body: { catchAll: 'all@catch-forward.test' } });
-		await server.api(`/api/addresses/${enc('all@catch-forward.test')}`, { method: 'PUT', key: dom.key, body: { forward: 'collector@example.test' } });
-		await server.api(`/api/addresses/${enc('own@catch-forward.test')}`, { method: 'POST', key: dom.key, body: { forward: 'own-copy@example.test' } });
+		await server.api(`/api/addresses/${enc('all@catch-forward.test')}`, {
+			method: 'PUT',
+			key: dom.key,
+			body: { forward: 'collector@example.test' },
+		});
+		await server.api(`/api/addresses/${enc('own@catch-forward.test')}`, {
+			method: 'POST',
+			key: dom.key,
+			body: { forward: 'own-copy@example.test' },
+		});
 		await sendMail(server, { to: ['anyone@catch-forward.test', 'own@catch-forward.test'], subject: 'to the domain' });
 		await waitFor(() => inbox(server.api, 'collector@example.test').then((list) => list.length), 'the catch-all copy');
 		await waitFor(() => inbox(server.api, 'own-copy@example.test').then((list) => list.length), "the address's own copy");

@@ -2,7 +2,11 @@ import { isDomain, parseEmailAddress } from 'mailroom-server/dist/mail/email-add
 
 describe('parseEmailAddress', () => {
 	it('lower-cases and trims, and splits local part and domain', () => {
-		expect(parseEmailAddress('  Foo.Bar+Tag@Example.COM ')).toEqual({ address: 'foo.bar+tag@example.com', local: 'foo.bar+tag', domain: 'example.com' });
+		expect(parseEmailAddress('  Foo.Bar+Tag@Example.COM ')).toEqual({
+			address: 'foo.bar+tag@example.com',
+			local: 'foo.bar+tag',
+			domain: 'example.com',
+		});
 	});
 
 	it.each([
@@ -47,7 +51,10 @@ describe('parseEmailAddress', () => {
 
 describe('isDomain', () => {
 	it.each(['example.test', 'localhost', 'a-b.c1.example', '1.2.3.4'])('accepts %s', (domain) => expect(isDomain(domain)).toBe(true));
-	it.each(['', '.example', 'example.', 'Example.test', 'a..b', '-a.test', `${'x'.repeat(64)}.test`, `${'abc.'.repeat(63)}test`])('refuses %j', (domain) => {
-		expect(isDomain(domain)).toBe(false);
-	});
+	it.each(['', '.example', 'example.', 'Example.test', 'a..b', '-a.test', `${'x'.repeat(64)}.test`, `${'abc.'.repeat(63)}test`])(
+		'refuses %j',
+		(domain) => {
+			expect(isDomain(domain)).toBe(false);
+		},
+	);
 });

@@ -14,18 +14,39 @@ const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more
  */
 function verifyDkim(raw: string, publicKey: KeyObject): Record<string, string> {
 	const split = raw.indexOf('\r\n\r\n');
-	const fields = raw.slice(0, split + 2).split(/\r\n(?![ \t])/).filter(Boolean);
+	const fields = raw
+		.slice(0, split + 2)
+		.split(/\r\n(?![ \t])/)
+		.filter(Boolean);
 	const nameOf = (field: string) => field.slice(0, field.indexOf(':')).trim().toLowerCase();
-	const relaxed = (field: string) => `${nameOf(field)}:${field.slice(field.indexOf(':') + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+	const relaxed = (field: string) =>
+		`${nameOf(field)}:${field
+			.slice(field.indexOf(':') + 1)
+			.replace(/\r\n/g, '')
+			.replace(/[ \t]+/g, ' ')
+			.trim()}`;
 	const signature = fields.find((field) => nameOf(field) === 'dkim-signature')!;
 	const tags = Object.fromEntries(
-		relaxed(signature).slice('dkim-signature:'.length).split(';').filter((tag) => tag.trim()).map((tag) => {
-			const [name, ...value] = tag.split('=');
-			return [name.trim(), value.join('=').replace(/\s/g, '')];
-		}),
+		relaxed(signature)
+			.slice('dkim-signature:'.length)
+			.split(';')
+			.filter((tag) => tag.trim())
+			.map((tag) => {
+				const [name, ...value] = tag.split('=');
+				return [name.trim(), value.join('=').replace(/\s/g, '')];
+			}),
 	);
-	const body = raw.slice(split + 4).split('\r\n').map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, '')).join('\r\n').replace(/(\r\n)*$/, '');
-	expect(tags.bh).toBe(createHash('sha256').update(body ? `${body}\r\n` : '').digest('base64'));
+	const body = raw
+		.slice(split + 4)
+		.split('\r\n')
+		.map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
+		.join('\r\n')
+		.replace(/(\r\n)*$/, '');
+	expect(tags.bh).toBe(
+		createHash('sha256')
+			.update(body ? `${body}\r\n` : '')
+			.digest('base64'),
+	);
 	const unused = [...fields];
 	const signed = tags.h.split(':').map((name) => {
 		const index = unused.map(nameOf).lastIndexOf(name.toLowerCase());
@@ -108,13 +129,23 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		const receiver = new WebhookReceiver();
 		await receiver.listen();
 		const dan = await sender(server, 'dan', 'dan@local.test', 0);
-		expect((await server.api('/api/private-address-forwarding/dan@local.test', { method: 'PUT', key: dan.key, body: { webhook: `${receiver.url}/dan` } })).status).toBe(200);
+		expect(
+			(
+				await server.api('/api/private-address-forwarding/dan@local.test', {
+					method: 'PUT',
+					key: dan.key,
+					body: { webhook: `${receiver.url}/dan` },
+				})
+			).status,
+		).toBe(200);
 		const delivered: string[][] = [];
 		let statusAtCommit: { address: string; status: string }[] = [];
 		const onStored = (records: { inbox: string }[]) => {
 			delivered.push(records.map((r) => r.inbox));
 			// Emitted right after the commit that stored the copies: it must have marked them delivered too.
-			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as { recipients_json: string };
+			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as {
+				recipients_json: string;
+			};
 			statusAtCommit = JSON.parse(row.recipients_json);
 		};
 		server.ingest.on('stored', onStored);
@@ -148,7 +179,12 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		const hook = await waitFor(() => receiver.requests[0], 'the webhook request');
 		await receiver.close();
 		expect(hook.url).toBe('/dan');
-		expect(JSON.parse(hook.body)).toMatchObject({ _id: inbox.body[0]._id, subject: 'Mixed', inbox: 'dan@local.test', from: [{ address: 'alice@local.test' }] });
+		expect(JSON.parse(hook.body)).toMatchObject({
+			_id: inbox.body[0]._id,
+			subject: 'Mixed',
+			inbox: 'dan@local.test',
+			from: [{ address: 'alice@local.test' }],
+		});
 		expect((await server.api('/api/addresses/fay@local.test/messages')).body).toHaveLength(1);
 
 		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
@@ -252,7 +288,17 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect(list.body).toHaveLength(3);
 		expect(list.body.map((m: { subject: string }) => m.subject)).toEqual(['all', 'half', expect.any(String)]);
 		expect(list.body[0]).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/^550 /), to: ['bounce@remote.test'] });
-		expect(Object.keys(list.body[0]).sort()).toEqual(['_id', 'attempts', 'from', 'lastError', 'recipients', 'sent', 'status', 'subject', 'to']);
+		expect(Object.keys(list.body[0]).sort()).toEqual([
+			'_id',
+			'attempts',
+			'from',
+			'lastError',
+			'recipients',
+			'sent',
+			'status',
+			'subject',
+			'to',
+		]);
 		expect((await server.api('/api/outgoing-messages')).status).toBe(401);
 		expect((await server.api('/api/outgoing-messages?limit=0', { key: alice.key })).status).toBe(400);
 	});
@@ -268,14 +314,23 @@ describe('POST /api/outgoing-messages with a relay', () => {
 		expect(statuses).toEqual([...Array(3).fill(200), ...Array(9).fill(402)]);
 		expect(await credits(server, busy.key)).toBe(1);
 		expect((await server.api('/api/outgoing-messages', { key: busy.key })).body).toHaveLength(3);
-		expect(results.filter((r) => r.status === 200).map((r) => r.body.creditsRemaining).sort()).toEqual([1, 3, 5]);
+		expect(
+			results
+				.filter((r) => r.status === 200)
+				.map((r) => r.body.creditsRemaining)
+				.sort(),
+		).toEqual([1, 3, 5]);
 	});
 });
 
 describe('relay retries', () => {
 	it('queues while the relay is down and delivers once it is up', async () => {
 		const port = await freePort();
-		const server = await startTestMailroom({ domains: ['local.test'], relayUrl: `smtp://127.0.0.1:${port}`, relayRetryDelays: Array(200).fill(50) });
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://127.0.0.1:${port}`,
+			relayRetryDelays: Array(200).fill(50),
+		});
 		try {
 			const account = await sender(server, 'a', 'a@local.test', 2);
 			const res = await server.api('/api/outgoing-messages', {
@@ -284,7 +339,11 @@ describe('relay retries', () => {
 				body: { from: 'a@local.test', to: 'later@remote.test', subject: 'when you are back', text: 't' },
 			});
 			expect(res.status).toBe(200);
-			expect(res.body).toMatchObject({ status: 'queued', creditsRemaining: 1, recipients: [{ status: 'queued', error: expect.stringMatching(/ECONNREFUSED|connect/i) }] });
+			expect(res.body).toMatchObject({
+				status: 'queued',
+				creditsRemaining: 1,
+				recipients: [{ status: 'queued', error: expect.stringMatching(/ECONNREFUSED|connect/i) }],
+			});
 			expect(res.body.lastError).toMatch(/ECONNREFUSED|connect/i);
 
 			const relay = await startTestRelay({ port });
@@ -320,7 +379,11 @@ describe('relay retries', () => {
 		try {
 			const account = await sender(server, 'a', 'a@local.test', 2);
 			const post = (to: string) =>
-				server.api('/api/outgoing-messages', { method: 'POST', key: account.key, body: { from: 'a@local.test', to, subject: to, text: 't' } });
+				server.api('/api/outgoing-messages', {
+					method: 'POST',
+					key: account.key,
+					body: { from: 'a@local.test', to, subject: to, text: 't' },
+				});
 			const grey = await post('grey@remote.test');
 			expect(grey.body).toMatchObject({ status: 'queued', lastError: expect.stringMatching(/^451 .*Greylisted/) });
 			await relay.waitFor(1);
@@ -365,7 +428,10 @@ describe('relay retries', () => {
 			const [mail] = await relay.waitFor(1);
 			expect(mail.parsed.subject).toBe('survives');
 			expect(mail.parsed.messageId).toBe(`<${res.body._id}@local.test>`);
-			await waitFor(async () => (await second.api('/api/outgoing-messages', { key: account.key })).body[0].status === 'delivered', 'status delivered');
+			await waitFor(
+				async () => (await second.api('/api/outgoing-messages', { key: account.key })).body[0].status === 'delivered',
+				'status delivered',
+			);
 		} finally {
 			await second.stop();
 			await relay.close();
@@ -399,7 +465,13 @@ describe('relay security and DKIM', () => {
 			const [mail] = await relay.waitFor(1);
 			expect(mail.secure).toBe(true);
 			expect(mail.user).toBe('mailer');
-			expect(verifyDkim(mail.raw, keys.publicKey)).toMatchObject({ v: '1', a: 'rsa-sha256', c: 'relaxed/relaxed', d: 'local.test', s: 'mail2026' });
+			expect(verifyDkim(mail.raw, keys.publicKey)).toMatchObject({
+				v: '1',
+				a: 'rsa-sha256',
+				c: 'relaxed/relaxed',
+				d: 'local.test',
+				s: 'mail2026',
+			});
 			expect(() => verifyDkim(mail.raw.replace('Subject: signed', 'Subject: altered'), keys.publicKey)).toThrow();
 			expect(() => verifyDkim(`${mail.raw}appended line\r\n`, keys.publicKey)).toThrow();
 		} finally {
@@ -410,7 +482,11 @@ describe('relay security and DKIM', () => {
 
 	it('never sends relay credentials over a connection without TLS', async () => {
 		const relay = await startTestRelay();
-		const server = await startTestMailroom({ domains: ['local.test'], relayUrl: `smtp://u:p@127.0.0.1:${relay.port}`, relayRetryDelays: [] });
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://u:p@127.0.0.1:${relay.port}`,
+			relayRetryDelays: [],
+		});
 		try {
 			const account = await sender(server, 'a', 'a@local.test', 1);
 			const res = await server.api('/api/outgoing-messages', {
@@ -433,7 +509,11 @@ describe('sending without a relay', () => {
 		try {
 			const account = await sender(server, 'a', 'a@local.test', 2);
 			const post = (to: string[]) =>
-				server.api('/api/outgoing-messages', { method: 'POST', key: account.key, body: { from: 'a@local.test', to, subject: 's', text: 't' } });
+				server.api('/api/outgoing-messages', {
+					method: 'POST',
+					key: account.key,
+					body: { from: 'a@local.test', to, subject: 's', text: 't' },
+				});
 			const refused = await post(['in@local.test', 'out@remote.test']);
 			expect(refused.status).toBe(422);
 			expect(refused.body.message).toMatch(/relay.*out@remote\.test/i);
@@ -449,10 +529,17 @@ describe('sending without a relay', () => {
 		try {
 			const account = await sender(server, 'a', 'a@local.test', 1);
 			const post = (text: string) =>
-				server.api('/api/outgoing-messages', { method: 'POST', key: account.key, body: { from: 'a@local.test', to: 'in@local.test', subject: 's', text } });
+				server.api('/api/outgoing-messages', {
+					method: 'POST',
+					key: account.key,
+					body: { from: 'a@local.test', to: 'in@local.test', subject: 's', text },
+				});
 			const refused = await post('é'.repeat(1000));
 			expect(refused.status).toBe(413);
-			expect(refused.body).toEqual({ error: 'Payload Too Large', message: expect.stringMatching(/^The composed message is \d+ bytes, more than the maximum message size of 2000 bytes$/) });
+			expect(refused.body).toEqual({
+				error: 'Payload Too Large',
+				message: expect.stringMatching(/^The composed message is \d+ bytes, more than the maximum message size of 2000 bytes$/),
+			});
 			expect(await credits(server, account.key)).toBe(1);
 			expect((await server.api('/api/addresses/in@local.test/messages')).body).toEqual([]);
 			expect((await post('short')).body.status).toBe('delivered');

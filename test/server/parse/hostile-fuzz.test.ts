@@ -16,24 +16,97 @@ import { tempDataDir } from '../../helpers/mailroom';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 const RECORD_FIELDS = [
-	'_id', 'from', 'to', 'cc', 'bcc', 'subject', 'savedBy', 'originalInbox', 'inbox', 'domain', 'received', 'size',
-	'attachments', 'ip', 'via', 'folder', 'labels', 'read', 'rtls', 'links', 'spam',
+	'_id',
+	'from',
+	'to',
+	'cc',
+	'bcc',
+	'subject',
+	'savedBy',
+	'originalInbox',
+	'inbox',
+	'domain',
+	'received',
+	'size',
+	'attachments',
+	'ip',
+	'via',
+	'folder',
+	'labels',
+	'read',
+	'rtls',
+	'links',
+	'spam',
 ].sort();
 
-const HEADER_NAMES = ['From', 'To', 'Cc', 'Bcc', 'Subject', 'Reply-To', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding', 'Content-Disposition', 'X-Priority'];
+const HEADER_NAMES = [
+	'From',
+	'To',
+	'Cc',
+	'Bcc',
+	'Subject',
+	'Reply-To',
+	'Date',
+	'Message-ID',
+	'MIME-Version',
+	'Content-Type',
+	'Content-Transfer-Encoding',
+	'Content-Disposition',
+	'X-Priority',
+];
 
 /** Pieces that steer the parser into its odd corners. */
 const TRICKY = [
-	'multipart/mixed; boundary="b"', 'multipart/alternative; boundary=b', 'multipart/mixed', 'message/rfc822', 'text/html; charset=x-unknown',
-	'text/plain; charset=utf-16', 'text/plain; charset="iso-2022-jp"', 'base64', 'quoted-printable', '8bit', 'binary', '=?utf-8?B?////?=',
-	'=?iso-8859-1?Q?J=FCrgen=?=', '=?x-unknown?Q?a?=', '<a@b.test>', '"x" <y@z.test>, g: a@b.test, c@d.test;', '((((', ')>', '\u0000',
-	'attachment; filename="../../etc/passwd"', 'inline; filename*=utf-8\'\'%E2%82%AC.txt', 'Thu, 31 Feb 2099 25:61:61 +9999',
+	'multipart/mixed; boundary="b"',
+	'multipart/alternative; boundary=b',
+	'multipart/mixed',
+	'message/rfc822',
+	'text/html; charset=x-unknown',
+	'text/plain; charset=utf-16',
+	'text/plain; charset="iso-2022-jp"',
+	'base64',
+	'quoted-printable',
+	'8bit',
+	'binary',
+	'=?utf-8?B?////?=',
+	'=?iso-8859-1?Q?J=FCrgen=?=',
+	'=?x-unknown?Q?a?=',
+	'<a@b.test>',
+	'"x" <y@z.test>, g: a@b.test, c@d.test;',
+	'((((',
+	')>',
+	'\u0000',
+	'attachment; filename="../../etc/passwd"',
+	"inline; filename*=utf-8''%E2%82%AC.txt",
+	'Thu, 31 Feb 2099 25:61:61 +9999',
 ];
-const BODY_LINES = ['--b', '--b--', 'Content-Type: text/plain', 'Content-Type: multipart/mixed; boundary=b', 'Content-Transfer-Encoding: base64', '', '.', '..', '=', '=ZZ', '=E9=', 'AAAA====', '<html><a href="https://x.test/a">x</a>', 'https://example.test/path?q=1'];
+const BODY_LINES = [
+	'--b',
+	'--b--',
+	'Content-Type: text/plain',
+	'Content-Type: multipart/mixed; boundary=b',
+	'Content-Transfer-Encoding: base64',
+	'',
+	'.',
+	'..',
+	'=',
+	'=ZZ',
+	'=E9=',
+	'AAAA====',
+	'<html><a href="https://x.test/a">x</a>',
+	'https://example.test/path?q=1',
+];
 
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom(...TRICKY), fc.emailAddress());
-const header = fc.tuple(fc.oneof(fc.constantFrom(...HEADER_NAMES), fc.stringMatching(/^[!-9;-~]{1,20}$/)), fc.array(text, { maxLength: 4 }).map((parts) => parts.join(' ')));
-const bodyLine = fc.oneof(fc.string({ unit: 'binary', maxLength: 100 }), fc.constantFrom(...BODY_LINES), fc.base64String({ maxLength: 120 }));
+const header = fc.tuple(
+	fc.oneof(fc.constantFrom(...HEADER_NAMES), fc.stringMatching(/^[!-9;-~]{1,20}$/)),
+	fc.array(text, { maxLength: 4 }).map((parts) => parts.join(' ')),
+);
+const bodyLine = fc.oneof(
+	fc.string({ unit: 'binary', maxLength: 100 }),
+	fc.constantFrom(...BODY_LINES),
+	fc.base64String({ maxLength: 120 }),
+);
 
 const structured = fc
 	.record({
@@ -42,8 +115,13 @@ const structured = fc
 		eol: fc.constantFrom('\r\n', '\r\n', '\n', '\r'),
 		encoding: fc.constantFrom('utf8', 'latin1') as fc.Arbitrary<BufferEncoding>,
 	})
-	.map(({ headers, body, eol, encoding }) => Buffer.from([...headers.map(([name, value]) => `${name}: ${value}`), '', ...body].join(eol), encoding));
-const rawMessage = fc.oneof({ weight: 4, arbitrary: structured }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: 4000 }).map((bytes) => Buffer.from(bytes)) });
+	.map(({ headers, body, eol, encoding }) =>
+		Buffer.from([...headers.map(([name, value]) => `${name}: ${value}`), '', ...body].join(eol), encoding),
+	);
+const rawMessage = fc.oneof(
+	{ weight: 4, arbitrary: structured },
+	{ weight: 1, arbitrary: fc.uint8Array({ maxLength: 4000 }).map((bytes) => Buffer.from(bytes)) },
+);
 
 /** As readRaw hands it to the parser: in a SharedArrayBuffer. */
 function shared(raw: Buffer): Buffer {
@@ -99,16 +177,28 @@ describe('raw message to record, fuzzed', () => {
 				mkdirSync(dir, { recursive: true });
 				const spoolPath = join(dir, 'message.eml');
 				writeFileSync(spoolPath, raw);
-				const settle = <T>(parse: Promise<T>) => parse.then((parsed) => ({ parsed }), (err: Error) => ({ failed: err.message }));
-				const [inMemory, spooled] = await Promise.all([settle(parseMessage(raw)), settle(parseSpooled({ spoolPath, byteLength: raw.length }))]);
+				const settle = <T>(parse: Promise<T>) =>
+					parse.then(
+						(parsed) => ({ parsed }),
+						(err: Error) => ({ failed: err.message }),
+					);
+				const [inMemory, spooled] = await Promise.all([
+					settle(parseMessage(raw)),
+					settle(parseSpooled({ spoolPath, byteLength: raw.length })),
+				]);
 				rmSync(dir, { recursive: true, force: true });
 				expect('parsed' in spooled).toBe('parsed' in inMemory);
 				if (!('parsed' in inMemory) || !('parsed' in spooled)) return;
 				parsedBoth++;
 				// Attachment content is a buffer in one and a file in the other; mailparser dates an empty Date header "now".
-				const comparable = ({ attachments, date, ...rest }: typeof inMemory.parsed) => ({ ...rest, attachments: attachments.map(({ content, ...meta }) => meta) }); // eslint-disable-line @typescript-eslint/no-unused-vars
+				const comparable = ({ attachments, date, ...rest }: typeof inMemory.parsed) => ({
+					...rest,
+					attachments: attachments.map(({ content, ...meta }) => meta),
+				}); // eslint-disable-line @typescript-eslint/no-unused-vars
 				expect(comparable(spooled.parsed)).toEqual(comparable(inMemory.parsed));
-				const [spooledDate, keptDate] = [spooled.parsed.date, inMemory.parsed.date].map((date) => (date === null ? null : Date.parse(date)));
+				const [spooledDate, keptDate] = [spooled.parsed.date, inMemory.parsed.date].map((date) =>
+					date === null ? null : Date.parse(date),
+				);
 				if (spooledDate === null || keptDate === null) expect(spooledDate).toBe(keptDate);
 				else expect(Math.abs(spooledDate - keptDate)).toBeLessThan(1000);
 			}),
@@ -136,7 +226,16 @@ describe('raw message to record, fuzzed', () => {
 				)();
 
 				expect(Object.keys(record).sort()).toEqual(RECORD_FIELDS);
-				expect(record).toMatchObject({ savedBy: null, inbox: 'fuzz@fuzz.test', originalInbox: 'fuzz@fuzz.test', domain: 'fuzz.test', folder: 'inbox', labels: [], read: null, rtls: false });
+				expect(record).toMatchObject({
+					savedBy: null,
+					inbox: 'fuzz@fuzz.test',
+					originalInbox: 'fuzz@fuzz.test',
+					domain: 'fuzz.test',
+					folder: 'inbox',
+					labels: [],
+					read: null,
+					rtls: false,
+				});
 				expect(typeof record._id).toBe('string');
 				expect(typeof record.subject).toBe('string');
 				expectAddresses(record.from);

@@ -17,7 +17,8 @@ function withLinkAcross(text: string, at: number, link: string): string {
 
 describe('extractLinks', () => {
 	it('lists each distinct web link of the HTML and the text once, in order of first appearance', () => {
-		const html = '<a href="https://a.test/1">one</a> <a href="mailto:x@y.test">mail</a> <area href="http://b.test/map"> <a href="https://a.test/1">again</a>';
+		const html =
+			'<a href="https://a.test/1">one</a> <a href="mailto:x@y.test">mail</a> <area href="http://b.test/map"> <a href="https://a.test/1">again</a>';
 		const text = 'see https://c.test/x?y=1 and ftp://files.test/f and example.com and https://a.test/1';
 		expect(extractLinks(text, html)).toEqual(['https://a.test/1', 'http://b.test/map', 'https://c.test/x?y=1', 'ftp://files.test/f']);
 	});
@@ -53,7 +54,9 @@ describe('extractLinks', () => {
 
 		it('finds what it finds in the same text in memory, across the chunk boundaries', () => {
 			// ASCII words with a 3-byte character between them, so chunk boundaries fall inside characters too.
-			let text = Array.from({ length: 3.2 * MB / 16 }, (_, i) => (i % 997 === 0 ? `https://every.test/${i} ` : 'word €uro text\n')).join('');
+			let text = Array.from({ length: (3.2 * MB) / 16 }, (_, i) => (i % 997 === 0 ? `https://every.test/${i} ` : 'word €uro text\n')).join(
+				'',
+			);
 			text = withLinkAcross(text, MB, 'https://across.test/first-boundary');
 			// A whitespace-free run far too long to hold a link, "://" in its part past the second boundary.
 			const longRun = `${'x'.repeat(MB / 2)}https://inside.test/${'y'.repeat(MB / 2)}`;
@@ -65,7 +68,7 @@ describe('extractLinks', () => {
 		});
 
 		it('finds the links of an HTML body, with a tag across a chunk boundary', () => {
-			let html = '<p>filler paragraph</p>\n'.repeat(2.5 * MB / 24);
+			let html = '<p>filler paragraph</p>\n'.repeat((2.5 * MB) / 24);
 			html = withLinkAcross(html, MB, '<a href="https://across.test/html">across</a>');
 			html = withLinkAcross(html, 2 * MB, '<a href="https://across.test/second">second</a>');
 			const links = extractLinks('', inFile('html', html));

@@ -14,7 +14,9 @@ describe('a large body of a spooled message', () => {
 	function message(words: string, at: 'start' | 'end') {
 		const filler = 'nothing to see here, only plain words.\r\n'.repeat((2 * MB) / 40);
 		const body = at === 'start' ? `${words}\r\n${filler}` : `${filler}${words}\r\n`;
-		const raw = Buffer.from(`From: a@sender.test\r\nSubject: Hello\r\nMessage-ID: <m@sender.test>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n\r\n${body}`);
+		const raw = Buffer.from(
+			`From: a@sender.test\r\nSubject: Hello\r\nMessage-ID: <m@sender.test>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n\r\n${body}`,
+		);
 		const folder = join(dir, `${at}-${words.length}`);
 		mkdirSync(folder);
 		writeFileSync(join(folder, 'message.eml'), raw);

@@ -10,7 +10,18 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 const word = fc.oneof(
 	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-	fc.constantFrom('https://example.test/a?b=1', 'http://x.test', 'ftp://files.test/f', 'free money', 'URGENT', 'café', '日本語', '=', '=3D', '"'),
+	fc.constantFrom(
+		'https://example.test/a?b=1',
+		'http://x.test',
+		'ftp://files.test/f',
+		'free money',
+		'URGENT',
+		'café',
+		'日本語',
+		'=',
+		'=3D',
+		'"',
+	),
 );
 const phrase = fc.array(word, { minLength: 1, maxLength: 8 }).map((words) => words.join(' ').replace(/[\r\n]/g, ' '));
 
@@ -23,9 +34,15 @@ const headerText = fc.oneof(
 	phrase.map((text) => text.replace(/[^\x20-\x7e]/g, '?')),
 	fc.tuple(phrase, fc.constantFrom<'B' | 'Q'>('B', 'Q')).map(([text, encoding]) => encodedWord(text, encoding)),
 );
-const mailbox = fc.tuple(fc.option(headerText.map((name) => name.replace(/["\\<>,;:@()]/g, '')), { nil: undefined }), fc.emailAddress()).map(([name, address]) =>
-	name?.trim() ? `"${name.trim()}" <${address}>` : address,
-);
+const mailbox = fc
+	.tuple(
+		fc.option(
+			headerText.map((name) => name.replace(/["\\<>,;:@()]/g, '')),
+			{ nil: undefined },
+		),
+		fc.emailAddress(),
+	)
+	.map(([name, address]) => (name?.trim() ? `"${name.trim()}" <${address}>` : address));
 const mailboxes = fc.array(mailbox, { minLength: 1, maxLength: 3 }).map((list) => list.join(', '));
 const date = fc.date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }).map((d) => d.toUTCString());
 
@@ -36,7 +53,13 @@ function encodeBody(body: string, encoding: (typeof encodings)[number]): string 
 	if (encoding === 'quoted-printable') {
 		return body
 			.split('\r\n')
-			.map((line) => [...Buffer.from(line)].map((byte) => (byte >= 33 && byte <= 126 && byte !== 61 ? String.fromCharCode(byte) : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join(''))
+			.map((line) =>
+				[...Buffer.from(line)]
+					.map((byte) =>
+						byte >= 33 && byte <= 126 && byte !== 61 ? String.fromCharCode(byte) : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+					)
+					.join(''),
+			)
 			.join('\r\n');
 	}
 	return body;
@@ -59,9 +82,21 @@ const simpleMessage = fc
 		bcc: fc.option(mailboxes, { nil: undefined }),
 		subject: fc.option(headerText, { nil: undefined }),
 		date: fc.option(date, { nil: undefined }),
-		messageId: fc.option(fc.emailAddress().map((id) => `<${id}>`), { nil: undefined }),
-		priority: fc.option(fc.constantFrom('X-Priority: 1 (Highest)', 'X-Priority: 5', 'Importance: low', 'Importance: high', 'X-MSMail-Priority: High'), { nil: undefined }),
-		contentType: fc.constantFrom(undefined, 'text/plain', 'text/plain; charset=utf-8', 'text/plain; charset="us-ascii"', 'TEXT/PLAIN; charset=UTF-8'),
+		messageId: fc.option(
+			fc.emailAddress().map((id) => `<${id}>`),
+			{ nil: undefined },
+		),
+		priority: fc.option(
+			fc.constantFrom('X-Priority: 1 (Highest)', 'X-Priority: 5', 'Importance: low', 'Importance: high', 'X-MSMail-Priority: High'),
+			{ nil: undefined },
+		),
+		contentType: fc.constantFrom(
+			undefined,
+			'text/plain',
+			'text/plain; charset=utf-8',
+			'text/plain; charset="us-ascii"',
+			'TEXT/PLAIN; charset=UTF-8',
+		),
 		encoding: fc.constantFrom(...encodings),
 		body: fc.array(phrase, { maxLength: 30 }).map((lines) => lines.join('\r\n')),
 	})
@@ -86,10 +121,32 @@ const simpleMessage = fc
 
 /** Anything at all in a header block: odd headers, folding, stray bytes, other content types. */
 const anyHeader = fc.tuple(
-	fc.constantFrom('From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'Content-Type', 'Content-Transfer-Encoding', 'Content-Disposition', 'X-Priority', 'X-Odd'),
+	fc.constantFrom(
+		'From',
+		'To',
+		'Cc',
+		'Subject',
+		'Date',
+		'Message-ID',
+		'Content-Type',
+		'Content-Transfer-Encoding',
+		'Content-Disposition',
+		'X-Priority',
+		'X-Odd',
+	),
 	fc.oneof(
 		fc.string({ unit: 'binary', maxLength: 40 }),
-		fc.constantFrom('text/plain; format=flowed', 'text/html', 'multipart/mixed; boundary=b', 'text/plain; charset=iso-8859-1', 'attachment; filename=a.txt', 'base64', '=?x-unknown?Q?a?=', '\r\n folded', 'Thu, 31 Feb 2099 25:61:61'),
+		fc.constantFrom(
+			'text/plain; format=flowed',
+			'text/html',
+			'multipart/mixed; boundary=b',
+			'text/plain; charset=iso-8859-1',
+			'attachment; filename=a.txt',
+			'base64',
+			'=?x-unknown?Q?a?=',
+			'\r\n folded',
+			'Thu, 31 Feb 2099 25:61:61',
+		),
 	),
 );
 const anyMessage = fc
@@ -132,20 +189,30 @@ describe('inline parsing of simple messages', () => {
 		);
 		let inlined = 0;
 		await fc.assert(
-			fc.asyncProperty(fc.array(piece, { maxLength: 30 }), fc.constantFrom('quoted-printable', 'base64', 'Quoted-Printable'), async (pieces, encoding) => {
-				const raw = Buffer.from(`From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${pieces.join('')}`, 'latin1');
-				const inline = parseSimpleMessage(raw);
-				if (!inline) return;
-				inlined++;
-				expect(inline).toEqual(await parseMessage(raw));
-			}),
+			fc.asyncProperty(
+				fc.array(piece, { maxLength: 30 }),
+				fc.constantFrom('quoted-printable', 'base64', 'Quoted-Printable'),
+				async (pieces, encoding) => {
+					const raw = Buffer.from(
+						`From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${pieces.join('')}`,
+						'latin1',
+					);
+					const inline = parseSimpleMessage(raw);
+					if (!inline) return;
+					inlined++;
+					expect(inline).toEqual(await parseMessage(raw));
+				},
+			),
 			{ numRuns: RUNS },
 		);
 		expect(inlined).toBeGreaterThan(RUNS / 4);
 	}, 120_000);
 
 	it.each([
-		['a multipart message', 'Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n'],
+		[
+			'a multipart message',
+			'Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n',
+		],
 		['an HTML message', 'Content-Type: text/html\r\n\r\n<p>hi</p>\r\n'],
 		['another charset', 'Content-Type: text/plain; charset=iso-8859-1\r\n\r\ncaf\xe9\r\n'],
 		['format=flowed text', 'Content-Type: text/plain; format=flowed\r\n\r\nsoft \r\nbreak\r\n'],
@@ -162,9 +229,15 @@ describe('inline parsing of simple messages', () => {
 	});
 
 	it('reads the priority from X-Priority and Importance, on both paths', async () => {
-		for (const [header, priority] of [['X-Priority: 1 (Highest)', 'high'], ['Importance: low', 'low'], ['X-Priority: 3', 'normal']]) {
+		for (const [header, priority] of [
+			['X-Priority: 1 (Highest)', 'high'],
+			['Importance: low', 'low'],
+			['X-Priority: 3', 'normal'],
+		]) {
 			const simple = Buffer.from(`From: a@b.test\r\n${header}\r\n\r\nhi\r\n`);
-			const multipart = Buffer.from(`From: a@b.test\r\n${header}\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\nhi\r\n--b--\r\n`);
+			const multipart = Buffer.from(
+				`From: a@b.test\r\n${header}\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\nhi\r\n--b--\r\n`,
+			);
 			expect(parseSimpleMessage(simple)!.priority).toBe(priority);
 			expect((await parseMessage(multipart)).priority).toBe(priority);
 		}

@@ -14,7 +14,17 @@ describe('webhook and websocket body properties', () => {
 	});
 
 	it('does not let a header named like an Object property misbehave', () => {
-		expect(headerObject([['constructor', 'x'], ['__proto__', 'y']])).toEqual(Object.fromEntries([['constructor', 'x'], ['__proto__', 'y']]));
+		expect(
+			headerObject([
+				['constructor', 'x'],
+				['__proto__', 'y'],
+			]),
+		).toEqual(
+			Object.fromEntries([
+				['constructor', 'x'],
+				['__proto__', 'y'],
+			]),
+		);
 	});
 
 	it('writes every line break as CRLF', () => {

@@ -9,7 +9,8 @@ describe('retention sweep', () => {
 	let account: { id: string; key: string };
 	const count = (sql: string) => server.db.prepare(sql).pluck().get() as number;
 	const idsIn = async (inbox: string) => (await server.api(`/api/addresses/${inbox}/messages`)).body.map((m: { _id: string }) => m._id);
-	const star = (inbox: string, id: string) => server.api(`/api/addresses/${inbox}/messages/${id}/star`, { method: 'PUT', key: account.key });
+	const star = (inbox: string, id: string) =>
+		server.api(`/api/addresses/${inbox}/messages/${id}/star`, { method: 'PUT', key: account.key });
 
 	beforeEach(async () => {
 		server = await startTestMailroom({ retentionMaxAge: DAY, retentionMaxPerInbox: 3, retentionSweepInterval: HOUR });
@@ -31,7 +32,11 @@ describe('retention sweep', () => {
 	it('deletes messages past the maximum age with their raw mail and unshared attachments; starred mail stays', async () => {
 		const shared = { filename: 'shared.txt', content: 'kept while a young message has it' };
 		const [starred] = await sendMail(server, { to: 'old@example.test', subject: 'starred' });
-		const [old] = await sendMail(server, { to: 'old@example.test', subject: 'old', attachments: [{ filename: 'own.txt', content: 'only mine' }, shared] });
+		const [old] = await sendMail(server, {
+			to: 'old@example.test',
+			subject: 'old',
+			attachments: [{ filename: 'own.txt', content: 'only mine' }, shared],
+		});
 		const [young] = await sendMail(server, { to: 'young@example.test', subject: 'young', attachments: [shared] });
 		await star('old@example.test', starred);
 		server.db.prepare('UPDATE messages SET received = received - ? WHERE id IN (?, ?)').run(2 * DAY, starred, old);

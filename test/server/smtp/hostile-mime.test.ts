@@ -11,7 +11,10 @@ import { enc } from '../../helpers/messages';
 const CRLF = '\r\n';
 
 function message(to: string, headers: string[], body: string | Buffer): Buffer {
-	return Buffer.concat([Buffer.from([`From: hostile@sender.test`, `To: ${to}`, ...headers, '', ''].join(CRLF), 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1')]);
+	return Buffer.concat([
+		Buffer.from([`From: hostile@sender.test`, `To: ${to}`, ...headers, '', ''].join(CRLF), 'latin1'),
+		Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+	]);
 }
 
 function nested(depth: number): string {
@@ -25,7 +28,11 @@ function nested(depth: number): string {
 }
 
 function manyParts(count: number): string {
-	const parts = Array.from({ length: count }, (_, i) => `--p${CRLF}Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="f${i}.bin"${CRLF}${CRLF}part ${i}${CRLF}`);
+	const parts = Array.from(
+		{ length: count },
+		(_, i) =>
+			`--p${CRLF}Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="f${i}.bin"${CRLF}${CRLF}part ${i}${CRLF}`,
+	);
 	return `${parts.join('')}--p--${CRLF}`;
 }
 
@@ -45,7 +52,12 @@ const unparsed = ({ record }: Stored) => expect(record).toMatchObject({ subject:
 const CASES: HostileCase[] = [
 	{
 		name: 'a multipart with no boundary parameter',
-		build: (to) => message(to, ['Subject: no boundary', 'Content-Type: multipart/mixed'], `--x${CRLF}Content-Type: text/plain${CRLF}${CRLF}hello${CRLF}--x--${CRLF}`),
+		build: (to) =>
+			message(
+				to,
+				['Subject: no boundary', 'Content-Type: multipart/mixed'],
+				`--x${CRLF}Content-Type: text/plain${CRLF}${CRLF}hello${CRLF}--x--${CRLF}`,
+			),
 		check: ({ record }) => expect(record.subject).toBe('no boundary'),
 	},
 	{
@@ -109,12 +121,22 @@ const CASES: HostileCase[] = [
 	},
 	{
 		name: 'broken base64',
-		build: (to) => message(to, ['Subject: bad base64', 'Content-Type: text/plain', 'Content-Transfer-Encoding: base64'], `!!not*base64%%${CRLF}aGVsbG8=${CRLF}===${CRLF}`),
+		build: (to) =>
+			message(
+				to,
+				['Subject: bad base64', 'Content-Type: text/plain', 'Content-Transfer-Encoding: base64'],
+				`!!not*base64%%${CRLF}aGVsbG8=${CRLF}===${CRLF}`,
+			),
 		check: ({ record }) => expect(record.subject).toBe('bad base64'),
 	},
 	{
 		name: 'broken quoted-printable',
-		build: (to) => message(to, ['Subject: bad qp', 'Content-Type: text/plain', 'Content-Transfer-Encoding: quoted-printable'], `=ZZ=4 soft=${CRLF}=${CRLF}end=3D=E${CRLF}`),
+		build: (to) =>
+			message(
+				to,
+				['Subject: bad qp', 'Content-Type: text/plain', 'Content-Transfer-Encoding: quoted-printable'],
+				`=ZZ=4 soft=${CRLF}=${CRLF}end=3D=E${CRLF}`,
+			),
 		check: ({ record, text }) => {
 			expect(record.subject).toBe('bad qp');
 			expect(text).toContain('end=');
@@ -195,7 +217,11 @@ describe('quoted-printable with a long run of blanks', () => {
 		const pool = new ParserPool(1, 5000);
 		try {
 			const body = `caf=C3=A9${' '.repeat(300_000)}au lait=\r\n${'\t'.repeat(200_000)}${CRLF}end${CRLF}`;
-			const raw = message('qp@hostile.test', ['Subject: blanks', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable'], body);
+			const raw = message(
+				'qp@hostile.test',
+				['Subject: blanks', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable'],
+				body,
+			);
 			expect(raw.length).toBeLessThan(1024 * 1024); // parsed in memory, not spooled
 			const outcome = await pool.parse(raw);
 			expect(outcome.error).toBeUndefined();

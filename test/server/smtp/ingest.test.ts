@@ -30,13 +30,37 @@ describe('SMTP ingest', () => {
 	}
 
 	it('stores a record with exactly the fields and JSON types of spec 2.1', async () => {
-		const info = await server.send({ from: '"Ann Sender" <ann@sender.test>', to: 'Types@Example.test', subject: 'Field check', text: 'hello' });
+		const info = await server.send({
+			from: '"Ann Sender" <ann@sender.test>',
+			to: 'Types@Example.test',
+			subject: 'Field check',
+			text: 'hello',
+		});
 		expect(info.response).toMatch(/^250 /);
 		const record = await onlyMessage('types@example.test');
 		expect(Object.keys(record).sort()).toEqual(
 			[
-				'_id', 'from', 'to', 'cc', 'bcc', 'subject', 'savedBy', 'originalInbox', 'inbox', 'domain', 'received', 'size',
-				'attachments', 'ip', 'via', 'folder', 'labels', 'read', 'rtls', 'links', 'spam',
+				'_id',
+				'from',
+				'to',
+				'cc',
+				'bcc',
+				'subject',
+				'savedBy',
+				'originalInbox',
+				'inbox',
+				'domain',
+				'received',
+				'size',
+				'attachments',
+				'ip',
+				'via',
+				'folder',
+				'labels',
+				'read',
+				'rtls',
+				'links',
+				'spam',
 			].sort(),
 		);
 		expect(record).toMatchObject({
@@ -177,7 +201,9 @@ describe('SMTP ingest', () => {
 
 	it('decodes a Windows-1251 body', async () => {
 		const raw = Buffer.concat([
-			Buffer.from('From: a@sender.test\r\nTo: cp1251@example.test\r\nSubject: cp\r\nContent-Type: text/plain; charset=windows-1251\r\n\r\n'),
+			Buffer.from(
+				'From: a@sender.test\r\nTo: cp1251@example.test\r\nSubject: cp\r\nContent-Type: text/plain; charset=windows-1251\r\n\r\n',
+			),
 			Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]),
 			Buffer.from('\r\n'),
 		]);
@@ -221,14 +247,27 @@ describe('SMTP ingest', () => {
 	});
 
 	it('gives 550 for a recipient in a domain that is not accepted', async () => {
-		const replies = await smtpDialogue(server.smtpPort, ['EHLO client.test', 'MAIL FROM:<a@sender.test>', 'RCPT TO:<someone@elsewhere.test>']);
+		const replies = await smtpDialogue(server.smtpPort, [
+			'EHLO client.test',
+			'MAIL FROM:<a@sender.test>',
+			'RCPT TO:<someone@elsewhere.test>',
+		]);
 		expect(replies[replies.length - 1]).toMatch(/^550 /);
-		await expect(server.send({ from: 'a@sender.test', to: 'someone@elsewhere.test', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+		await expect(server.send({ from: 'a@sender.test', to: 'someone@elsewhere.test', text: 'x' })).rejects.toMatchObject({
+			responseCode: 550,
+		});
 	});
 
 	it('announces each delivery with exactly the record the API serves', async () => {
 		const announced = new Promise<unknown[]>((resolve) => server.ingest.once('stored', resolve));
-		await server.send({ from: '"Eve" <eve@sender.test>', to: 'announce@example.test', cc: 'cc@example.test', subject: 'same', html: '<a href="https://x.test/">x</a>', attachments: [{ filename: 'a.txt', content: 'a' }] });
+		await server.send({
+			from: '"Eve" <eve@sender.test>',
+			to: 'announce@example.test',
+			cc: 'cc@example.test',
+			subject: 'same',
+			html: '<a href="https://x.test/">x</a>',
+			attachments: [{ filename: 'a.txt', content: 'a' }],
+		});
 		const [record] = await announced;
 		expect(JSON.parse(JSON.stringify(record))).toEqual(await onlyMessage('announce@example.test'));
 	});
@@ -245,7 +284,12 @@ describe('SMTP ingest over STARTTLS', () => {
 		const { cert, key } = selfSignedCertificate(tempDataDir());
 		const server = await startTestMailroom({ tlsCert: cert, tlsKey: key });
 		try {
-			const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, requireTLS: true, tls: { rejectUnauthorized: false } });
+			const transport = nodemailer.createTransport({
+				host: '127.0.0.1',
+				port: server.smtpPort,
+				requireTLS: true,
+				tls: { rejectUnauthorized: false },
+			});
 			await transport.sendMail({ from: 'tls@sender.test', to: 'secure@any.test', subject: 'tls', text: 'over tls' });
 			await server.send({ from: 'plain@sender.test', to: 'insecure@any.test', subject: 'plain', text: 'plain' });
 			transport.close();

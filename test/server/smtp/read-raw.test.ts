@@ -25,7 +25,12 @@ describe('receiving a message into the spool folder', () => {
 	async function sendRaw(raw: string, declareSize: boolean): Promise<string> {
 		const { client } = await RawSmtp.connect(server.smtpPort);
 		try {
-			for (const line of ['EHLO client.test', `MAIL FROM:<a@sender.test>${declareSize ? ` SIZE=${raw.length}` : ''}`, 'RCPT TO:<raw@spool.test>', 'DATA']) {
+			for (const line of [
+				'EHLO client.test',
+				`MAIL FROM:<a@sender.test>${declareSize ? ` SIZE=${raw.length}` : ''}`,
+				'RCPT TO:<raw@spool.test>',
+				'DATA',
+			]) {
 				expect(await client.command(line)).toMatch(/^(250|354)/);
 			}
 			client.write(`${raw}\r\n.\r\n`);
@@ -51,7 +56,12 @@ describe('receiving a message into the spool folder', () => {
 		// A SIZE above the limit is refused at MAIL FROM already; declare one below it and send more.
 		const raw = message('raw@spool.test', 1024 * 1024 + THRESHOLD);
 		const { client } = await RawSmtp.connect(server.smtpPort);
-		for (const line of ['EHLO client.test', `MAIL FROM:<a@sender.test>${declareSize ? ` SIZE=${2 * THRESHOLD}` : ''}`, 'RCPT TO:<raw@spool.test>', 'DATA']) {
+		for (const line of [
+			'EHLO client.test',
+			`MAIL FROM:<a@sender.test>${declareSize ? ` SIZE=${2 * THRESHOLD}` : ''}`,
+			'RCPT TO:<raw@spool.test>',
+			'DATA',
+		]) {
 			expect(await client.command(line)).toMatch(/^(250|354)/);
 		}
 		client.write(`${raw}\r\n.\r\n`);

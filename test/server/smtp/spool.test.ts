@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 const sendLarge = (server: TestMailroom, to: string) => server.send({ envelope: { from: 'big@sender.test', to: [to] }, raw: largeRaw });
 
-const countRows = (server: TestMailroom, table: string) => (server.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+const countRows = (server: TestMailroom, table: string) => server.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 async function onlyMessage(server: TestMailroom, inbox: string) {
 	const list = await server.api(`/api/addresses/${inbox}/messages`);
@@ -41,7 +41,10 @@ async function onlyMessage(server: TestMailroom, inbox: string) {
 /** Everything the API serves of one message, as bytes or JSON. */
 async function served(server: TestMailroom, inbox: string, id: string) {
 	const get = async (path: string) => Buffer.from(await (await fetch(`${server.httpUrl}${path}`)).arrayBuffer());
-	const attachments = (await server.api(`/api/addresses/${inbox}/messages/${id}/attachments`)).body as { checksum: string; fileName: string }[];
+	const attachments = (await server.api(`/api/addresses/${inbox}/messages/${id}/attachments`)).body as {
+		checksum: string;
+		fileName: string;
+	}[];
 	return {
 		record: (await server.api(`/api/addresses/${inbox}/messages/${id}`)).body,
 		text: (await server.api(`/api/text/${inbox}/${id}`)).text,
@@ -93,7 +96,7 @@ describe('large messages (spooled)', () => {
 		fromSpool.attachments.forEach((a, i) => expect(fromSpool.attachmentBytes[i].equals(files[a.fileName])).toBe(true));
 
 		// Stored in pieces (the same file twice only once), nothing left in the spool folder.
-		expect(spooling.db.prepare("SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1").pluck().get()).toBe(0);
+		expect(spooling.db.prepare('SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1').pluck().get()).toBe(0);
 		expect(countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
 		expect(countRows(spooling, 'attachment_pieces')).toBe(3 + 1);
 		expect(countRows(inMemory, 'content_raw_pieces')).toBe(0);
@@ -104,15 +107,23 @@ describe('large messages (spooled)', () => {
 		const line = (i: number) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`;
 		const text = Array.from({ length: 40_000 }, (_, i) => line(i)).join('');
 		const flowed = 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
-		const build = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer({ from: 'bodies@sender.test', ...mail }).compile().build();
+		const build = (mail: ConstructorParameters<typeof MailComposer>[0]) =>
+			new MailComposer({ from: 'bodies@sender.test', ...mail }).compile().build();
 		const bodies: Record<string, Buffer> = {
 			'text@bodies.test': await build({ subject: 'plain', text }),
-			'both@bodies.test': await build({ subject: 'both', text, html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`, textEncoding: 'base64' }),
+			'both@bodies.test': await build({
+				subject: 'both',
+				text,
+				html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`,
+				textEncoding: 'base64',
+			}),
 			'nested@bodies.test': await build({
 				subject: 'with a message attached',
 				text,
 				html: '<p>short</p>',
-				attachments: [{ contentType: 'message/rfc822', content: await build({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) }],
+				attachments: [
+					{ contentType: 'message/rfc822', content: await build({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) },
+				],
 			}),
 			'latin@bodies.test': Buffer.from(
 				'From: bodies@sender.test\r\nSubject: latin\r\nContent-Type: text/plain; charset=iso-8859-1; format=flowed\r\n' +
@@ -133,7 +144,9 @@ describe('large messages (spooled)', () => {
 			expect(fromSpool.text).toBe(fromMemory.text);
 			expect(fromSpool.dirty).toBe(fromMemory.dirty);
 		}
-		expect(spooling.db.prepare("SELECT kind, count(DISTINCT content_id) FROM content_body_pieces GROUP BY kind ORDER BY kind").raw().all()).toEqual([
+		expect(
+			spooling.db.prepare('SELECT kind, count(DISTINCT content_id) FROM content_body_pieces GROUP BY kind ORDER BY kind').raw().all(),
+		).toEqual([
 			['html', 1],
 			['text', 4],
 		]);
@@ -143,8 +156,14 @@ describe('large messages (spooled)', () => {
 	});
 
 	it('turn a large HTML-only body into text a piece at a time', async () => {
-		const paragraphs = Array.from({ length: 30_000 }, (_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`);
-		await spooling.send({ envelope: { from: 'html@sender.test', to: ['html@bodies.test'] }, raw: await new MailComposer({ subject: 'html', html: paragraphs.join('\n') }).compile().build() });
+		const paragraphs = Array.from(
+			{ length: 30_000 },
+			(_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`,
+		);
+		await spooling.send({
+			envelope: { from: 'html@sender.test', to: ['html@bodies.test'] },
+			raw: await new MailComposer({ subject: 'html', html: paragraphs.join('\n') }).compile().build(),
+		});
 		const record = await onlyMessage(spooling, 'html@bodies.test');
 		expect(record.links).toEqual(Array.from({ length: 20 }, (_, i) => `https://example.test/p${i}`));
 		const { text } = await served(spooling, 'html@bodies.test', record._id);
@@ -156,10 +175,18 @@ describe('large messages (spooled)', () => {
 	it('reads any range of a pieced attachment across piece boundaries', async () => {
 		await sendLarge(spooling, 'ranges@spool.test');
 		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
-		const list = (await spooling.api(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body as { checksum: string; fileName: string }[];
+		const list = (await spooling.api(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body as {
+			checksum: string;
+			fileName: string;
+		}[];
 		const { checksum } = list.find((a) => a.fileName === 'big.bin')!;
 		const attachments = new AttachmentStore(spooling.db);
-		for (const [offset, length] of [[0, 10], [1024 * 1024 - 5, 10], [1024 * 1024, 3 * 1024 * 1024], [3 * 1024 * 1024 - 1, 100]]) {
+		for (const [offset, length] of [
+			[0, 10],
+			[1024 * 1024 - 5, 10],
+			[1024 * 1024, 3 * 1024 * 1024],
+			[3 * 1024 * 1024 - 1, 100],
+		]) {
 			expect(attachments.read(checksum, offset, length).equals(bigFile.subarray(offset, offset + length))).toBe(true);
 		}
 	});
@@ -189,7 +216,10 @@ describe('large messages (spooled)', () => {
 		const owner = spooling.createAccount('forwarder', 5);
 		await spooling.api('/api/addresses/fwd@spool.test', { method: 'POST', key: owner.key, body: { forward: 'copy@spool.test' } });
 		await sendLarge(spooling, 'fwd@spool.test');
-		const [copy] = await waitFor(() => spooling.api('/api/addresses/copy@spool.test/messages').then((list) => (list.body.length ? list.body : undefined)), 'the forwarded copy');
+		const [copy] = await waitFor(
+			() => spooling.api('/api/addresses/copy@spool.test/messages').then((list) => (list.body.length ? list.body : undefined)),
+			'the forwarded copy',
+		);
 		const raw = Buffer.from(await (await fetch(`${spooling.httpUrl}/api/raw/copy@spool.test/${copy._id}`)).arrayBuffer());
 		expect(raw.equals(Buffer.concat([Buffer.from('X-Mailroom-Forwarded-For: fwd@spool.test\r\n'), largeRaw]))).toBe(true);
 	});

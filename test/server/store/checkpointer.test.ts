@@ -63,7 +63,8 @@ describe('Checkpointer', () => {
 			// The main connection never checkpoints on commit (wal_autocheckpoint = 0): only the worker can grow the file.
 			expect(server.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
 			const deadline = Date.now() + 10_000;
-			while (statSync(databaseFile).size <= before + 100_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+			while (statSync(databaseFile).size <= before + 100_000 && Date.now() < deadline)
+				await new Promise((resolve) => setTimeout(resolve, 100));
 			expect(statSync(databaseFile).size).toBeGreaterThan(before + 100_000);
 		} finally {
 			await server.stop();

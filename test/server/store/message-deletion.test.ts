@@ -8,16 +8,42 @@ import { tempDataDir } from '../../helpers/mailroom';
 
 function attachment(checksum: string, body: string): ParsedAttachment {
 	const content = Buffer.from(body);
-	return { checksum, contentType: 'text/plain', fileName: `${checksum}.txt`, length: content.length, contentId: null, contentDisposition: 'attachment', transferEncoding: 'base64', content };
+	return {
+		checksum,
+		contentType: 'text/plain',
+		fileName: `${checksum}.txt`,
+		length: content.length,
+		contentId: null,
+		contentDisposition: 'attachment',
+		transferEncoding: 'base64',
+		content,
+	};
 }
 
 function delivery(inboxes: string[], attachments: ParsedAttachment[] = []): ParsedIncomingMail {
 	const parsed: ParsedMail = {
-		subject: 's', from: [{ address: 'a@x.test', name: '' }], to: [], cc: null, bcc: null, messageId: '<m@x>', date: null,
-		priority: 'normal', headers: [], text: 't', html: null, links: [], spam: 0, attachments,
+		subject: 's',
+		from: [{ address: 'a@x.test', name: '' }],
+		to: [],
+		cc: null,
+		bcc: null,
+		messageId: '<m@x>',
+		date: null,
+		priority: 'normal',
+		headers: [],
+		text: 't',
+		html: null,
+		links: [],
+		spam: 0,
+		attachments,
 	};
 	return {
-		raw: Buffer.from('raw'), parsed, ip: '127.0.0.1', via: '127.0.0.1', rtls: false, received: new Date(),
+		raw: Buffer.from('raw'),
+		parsed,
+		ip: '127.0.0.1',
+		via: '127.0.0.1',
+		rtls: false,
+		received: new Date(),
 		recipients: inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
 	};
 }

@@ -72,15 +72,37 @@ describe('MessageStore.listInboxJson', () => {
 
 	function insert(m: Mail): MessageRecord[] {
 		const parsed: ParsedMail = {
-			subject: m.subject, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, messageId: '<m@x>', date: null, priority: 'normal',
-			headers: [], text: 't', html: null, links: m.links, spam: m.spam,
+			subject: m.subject,
+			from: m.from,
+			to: m.to,
+			cc: m.cc,
+			bcc: m.bcc,
+			messageId: '<m@x>',
+			date: null,
+			priority: 'normal',
+			headers: [],
+			text: 't',
+			html: null,
+			links: m.links,
+			spam: m.spam,
 			attachments: m.checksums.map((checksum) => ({
-				checksum, contentType: 'text/plain', fileName: null, length: 1, contentId: null, contentDisposition: null, transferEncoding: null,
+				checksum,
+				contentType: 'text/plain',
+				fileName: null,
+				length: 1,
+				contentId: null,
+				contentDisposition: null,
+				transferEncoding: null,
 				content: Buffer.from(checksum),
 			})),
 		};
 		return store.insert({
-			raw: Buffer.from('raw'), parsed, ip: m.ip, via: m.ip, rtls: m.rtls, received: new Date(m.received),
+			raw: Buffer.from('raw'),
+			parsed,
+			ip: m.ip,
+			via: m.ip,
+			rtls: m.rtls,
+			received: new Date(m.received),
 			recipients: m.inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
 		});
 	}
@@ -88,7 +110,9 @@ describe('MessageStore.listInboxJson', () => {
 	it('renders any stored records and state as the schema serializer does, newest first', async () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(fc.tuple(mail, state), { minLength: 1, maxLength: 6 }), async (messages) => {
-				db.exec('DELETE FROM messages_search; DELETE FROM messages; DELETE FROM content_attachments; DELETE FROM attachment_contents; DELETE FROM contents');
+				db.exec(
+					'DELETE FROM messages_search; DELETE FROM messages; DELETE FROM content_attachments; DELETE FROM attachment_contents; DELETE FROM contents',
+				);
 				for (const [m, s] of messages) {
 					for (const record of insert(m)) {
 						if (s.read !== undefined) messageState.setRead(record.inbox, record._id, s.read);
@@ -109,10 +133,24 @@ describe('MessageStore.listInboxJson', () => {
 
 	it('pages with limit and until as before: newest first, until exclusive', async () => {
 		const base = Date.UTC(2026, 0, 1);
-		const m: Mail = { subject: 's', from: [], to: [], cc: null, bcc: null, links: [], spam: 0, checksums: [], received: 0, ip: '1.2.3.4', rtls: false, inboxes: ['a@x.test'] };
+		const m: Mail = {
+			subject: 's',
+			from: [],
+			to: [],
+			cc: null,
+			bcc: null,
+			links: [],
+			spam: 0,
+			checksums: [],
+			received: 0,
+			ip: '1.2.3.4',
+			rtls: false,
+			inboxes: ['a@x.test'],
+		};
 		// Two share a millisecond: the store moves the later one on by 1 ms, so `until` never splits them.
 		const ids = [0, 10, 10, 20].map((offset) => insert({ ...m, received: base + offset })[0]._id);
-		const list = (limit: number, until?: number) => (JSON.parse(store.listInboxJson('a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
+		const list = (limit: number, until?: number) =>
+			(JSON.parse(store.listInboxJson('a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
 		expect(list(10)).toEqual([...ids].reverse());
 		expect(list(2)).toEqual([ids[3], ids[2]]);
 		expect(list(10, base + 11)).toEqual([ids[1], ids[0]]);

@@ -4,7 +4,6 @@ import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
-
 const enc = encodeURIComponent;
 
 describe('SSRF policy: refusalReason', () => {
@@ -92,7 +91,9 @@ describe('refused webhook targets in a running server', () => {
 	async function refusedDelivery(server: TestMailroom, email: string, url: string) {
 		const { key } = server.createAccount(`owner-${email.split('@')[0]}`);
 		await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key });
-		expect((await server.api(`/api/private-address-forwarding/${enc(email)}`, { method: 'PUT', key, body: { webhook: url } })).status).toBe(200);
+		expect((await server.api(`/api/private-address-forwarding/${enc(email)}`, { method: 'PUT', key, body: { webhook: url } })).status).toBe(
+			200,
+		);
 		const info = await server.send({ from: 'a@example.org', to: email, subject: 'ssrf', text: 'x' });
 		const messageId = /stored as (\S+)/.exec(info.response)![1];
 		const status = await waitFor(async () => {
@@ -108,8 +109,12 @@ describe('refused webhook targets in a running server', () => {
 	it('refuses the metadata address literal by default, before connecting', async () => {
 		const server = await startTestMailroom();
 		try {
-			expect(await refusedDelivery(server, 'meta@ssrf.test', 'http://169.254.169.254/latest/meta-data/')).toMatch(/^refused: 169\.254\.169\.254 is a linkLocal address/);
-			expect(await refusedDelivery(server, 'meta6@ssrf.test', 'http://[fe80::1]:8080/')).toMatch(/^refused: fe80::1 is a linkLocal address/);
+			expect(await refusedDelivery(server, 'meta@ssrf.test', 'http://169.254.169.254/latest/meta-data/')).toMatch(
+				/^refused: 169\.254\.169\.254 is a linkLocal address/,
+			);
+			expect(await refusedDelivery(server, 'meta6@ssrf.test', 'http://[fe80::1]:8080/')).toMatch(
+				/^refused: fe80::1 is a linkLocal address/,
+			);
 		} finally {
 			await server.stop();
 		}
@@ -118,8 +123,12 @@ describe('refused webhook targets in a running server', () => {
 	it('refuses loopback literals and names resolving to loopback when MAILROOM_WEBHOOK_ALLOW_PRIVATE=false', async () => {
 		const server = await startTestMailroom({ webhookAllowPrivate: false });
 		try {
-			expect(await refusedDelivery(server, 'literal@ssrf.test', `${receiver.url}/`)).toMatch(/127\.0\.0\.1 is a loopback address and MAILROOM_WEBHOOK_ALLOW_PRIVATE is false/);
-			expect(await refusedDelivery(server, 'name@ssrf.test', `http://localhost:${receiver.port}/`)).toMatch(/^refused: localhost resolves only to refused addresses/);
+			expect(await refusedDelivery(server, 'literal@ssrf.test', `${receiver.url}/`)).toMatch(
+				/127\.0\.0\.1 is a loopback address and MAILROOM_WEBHOOK_ALLOW_PRIVATE is false/,
+			);
+			expect(await refusedDelivery(server, 'name@ssrf.test', `http://localhost:${receiver.port}/`)).toMatch(
+				/^refused: localhost resolves only to refused addresses/,
+			);
 			expect(receiver.requests).toHaveLength(0);
 		} finally {
 			await server.stop();

@@ -3,8 +3,23 @@ import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
 const PAYLOAD_FIELDS = [
-	'text', 'headers', 'subject', 'messageId', 'priority', 'from', 'to', 'date', 'receivedDate', 'originalInbox', 'inbox', 'domain',
-	'encryptedInbox', 'raw', 'received', '_id', 'ip',
+	'text',
+	'headers',
+	'subject',
+	'messageId',
+	'priority',
+	'from',
+	'to',
+	'date',
+	'receivedDate',
+	'originalInbox',
+	'inbox',
+	'domain',
+	'encryptedInbox',
+	'raw',
+	'received',
+	'_id',
+	'ip',
 ];
 
 /** Fast retries so the schedule runs out within a test. */
@@ -39,7 +54,14 @@ async function waitForStatus(server: TestMailroom, key: string, email: string, m
 async function activity(server: TestMailroom, key: string, query = '') {
 	const response = await server.api(`/api/webhook-activity${query}`, { key });
 	expect(response.status).toBe(200);
-	return response.body as { status: string; statusCode: number | null; error: string | null; attempt: number; deliveryId: string; messageId: string }[];
+	return response.body as {
+		status: string;
+		statusCode: number | null;
+		error: string | null;
+		attempt: number;
+		deliveryId: string;
+		messageId: string;
+	}[];
 }
 
 describe('webhook delivery', () => {
@@ -115,9 +137,25 @@ describe('webhook delivery', () => {
 		expect(payload.raw).toContain('Subject: Payload check');
 
 		const delivered = await waitForStatus(server, alice.key, 'payload@hooks.test', messageId, 'delivered');
-		expect(delivered).toMatchObject({ _id: request.headers['webhook-id'], messageId, address: 'payload@hooks.test', attempts: 1, lastStatusCode: 200, nextRetry: null });
+		expect(delivered).toMatchObject({
+			_id: request.headers['webhook-id'],
+			messageId,
+			address: 'payload@hooks.test',
+			attempts: 1,
+			lastStatusCode: 200,
+			nextRetry: null,
+		});
 		const [entry] = await activity(server, alice.key, '?address=payload%40hooks.test');
-		expect(entry).toMatchObject({ deliveryId: delivered._id, messageId, url: `${receiver.url}/hook`, attempt: 1, status: 'delivered', statusCode: 200, error: null, nextRetry: null });
+		expect(entry).toMatchObject({
+			deliveryId: delivered._id,
+			messageId,
+			url: `${receiver.url}/hook`,
+			attempt: 1,
+			status: 'delivered',
+			statusCode: 200,
+			error: null,
+			nextRetry: null,
+		});
 	});
 
 	it('routes mail sent to the encryptedInbox address into the real inbox', async () => {
@@ -128,7 +166,12 @@ describe('webhook delivery', () => {
 
 		await deliveredMessageId(server, encrypted, 'via the alias');
 		const second = JSON.parse((await waitFor(() => receiver.requests[1], 'the second webhook')).body);
-		expect(second).toMatchObject({ subject: 'via the alias', inbox: 'secret-box@hooks.test', originalInbox: encrypted, encryptedInbox: first.encryptedInbox });
+		expect(second).toMatchObject({
+			subject: 'via the alias',
+			inbox: 'secret-box@hooks.test',
+			originalInbox: encrypted,
+			encryptedInbox: first.encryptedInbox,
+		});
 		const listing = await server.api(`/api/addresses/${enc('secret-box@hooks.test')}/messages`, { key: alice.key });
 		expect(listing.body.map((m: { subject: string }) => m.subject)).toContain('via the alias');
 		// An encrypted token of one domain does not route on another.
@@ -144,7 +187,11 @@ describe('webhook delivery', () => {
 		// Reserved by alice but without a webhook: the catch-all's applies.
 		expect((await server.api(`/api/addresses/${enc('nohook@catch.test')}`, { method: 'POST', key: alice.key })).status).toBe(200);
 		// Reserved by bob: alice's catch-all must not receive it.
-		server.db.prepare("INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@catch.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')").run(bob.id);
+		server.db
+			.prepare(
+				"INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@catch.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+			)
+			.run(bob.id);
 
 		const unreserved = await deliveredMessageId(server, 'anyone@catch.test');
 		const noHook = await deliveredMessageId(server, 'nohook@catch.test');
@@ -172,7 +219,9 @@ describe('webhook delivery', () => {
 			[3, 'delivered', 204],
 		]);
 		expect(log[0].error).toBe('HTTP 500: boom');
-		expect((await activity(server, alice.key, '?address=flaky%40hooks.test&status=retrying')).every((entry) => entry.status === 'retrying')).toBe(true);
+		expect(
+			(await activity(server, alice.key, '?address=flaky%40hooks.test&status=retrying')).every((entry) => entry.status === 'retrying'),
+		).toBe(true);
 	});
 
 	it('stops at 410, and a redelivery sends it again; only failed deliveries can be redelivered', async () => {
@@ -266,7 +315,12 @@ describe('webhook retries across restarts and Retry-After', () => {
 			const messageId = await deliveredMessageId(server, 'limited@hooks.test');
 			await waitForStatus(server, dave.key, 'limited@hooks.test', messageId, 'delivered');
 			expect(receiver.requests.map((request) => request.status)).toEqual([429, 200]);
-			const [limited, delivered] = (await activity(server, dave.key)).reverse() as unknown as { status: string; statusCode: number; time: string; nextRetry: string }[];
+			const [limited, delivered] = (await activity(server, dave.key)).reverse() as unknown as {
+				status: string;
+				statusCode: number;
+				time: string;
+				nextRetry: string;
+			}[];
 			expect(limited).toMatchObject({ status: 'retrying', statusCode: 429 });
 			// The retry was planned exactly Retry-After (1 s) later: no jitter, not the schedule's hour.
 			expect(Date.parse(limited.nextRetry) - Date.parse(limited.time)).toBe(1000);
@@ -416,7 +470,14 @@ describe('the payload of a large message', () => {
 		try {
 			// Multi-byte characters and line breaks everywhere, so the 1 MB pieces cut through them.
 			const text = Array.from({ length: 60_000 }, (_, i) => `Zürich 😀 naïve — “line” ${i}\\ "quoted"\n`).join('');
-			const mail = { from: 'big@example.org', to: 'big@hooks.test', subject: 'Large', text, messageId: '<large@hooks.test>', date: new Date('2026-11-22T10:00:00Z') };
+			const mail = {
+				from: 'big@example.org',
+				to: 'big@hooks.test',
+				subject: 'Large',
+				text,
+				messageId: '<large@hooks.test>',
+				date: new Date('2026-11-22T10:00:00Z'),
+			};
 			const payloads = [];
 			for (const server of [spooling, inMemory]) {
 				const owner = server.createAccount('large');

@@ -59,8 +59,16 @@ describe('websocket /incoming-messages', () => {
 	afterAll(() => server.stop());
 
 	it("sends frames only for the listed addresses and domains of the key's account that have enablews", async () => {
-		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test,OFF@ws.test,bobs@ws.test,alice-domain.test,bob-domain.test')}`);
-		expect(listener.frames[0]).toEqual({ status: 200, msg: 'Listening', addresses: ['on@ws.test', 'off@ws.test'], domains: ['alice-domain.test'] });
+		const listener = await listen(
+			server,
+			`key=${enc(alice.key)}&addresses=${enc('on@ws.test,OFF@ws.test,bobs@ws.test,alice-domain.test,bob-domain.test')}`,
+		);
+		expect(listener.frames[0]).toEqual({
+			status: 200,
+			msg: 'Listening',
+			addresses: ['on@ws.test', 'off@ws.test'],
+			domains: ['alice-domain.test'],
+		});
 
 		for (const to of ['off@ws.test', 'bobs@ws.test', 'unlisted@ws.test', 'on@ws.test', 'anyone@alice-domain.test']) {
 			await server.send({ from: 'sender@example.org', to, subject: `to ${to}`, text: 'hello' });
@@ -76,7 +84,24 @@ describe('websocket /incoming-messages', () => {
 		expect(first.text).toEqual(expect.stringContaining('hello'));
 		expect((first.headers as Record<string, string>).subject).toBe('to on@ws.test');
 		expect(first.raw).toEqual(expect.stringContaining('\r\nSubject: to on@ws.test\r\n'));
-		for (const field of ['_id', 'to', 'cc', 'bcc', 'originalInbox', 'received', 'size', 'attachments', 'ip', 'via', 'folder', 'labels', 'read', 'rtls', 'links', 'spam']) {
+		for (const field of [
+			'_id',
+			'to',
+			'cc',
+			'bcc',
+			'originalInbox',
+			'received',
+			'size',
+			'attachments',
+			'ip',
+			'via',
+			'folder',
+			'labels',
+			'read',
+			'rtls',
+			'links',
+			'spam',
+		]) {
 			expect(first).toHaveProperty(field);
 		}
 		listener.socket.close();
@@ -119,7 +144,11 @@ describe('websocket /incoming-messages', () => {
 		const body = `${randomBytes(45).toString('base64')}\n`.repeat(400);
 		const sent = 400;
 		for (let i = 0; i < sent; i += 20) {
-			await Promise.all(Array.from({ length: 20 }, (_, j) => server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: `frame ${i + j}`, text: body })));
+			await Promise.all(
+				Array.from({ length: 20 }, (_, j) =>
+					server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: `frame ${i + j}`, text: body }),
+				),
+			);
 		}
 		resumeReading(listener);
 		expect(await listener.closed).toBe(1006); // terminated, no close frame
@@ -153,13 +182,24 @@ describe('websocket frames of a large message', () => {
 				const owner = server.createAccount('large');
 				await reserve(server, owner.key, 'big@ws.test', true);
 				const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
-				await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'Large', text, messageId: '<large@ws.test>', date: new Date('2026-11-22T10:00:00Z') });
+				await server.send({
+					from: 'big@example.org',
+					to: 'big@ws.test',
+					subject: 'Large',
+					text,
+					messageId: '<large@ws.test>',
+					date: new Date('2026-11-22T10:00:00Z'),
+				});
 				await server.send({ from: 'small@example.org', to: 'big@ws.test', subject: 'Small', text: 'after it' });
 				await waitFor(() => listener.frames.length >= 3, 'both message frames');
 				const [large, small] = listener.frames.slice(1).map((frame) => frame.email!);
 				expect(small.subject).toBe('Small');
 				const raw = await fetch(`${server.httpUrl}/api/raw/big@ws.test/${large._id}`, { headers: { 'Service-Key': owner.key } });
-				expect(large.raw).toBe(Buffer.from(await raw.arrayBuffer()).toString('utf8').replace(/\r?\n/g, '\r\n'));
+				expect(large.raw).toBe(
+					Buffer.from(await raw.arrayBuffer())
+						.toString('utf8')
+						.replace(/\r?\n/g, '\r\n'),
+				);
 				emails.push(large);
 				listener.socket.close();
 			}
@@ -228,7 +268,10 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		void listener.closed.then((code) => (closedWith = code));
 		const tcp = pausedReading(listener);
 		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'deleted while sent', text: largeText });
-		const [stored] = (await server.api('/api/addresses/big@ws.test/messages', { key: owner.key })).body as { _id: string; subject: string }[];
+		const [stored] = (await server.api('/api/addresses/big@ws.test/messages', { key: owner.key })).body as {
+			_id: string;
+			subject: string;
+		}[];
 		expect(stored.subject).toBe('deleted while sent');
 		// Take the first bytes of the frame, proof that it has begun, then read nothing more until the message is gone.
 		const begun = new Promise((resolve) => tcp.once('data', resolve));

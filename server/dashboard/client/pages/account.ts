@@ -4,20 +4,21 @@ import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../
 /** Outgoing credits, API keys and the webhook signing secret of the signed-in account. */
 export function accountPage(root: HTMLElement): void {
 	const details = h('div', {}, h('p', { class: 'hint' }, 'Loading…'));
-	root.append(
-		pageHeading('Account'),
-		details,
-		section('API keys', apiKeys()),
-		section('Webhook signing secret', signingSecret()),
-	);
+	root.append(pageHeading('Account'), details, section('API keys', apiKeys()), section('Webhook signing secret', signingSecret()));
 	getJson<Me>('/api/me').then(
 		(me) =>
 			details.replaceChildren(
-				h('dl', { class: 'summary' },
-					h('dt', {}, 'Account'), h('dd', {}, me.name),
-					h('dt', {}, 'Outgoing credits'), h('dd', { id: 'credits' }, String(me.sendsRemaining)),
-					h('dt', {}, 'Administrator'), h('dd', {}, me.admin ? 'Yes' : 'No'),
-					h('dt', {}, 'Created'), h('dd', {}, formatTime(me.created)),
+				h(
+					'dl',
+					{ class: 'summary' },
+					h('dt', {}, 'Account'),
+					h('dd', {}, me.name),
+					h('dt', {}, 'Outgoing credits'),
+					h('dd', { id: 'credits' }, String(me.sendsRemaining)),
+					h('dt', {}, 'Administrator'),
+					h('dd', {}, me.admin ? 'Yes' : 'No'),
+					h('dt', {}, 'Created'),
+					h('dd', {}, formatTime(me.created)),
 				),
 				h('p', { class: 'hint' }, 'Each recipient of a sent message uses one outgoing credit.'),
 			),
@@ -44,14 +45,18 @@ function apiKeys(): Node {
 			list.replaceChildren(
 				keys.length === 0
 					? h('p', {}, 'No API keys.')
-					: table('API keys of your account', ['Label', 'Key id', 'Created', 'State', 'Actions'], keys.map((key) => [
-							key.label || '—',
-							h('code', {}, key.id),
-							formatTime(key.created),
-							key.revoked ? `Revoked ${formatTime(key.revoked)}` : key.current ? 'Active (this session)' : 'Active',
-							// The server refuses to revoke the key of the request itself, so the dashboard never offers it.
-							key.revoked || key.current ? '' : revokeButton(key),
-						])),
+					: table(
+							'API keys of your account',
+							['Label', 'Key id', 'Created', 'State', 'Actions'],
+							keys.map((key) => [
+								key.label || '—',
+								h('code', {}, key.id),
+								formatTime(key.created),
+								key.revoked ? `Revoked ${formatTime(key.revoked)}` : key.current ? 'Active (this session)' : 'Active',
+								// The server refuses to revoke the key of the request itself, so the dashboard never offers it.
+								key.revoked || key.current ? '' : revokeButton(key),
+							]),
+						),
 			);
 		} catch (error) {
 			status.error(error);
@@ -83,7 +88,9 @@ function apiKeys(): Node {
 				const key = await sendJson<{ id: string; key: string; label: string }>('POST', '/api/me/keys', { label: label.value.trim() });
 				label.value = '';
 				created.replaceChildren(
-					h('div', { class: 'panel secret' },
+					h(
+						'div',
+						{ class: 'panel secret' },
 						h('p', {}, h('strong', {}, 'Copy the new key now: it is shown only this once.')),
 						h('code', { id: 'new-key' }, key.key),
 					),
@@ -106,15 +113,17 @@ function signingSecret(): Node {
 	const rotate = h('button', { type: 'button', class: 'danger' }, 'Rotate secret');
 	const display = (secret: string) => value.replaceChildren(h('code', { id: 'signing-secret' }, secret));
 
-	show.addEventListener('click', () =>
-		void busy(show, async () => {
-			try {
-				display((await getJson<{ secret: string }>('/api/webhook-secret')).secret);
-				status.clear();
-			} catch (error) {
-				status.error(error);
-			}
-		}),
+	show.addEventListener(
+		'click',
+		() =>
+			void busy(show, async () => {
+				try {
+					display((await getJson<{ secret: string }>('/api/webhook-secret')).secret);
+					status.clear();
+				} catch (error) {
+					status.error(error);
+				}
+			}),
 	);
 	rotate.addEventListener('click', () => {
 		if (!confirm('Rotate the signing secret? Receivers must use the new secret to verify webhooks from now on.')) return;
@@ -127,8 +136,14 @@ function signingSecret(): Node {
 			}
 		});
 	});
-	return h('div', {},
-		h('p', { class: 'hint' }, 'Every webhook request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks), signed with this secret; verify them in your receiver.'),
+	return h(
+		'div',
+		{},
+		h(
+			'p',
+			{ class: 'hint' },
+			'Every webhook request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks), signed with this secret; verify them in your receiver.',
+		),
 		h('div', { class: 'actions' }, show, rotate),
 		value,
 		status.element,

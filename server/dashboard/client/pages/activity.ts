@@ -9,7 +9,12 @@ export function activityPage(root: HTMLElement): () => void {
 	const status = new StatusLine();
 	const list = h('div', { class: 'list' });
 	const address = h('input', { id: 'activity-address', name: 'address', type: 'email', autocomplete: 'off' });
-	const state = h('select', { id: 'activity-status', name: 'status' }, h('option', { value: '' }, 'All'), STATUSES.map((value) => h('option', { value }, value)));
+	const state = h(
+		'select',
+		{ id: 'activity-status', name: 'status' },
+		h('option', { value: '' }, 'All'),
+		STATUSES.map((value) => h('option', { value }, value)),
+	);
 	const filters = h(
 		'form',
 		{ class: 'inline-form', 'aria-label': 'Filter deliveries' },
@@ -40,17 +45,24 @@ export function activityPage(root: HTMLElement): () => void {
 	};
 
 	const redeliver = (delivery: WebhookAttempt) => {
-		const button = h('button', { type: 'button', class: 'secondary' }, 'Redeliver', hidden(` message ${delivery.messageId} to ${delivery.url}`));
-		button.addEventListener('click', () =>
-			void busy(button, async () => {
-				try {
-					await request(`/api/webhook-deliveries/${enc(delivery.deliveryId)}/redeliver`, { method: 'POST' });
-					status.ok(`Redelivery of the message to ${delivery.url} is queued.`);
-					await refresh();
-				} catch (error) {
-					status.error(error);
-				}
-			}),
+		const button = h(
+			'button',
+			{ type: 'button', class: 'secondary' },
+			'Redeliver',
+			hidden(` message ${delivery.messageId} to ${delivery.url}`),
+		);
+		button.addEventListener(
+			'click',
+			() =>
+				void busy(button, async () => {
+					try {
+						await request(`/api/webhook-deliveries/${enc(delivery.deliveryId)}/redeliver`, { method: 'POST' });
+						status.ok(`Redelivery of the message to ${delivery.url} is queued.`);
+						await refresh();
+					} catch (error) {
+						status.error(error);
+					}
+				}),
 		);
 		return button;
 	};
@@ -75,7 +87,11 @@ export function activityPage(root: HTMLElement): () => void {
 
 	root.append(
 		pageHeading('Recent Activity'),
-		h('p', { class: 'hint' }, 'Webhook deliveries of your addresses, newest first. A failed attempt is retried on a schedule; Redeliver sends a failed delivery again now.'),
+		h(
+			'p',
+			{ class: 'hint' },
+			'Webhook deliveries of your addresses, newest first. A failed attempt is retried on a schedule; Redeliver sends a failed delivery again now.',
+		),
 		filters,
 		status.element,
 		list,

@@ -57,7 +57,8 @@ export function addressesPage(root: HTMLElement): void {
 
 	// The list is redrawn after each change, so buttons are found by address rather than kept.
 	let open: string | undefined;
-	const settingsButtonOf = (address: string) => [...list.querySelectorAll<HTMLButtonElement>('button[data-address]')].find((button) => button.dataset.address === address);
+	const settingsButtonOf = (address: string) =>
+		[...list.querySelectorAll<HTMLButtonElement>('button[data-address]')].find((button) => button.dataset.address === address);
 	const closeSettings = () => {
 		const address = open;
 		open = undefined;
@@ -69,7 +70,13 @@ export function addressesPage(root: HTMLElement): void {
 	const settingsButton = (record: ForwardingRecord) => {
 		const button = h(
 			'button',
-			{ type: 'button', class: 'secondary', 'data-address': record._id, 'aria-expanded': String(open === record._id), 'aria-controls': 'settings-panel' },
+			{
+				type: 'button',
+				class: 'secondary',
+				'data-address': record._id,
+				'aria-expanded': String(open === record._id),
+				'aria-controls': 'settings-panel',
+			},
 			'Settings',
 			hidden(` for ${record._id}`),
 		);
@@ -104,7 +111,11 @@ export function addressesPage(root: HTMLElement): void {
 
 	root.append(
 		pageHeading('Manage Email Addresses'),
-		h('p', { class: 'hint' }, 'A reserved address is private: only your API keys can read its mail, and you choose where its mail is forwarded.'),
+		h(
+			'p',
+			{ class: 'hint' },
+			'A reserved address is private: only your API keys can read its mail, and you choose where its mail is forwarded.',
+		),
 		reserveForm,
 		status.element,
 		list,
@@ -116,9 +127,30 @@ export function addressesPage(root: HTMLElement): void {
 /** The forwarding Settings of one address; Save Settings sends them all and shows the outcome. */
 function settingsForm(record: ForwardingRecord, saved: () => void, close: () => void): HTMLElement {
 	const status = new StatusLine();
-	const webhook = h('input', { id: 'settings-webhook', name: 'webhook', type: 'url', inputmode: 'url', autocomplete: 'off', value: record.webhook ?? '', 'aria-describedby': 'settings-webhook-hint' });
-	const forward = h('input', { id: 'settings-forward', name: 'forward', type: 'email', autocomplete: 'off', value: record.forward ?? '', 'aria-describedby': 'settings-forward-hint' });
-	const enablews = h('input', { id: 'settings-enablews', name: 'enablews', type: 'checkbox', checked: record.enablews, 'aria-describedby': 'settings-enablews-hint' });
+	const webhook = h('input', {
+		id: 'settings-webhook',
+		name: 'webhook',
+		type: 'url',
+		inputmode: 'url',
+		autocomplete: 'off',
+		value: record.webhook ?? '',
+		'aria-describedby': 'settings-webhook-hint',
+	});
+	const forward = h('input', {
+		id: 'settings-forward',
+		name: 'forward',
+		type: 'email',
+		autocomplete: 'off',
+		value: record.forward ?? '',
+		'aria-describedby': 'settings-forward-hint',
+	});
+	const enablews = h('input', {
+		id: 'settings-enablews',
+		name: 'enablews',
+		type: 'checkbox',
+		checked: record.enablews,
+		'aria-describedby': 'settings-enablews-hint',
+	});
 	const info = h('input', { id: 'settings-info', name: 'info', type: 'text', autocomplete: 'off', value: record.info });
 	const save = h('button', { type: 'submit' }, 'Save Settings');
 	const cancel = h('button', { type: 'button', class: 'secondary' }, 'Close');
@@ -134,7 +166,11 @@ function settingsForm(record: ForwardingRecord, saved: () => void, close: () => 
 		h('p', { class: 'hint', id: 'settings-webhook-hint' }, 'Each message is POSTed as JSON to this http(s) URL. Leave empty to stop.'),
 		h('label', { for: 'settings-forward' }, 'Forward to email'),
 		forward,
-		h('p', { class: 'hint', id: 'settings-forward-hint' }, 'Each message is re-sent to this email address (one outgoing credit each). Leave empty for none.'),
+		h(
+			'p',
+			{ class: 'hint', id: 'settings-forward-hint' },
+			'Each message is re-sent to this email address (one outgoing credit each). Leave empty for none.',
+		),
 		h('div', { class: 'check' }, enablews, h('label', { for: 'settings-enablews' }, 'Web socket forwarding')),
 		h('p', { class: 'hint', id: 'settings-enablews-hint' }, 'Push each message to websocket clients of your account as it arrives.'),
 		h('label', { for: 'settings-info' }, 'Info'),

@@ -9,7 +9,14 @@ export const POLL_MS = 5000;
 export function inboxPage(root: HTMLElement, [address, messageId]: string[]): (() => void) | void {
 	if (address && messageId) return messagePage(root, address, messageId);
 
-	const input = h('input', { id: 'inbox-address', name: 'address', type: 'email', required: true, autocomplete: 'off', value: address ?? '' });
+	const input = h('input', {
+		id: 'inbox-address',
+		name: 'address',
+		type: 'email',
+		required: true,
+		autocomplete: 'off',
+		value: address ?? '',
+	});
 	const form = h(
 		'form',
 		{ class: 'inline-form', role: 'search' },
@@ -27,9 +34,15 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 	const status = new StatusLine();
 	const list = h('div', { class: 'list' });
 	root.append(
-		h('section', { 'aria-labelledby': 'messages-heading' },
+		h(
+			'section',
+			{ 'aria-labelledby': 'messages-heading' },
 			h('h2', { id: 'messages-heading' }, `Messages for ${address}`),
-			h('p', { class: 'hint' }, `New mail appears by itself: checked every ${POLL_MS / 1000} seconds, and at once when web socket forwarding is on for a private address.`),
+			h(
+				'p',
+				{ class: 'hint' },
+				`New mail appears by itself: checked every ${POLL_MS / 1000} seconds, and at once when web socket forwarding is on for a private address.`,
+			),
 			status.element,
 			list,
 		),

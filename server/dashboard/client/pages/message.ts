@@ -22,9 +22,17 @@ export function messagePage(root: HTMLElement, address: string, id: string): voi
 		body.append(
 			summary(message),
 			deleteButton(address, base, status),
-			section('Text', loaded(getText(`/api/text/${enc(address)}/${enc(id)}`), (text) => h('pre', { class: 'text' }, text))),
+			section(
+				'Text',
+				loaded(getText(`/api/text/${enc(address)}/${enc(id)}`), (text) => h('pre', { class: 'text' }, text)),
+			),
 			section('HTML', loaded(getText(`/api/body/${enc(address)}/${enc(id)}`), htmlFrame, 'This message has no HTML part.')),
-			section('Attachments', message.attachments?.length ? loaded(getJson<AttachmentMeta[]>(`${base}/attachments`), (list) => attachmentList(base, list)) : h('p', {}, 'No attachments.')),
+			section(
+				'Attachments',
+				message.attachments?.length
+					? loaded(getJson<AttachmentMeta[]>(`${base}/attachments`), (list) => attachmentList(base, list))
+					: h('p', {}, 'No attachments.'),
+			),
 			section('Links', linkList(message.links)),
 			disclosure('Headers', () => getJson<Record<string, string | string[]>>(`${base}/headers`).then(headerTable)),
 			disclosure('Raw source', () => getText(`/api/raw/${enc(address)}/${enc(id)}`).then((raw) => h('pre', { class: 'raw' }, raw))),
@@ -41,7 +49,11 @@ function summary(message: MessageRecord): Node {
 		['Size', formatBytes(message.size)],
 		['Spam score', message.spam.toFixed(2)],
 	];
-	return h('dl', { class: 'summary' }, rows.filter(([, value]) => value !== '').flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+	return h(
+		'dl',
+		{ class: 'summary' },
+		rows.filter(([, value]) => value !== '').flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+	);
 }
 
 function deleteButton(address: string, base: string, status: StatusLine): Node {
@@ -96,18 +108,20 @@ function attachmentList(base: string, attachments: AttachmentMeta[]): Node {
 	const status = new StatusLine();
 	const items = attachments.map((attachment) => {
 		const button = h('button', { type: 'button', class: 'secondary' }, 'Download ', attachment.fileName || attachment.checksum);
-		button.addEventListener('click', () =>
-			void busy(button, async () => {
-				try {
-					// The key must go in a header, so the bytes are fetched here and handed to the browser as a blob.
-					const blob = await (await request(`${base}/attachments/${enc(attachment.checksum)}`)).blob();
-					const url = URL.createObjectURL(blob);
-					h('a', { href: url, download: attachment.fileName || attachment.checksum }).click();
-					setTimeout(() => URL.revokeObjectURL(url), 10_000);
-				} catch (error) {
-					status.error(error);
-				}
-			}),
+		button.addEventListener(
+			'click',
+			() =>
+				void busy(button, async () => {
+					try {
+						// The key must go in a header, so the bytes are fetched here and handed to the browser as a blob.
+						const blob = await (await request(`${base}/attachments/${enc(attachment.checksum)}`)).blob();
+						const url = URL.createObjectURL(blob);
+						h('a', { href: url, download: attachment.fileName || attachment.checksum }).click();
+						setTimeout(() => URL.revokeObjectURL(url), 10_000);
+					} catch (error) {
+						status.error(error);
+					}
+				}),
 		);
 		return h('li', {}, button, ` ${attachment.contentType}, ${formatBytes(attachment.length)}`);
 	});
@@ -117,10 +131,18 @@ function attachmentList(base: string, attachments: AttachmentMeta[]): Node {
 function linkList(links: string[]): Node {
 	if (links.length === 0) return h('p', {}, 'No links.');
 	// Only web links become clickable; they open in a new tab without telling the site where they came from.
-	return h('ul', {}, links.map((link) => h('li', {}, /^https?:\/\//i.test(link) ? h('a', { href: link, target: '_blank', rel: 'noopener noreferrer' }, link) : link)));
+	return h(
+		'ul',
+		{},
+		links.map((link) =>
+			h('li', {}, /^https?:\/\//i.test(link) ? h('a', { href: link, target: '_blank', rel: 'noopener noreferrer' }, link) : link),
+		),
+	);
 }
 
 function headerTable(headers: Record<string, string | string[]>): Node {
-	const rows = Object.entries(headers).flatMap(([name, values]) => (Array.isArray(values) ? values : [values]).map((value) => [name, value]));
+	const rows = Object.entries(headers).flatMap(([name, values]) =>
+		(Array.isArray(values) ? values : [values]).map((value) => [name, value]),
+	);
 	return table('MessageRecord headers', ['Name', 'Value'], rows);
 }

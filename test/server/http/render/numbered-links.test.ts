@@ -6,7 +6,9 @@ describe('numberLinks', () => {
 	it('leaves text without links as it is', () => {
 		expect(numberLinks('no links here\n')).toBe('no links here\n');
 		expect(numberLinks('')).toBe('');
-		expect(numberLinks('example.com and www.example.com are not clicked links')).toBe('example.com and www.example.com are not clicked links');
+		expect(numberLinks('example.com and www.example.com are not clicked links')).toBe(
+			'example.com and www.example.com are not clicked links',
+		);
 	});
 
 	it('numbers each link where it occurs and lists them after three blank lines', () => {
@@ -73,7 +75,14 @@ function cutText(text: string, cuts: number[]): string[] {
 const linkText = fc
 	.array(
 		fc.oneof(
-			fc.constantFrom('https://example.org/a', 'http://b.example/p?q=1&r=😀', 'ftp://f.example/x', 'https://example.org/a.', '(https://c.example)', 'mailto:m@x.example'),
+			fc.constantFrom(
+				'https://example.org/a',
+				'http://b.example/p?q=1&r=😀',
+				'ftp://f.example/x',
+				'https://example.org/a.',
+				'(https://c.example)',
+				'mailto:m@x.example',
+			),
 			fc.constantFrom(' ', '\n', '\r\n', '\t', '\u3000', '\ufeff', '  \n\n', 'Zürich', '😀', '“q”', 'word', '://', 'https:'),
 			fc.constantFrom('x'.repeat(4100), `${'😀'.repeat(2050)}https://long.example/`, `${'y'.repeat(4090)}https://edge.example/`),
 			fc.string({ maxLength: 6 }),
@@ -97,7 +106,9 @@ describe('numberedLinkPieces', () => {
 
 	it('keeps trailing whitespace cut into pieces of its own when there is no link, drops it before the list when there is', () => {
 		expect([...numberedLinkPieces(['text', '  ', '\n', ' \n'])].join('')).toBe('text  \n \n');
-		expect([...numberedLinkPieces(['see https://example.org/z', '  ', '\n\n'])].join('')).toBe('see [1]\n\n\n\n[1] https://example.org/z\n');
+		expect([...numberedLinkPieces(['see https://example.org/z', '  ', '\n\n'])].join('')).toBe(
+			'see [1]\n\n\n\n[1] https://example.org/z\n',
+		);
 	});
 });
 
