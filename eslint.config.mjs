@@ -1,28 +1,36 @@
-// Lint rules for the n8n community nodes (nodes/, credentials/) and package.json, following
-// the configuration of n8n's own node CLI (@n8n/node-cli) with n8n's community-node rules.
-// The server (server/) is not linted here.
+// Lint rules for the whole tree: typescript-eslint's recommended type-checked rules everywhere (the server, the
+// dashboard's browser code, the n8n nodes, benchmarks and tests), n8n's community-node rules for the nodes, the
+// credential and package.json (following n8n's own node CLI), and Prettier's formatting (eslint-config-prettier turns
+// off the rules that would argue with it; `prettier --check` in npm run lint holds the format).
 import js from '@eslint/js';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-const communityNodes = n8nCommunityNodesPlugin.configs.recommended;
-
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**'] },
+	{ ignores: ['dist/**', 'build/**', 'packages/*/dist/**', 'node_modules/**'] },
+	{
+		files: ['**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+		languageOptions: {
+			// Each file is checked with the tsconfig.json nearest to it: the dashboard's own, else the root one.
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
+	},
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
-		extends: [js.configs.recommended, tseslint.configs.recommended, communityNodes],
-		rules: {
-			'prefer-spread': 'off',
-			'no-console': 'error',
-		},
+		extends: [n8nCommunityNodesPlugin.configs.recommended],
+		rules: { 'no-console': 'error' },
 	},
 	{
 		files: ['package.json'],
-		extends: [communityNodes],
-		languageOptions: {
-			parser: tseslint.parser,
-			parserOptions: { extraFileExtensions: ['.json'] },
-		},
+		extends: [n8nCommunityNodesPlugin.configs.recommended],
+		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
 	},
+	{
+		files: ['**/*.js', '**/*.mjs'],
+		extends: [js.configs.recommended],
+		languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+	},
+	prettier,
 );
