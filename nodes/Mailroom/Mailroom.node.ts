@@ -75,8 +75,8 @@ export class Mailroom implements INodeType {
 		const returnData: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				const resource = this.getNodeParameter('resource', itemIndex) as string;
-				const operation = this.getNodeParameter('operation', itemIndex) as string;
+				const resource = this.getNodeParameter('resource', itemIndex);
+				const operation = this.getNodeParameter('operation', itemIndex);
 				const result = await executors[resource].call(this, operation, itemIndex, startedAt);
 				returnData.push(
 					...this.helpers.constructExecutionMetaData(isItem(result) ? [result] : this.helpers.returnJsonArray(result), {

@@ -59,7 +59,7 @@ export async function* messagePages(this: IExecuteFunctions, path: string, pageS
 
 /** The `limit` parameter, or no limit when `returnAll` is on. */
 export function wantedCount(this: IExecuteFunctions, itemIndex: number): number {
-	return this.getNodeParameter('returnAll', itemIndex) ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
+	return this.getNodeParameter('returnAll', itemIndex) ? Infinity : this.getNodeParameter('limit', itemIndex);
 }
 
 /** Get Many of a message listing: as many messages as the Return All / Limit parameters ask for. */

@@ -44,8 +44,7 @@ export async function mailroomRequest(
 	method: IHttpRequestMethods,
 	path: string,
 	{ body, qs, text = false, binary = false, itemIndex }: RequestOptions = {},
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<any> {
+): Promise<unknown> {
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('mailroomApi', itemIndex);
 	const request: IHttpRequestOptions = {
 		method,
@@ -62,7 +61,7 @@ export async function mailroomRequest(
 	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request);
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request)) as IN8nHttpFullResponse;
 	} catch (error) {
 		// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
 		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
@@ -85,7 +84,7 @@ function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullRe
 		typeof body === 'string' ? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } }) : ((body ?? {}) as IDataObject);
 	const status = String(statusCode);
 	const message = typeof data.message === 'string' && data.message ? data.message : `Mailroom answered HTTP ${status}`;
-	return new NodeApiError(node, { ...data, httpCode: status } as JsonObject, {
+	return new NodeApiError(node, { ...data, httpCode: status }, {
 		message,
 		description: `HTTP ${status}${typeof data.error === 'string' ? ` ${data.error}` : ''}`,
 		httpCode: status,

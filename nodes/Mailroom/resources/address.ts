@@ -162,14 +162,14 @@ export async function executeAddress(this: IExecuteFunctions, operation: string,
 	const path = `/api/addresses/${addressPath(email)}`;
 	switch (operation) {
 		case 'get':
-			return await mailroomRequest.call(this, 'GET', path, { itemIndex });
+			return (await mailroomRequest.call(this, 'GET', path, { itemIndex })) as IDataObject;
 		case 'reserve': {
 			const body = this.getNodeParameter('settings', itemIndex, {}) as IDataObject;
-			return await mailroomRequest.call(this, 'POST', path, { body, itemIndex });
+			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex })) as IDataObject;
 		}
 		case 'update': {
-			const body = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-			return await mailroomRequest.call(this, 'PUT', path, { body, itemIndex });
+			const body = this.getNodeParameter('updateFields', itemIndex, {});
+			return (await mailroomRequest.call(this, 'PUT', path, { body, itemIndex })) as IDataObject;
 		}
 		case 'release': {
 			const deleteMessages = this.getNodeParameter('deleteMessages', itemIndex, false) as boolean;
@@ -178,14 +178,14 @@ export async function executeAddress(this: IExecuteFunctions, operation: string,
 				itemIndex,
 			});
 			// An empty answer (204) still means the address was released.
-			return released && typeof released === 'object' ? released : { _id: email, released: true };
+			return released && typeof released === 'object' ? (released as IDataObject) : { _id: email, released: true };
 		}
 		case 'setWebhook': {
 			const webhook = (this.getNodeParameter('webhookUrl', itemIndex) as string).trim();
-			return await mailroomRequest.call(this, 'PUT', `/api/private-address-forwarding/${addressPath(email)}`, {
+			return (await mailroomRequest.call(this, 'PUT', `/api/private-address-forwarding/${addressPath(email)}`, {
 				body: { webhook: webhook || null },
 				itemIndex,
-			});
+			})) as IDataObject;
 		}
 	}
 	throw new NodeOperationError(this.getNode(), `Unknown address operation "${operation}"`, { itemIndex });

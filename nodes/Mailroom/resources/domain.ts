@@ -57,7 +57,7 @@ export async function executeDomain(this: IExecuteFunctions, operation: string, 
 	const domain = encodeURIComponent((this.getNodeParameter('domain', itemIndex) as string).trim().toLowerCase());
 	switch (operation) {
 		case 'get':
-			return await mailroomRequest.call(this, 'GET', `/api/domains/${domain}`, { itemIndex });
+			return (await mailroomRequest.call(this, 'GET', `/api/domains/${domain}`, { itemIndex })) as IDataObject;
 		case 'getMessages':
 			return await getManyMessages.call(this, `/api/domains/${domain}/messages`, itemIndex);
 	}

@@ -160,7 +160,7 @@ async function getAttachment(this: IExecuteFunctions, messagePath: string, itemI
 		binary: true,
 		itemIndex,
 	})) as Buffer;
-	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex);
 	const fileName = meta.fileName ?? meta.checksum;
 	return {
 		json: meta,
@@ -182,23 +182,22 @@ export async function executeMessageAction(
 	const messageId = (this.getNodeParameter('messageId', itemIndex) as string).trim();
 	const id = encodeURIComponent(messageId);
 	const messagePath = `/api/addresses/${inbox}/messages/${id}`;
-	const request = (method: 'GET' | 'PUT' | 'DELETE', path: string, options: { text?: boolean; qs?: IDataObject } = {}) =>
-		mailroomRequest.call(this, method, path, { ...options, itemIndex });
+	/** The JSON answer, passed on as the item. */
+	const request = async (method: 'GET' | 'PUT' | 'DELETE', path: string) => (await mailroomRequest.call(this, method, path, { itemIndex })) as IDataObject;
+	/** A text answer: the raw source or an HTML body. */
+	const text = async (path: string, qs?: IDataObject) => (await mailroomRequest.call(this, 'GET', path, { text: true, qs, itemIndex })) as string;
 	const label = () => encodeURIComponent(this.getNodeParameter('label', itemIndex) as string);
 	switch (operation) {
 		case 'get':
 			return await request('GET', messagePath);
 		case 'getRaw':
-			return { email, messageId, raw: await request('GET', `/api/raw/${inbox}/${id}`, { text: true }) };
+			return { email, messageId, raw: await text(`/api/raw/${inbox}/${id}`) };
 		case 'getHeaders':
 			return { email, messageId, headers: await request('GET', `${messagePath}/headers`) };
 		case 'getHtml': {
 			const sanitized = this.getNodeParameter('sanitized', itemIndex) as boolean;
 			const images = sanitized && (this.getNodeParameter('remoteImages', itemIndex) as boolean);
-			const html = await request('GET', `/api/${sanitized ? 'body' : 'dirty'}/${inbox}/${id}`, {
-				text: true,
-				qs: images ? { images: 1 } : {},
-			});
+			const html = await text(`/api/${sanitized ? 'body' : 'dirty'}/${inbox}/${id}`, images ? { images: 1 } : {});
 			return { email, messageId, html };
 		}
 		case 'getAttachment':

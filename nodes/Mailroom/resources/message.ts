@@ -121,10 +121,7 @@ interface WaitFilters {
 	subjectContains?: string;
 }
 
-const contains = (value: unknown, part: string) =>
-	String(value ?? '')
-		.toLowerCase()
-		.includes(part.toLowerCase());
+const contains = (value: string | undefined, part: string) => (value ?? '').toLowerCase().includes(part.toLowerCase());
 
 /** A cancelled execution is noticed within this long while waiting. */
 const CANCEL_CHECK_MS = 250;
