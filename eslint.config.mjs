@@ -28,9 +28,10 @@ export default tseslint.config(
 		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
 	},
 	{
-		files: ['**/*.js', '**/*.mjs'],
+		files: ['**/*.js'],
 		extends: [js.configs.recommended],
-		languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+		languageOptions: { sourceType: 'commonjs', globals: { __dirname: 'readonly', process: 'readonly' } },
 	},
+	{ files: ['**/*.mjs'], extends: [js.configs.recommended] },
 	prettier,
 );

@@ -89,7 +89,10 @@ async function websocketListener(server: ServerProcess): Promise<Listener> {
 	socket.on('message', (data: Buffer) => arrivals.arrived(data.length));
 	return {
 		received: () => arrivals.next(),
-		close: async () => socket.close(),
+		close: () => {
+			socket.close();
+			return Promise.resolve();
+		},
 	};
 }
 
@@ -118,7 +121,7 @@ async function measure(pid: number, transport: Transporter, receiver?: Listener)
 	let peak = before.rssMb;
 	const watch = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rssMb)), 20);
 	const delivered = receiver?.received();
-	const info = await transport.sendMail({ from: 'big@sender.test', to: INBOX, subject: 'large', ...mail });
+	const info = (await transport.sendMail({ from: 'big@sender.test', to: INBOX, subject: 'large', ...mail })) as { messageSize?: number };
 	const deliveredBytes = await delivered;
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	clearInterval(watch);

@@ -24,7 +24,7 @@ async function startReceiver(arrivals: Map<string, number>): Promise<{ url: stri
 		req.on('end', () => {
 			const arrived = performance.now();
 			res.end();
-			arrivals.set(JSON.parse(Buffer.concat(chunks).toString('utf8')).subject, arrived);
+			arrivals.set((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { subject: string }).subject, arrived);
 		});
 	});
 	server.keepAliveTimeout = 60_000;

@@ -75,7 +75,7 @@ serve.action(async (options: Record<string, string | undefined>) => {
 	const stop = () => {
 		mailroom.close().then(
 			() => process.exit(0),
-			(err) => {
+			(err: Error) => {
 				console.error(`mailroom: shutdown failed: ${err.message}`);
 				process.exit(1);
 			},

@@ -91,7 +91,7 @@ export async function startMailroomProcess(extraArgs: string[] = [], dataDir?: s
 		{ stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	let output = '';
-	child.stdout!.on('data', (chunk) => (output += chunk));
+	child.stdout.on('data', (chunk) => (output += chunk));
 	await waitForPort(smtpPort);
 	await waitForPort(httpPort);
 	const printedKey = () => /^\s+(mr_\S+)$/m.exec(output)?.[1];

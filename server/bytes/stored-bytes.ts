@@ -21,7 +21,10 @@ export class DeletedWhileReadError extends Error {
  * message deleted while they were read) throw DeletedWhileReadError rather than pass for the whole.
  */
 export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
-	if (Buffer.isBuffer(bytes)) return yield bytes;
+	if (Buffer.isBuffer(bytes)) {
+		yield bytes;
+		return;
+	}
 	let read = 0;
 	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) {
 		read += piece.length;

@@ -24,13 +24,15 @@ export function serviceKeyOf(request: FastifyRequest): string | undefined {
  */
 export function registerAuth(app: FastifyInstance, accounts: AccountStore): void {
 	app.decorateRequest('account', null);
-	app.addHook('onRequest', async (request) => {
+	app.addHook('onRequest', (request, _reply, done) => {
 		const key = serviceKeyOf(request);
 		if (key !== undefined) request.account = accounts.forKey(key) ?? null;
+		done();
 	});
-	app.addHook('preParsing', async (request) => {
-		if (serviceKeyOf(request) !== undefined && !request.account)
-			throw unauthorized('The API key in the Service-Key header is unknown or revoked');
+	app.addHook('preParsing', (request, _reply, payload, done) => {
+		const unknownKey = serviceKeyOf(request) !== undefined && !request.account;
+		if (unknownKey) done(unauthorized('The API key in the Service-Key header is unknown or revoked'));
+		else done(null, payload);
 	});
 }
 

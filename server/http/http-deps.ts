@@ -1,4 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MailroomConfig } from '../config/settings';
 import type { AccountStore } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
@@ -36,5 +38,5 @@ export interface HttpDeps {
 	durable: () => Promise<void>;
 }
 
-/** A plugin of routes: given the deps, its route schemas type each request and reply (TypeBox). */
-export type RoutesPlugin = FastifyPluginAsyncTypebox<HttpDeps>;
+/** The server routes are added to: their schemas type each request and reply (TypeBox). */
+export type HttpApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

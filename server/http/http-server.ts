@@ -35,7 +35,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 		// Malformed percent-encoding and over-long parameters: the same error shape as every other error.
 		frameworkErrors: (err, _request, reply: FastifyReply) => {
 			const status = err.statusCode ?? 400;
-			return reply.code(status).send(errorBody(status, err.message));
+			reply.code(status).send(errorBody(status, err.message));
 		},
 	}).withTypeProvider<TypeBoxTypeProvider>();
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -71,17 +71,17 @@ export async function buildHttpServer(deps: HttpDeps) {
 	});
 	await registerOpenApi(app); // before the routes, so it sees them all
 
-	await app.register(messageRoutes, deps);
-	await app.register(messageContentRoutes, deps);
-	await app.register(messageStateRoutes, deps);
-	await app.register(accountInboxRoutes, deps);
-	await app.register(attachmentRoutes, deps);
-	await app.register(addressRoutes, deps);
-	await app.register(domainRoutes, deps);
-	await app.register(accountRoutes, deps);
-	await app.register(outgoingRoutes, deps);
-	await app.register(webhookRoutes, deps);
-	await app.register(incomingMessagesRoutes, deps);
+	messageRoutes(app, deps);
+	messageContentRoutes(app, deps);
+	messageStateRoutes(app, deps);
+	accountInboxRoutes(app, deps);
+	attachmentRoutes(app, deps);
+	addressRoutes(app, deps);
+	domainRoutes(app, deps);
+	accountRoutes(app, deps);
+	outgoingRoutes(app, deps);
+	webhookRoutes(app, deps);
+	await incomingMessagesRoutes(app, deps);
 	await app.register(dashboardRoutes);
 	return app;
 }

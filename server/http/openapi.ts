@@ -53,7 +53,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 			return document;
 		},
 	});
-	app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+	app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
 	// The page loads the same document from /docs/json.
 	await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
 }

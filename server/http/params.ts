@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDomain, parseEmailAddress, type EmailAddress } from '../mail/email-address';
 import { badRequest } from './errors';
 
@@ -17,6 +17,7 @@ export function domainParam(value: string): string {
 }
 
 /** preValidation hook of routes whose JSON body may be left out: no body is validated as `{}` (so defaults apply). */
-export async function optionalBody(request: FastifyRequest): Promise<void> {
+export function optionalBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
 	request.body ??= {};
+	done();
 }

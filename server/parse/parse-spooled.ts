@@ -55,7 +55,7 @@ export async function parseSpooled(message: SpooledBytes): Promise<ParsedMail> {
 	// As simpleParser: no HTML (or an empty one) is `false`.
 	mail.html = html ? assembleBody(textParts.segments(html), besideSpooled(message, 'html')) : false;
 	if (text) mail.text = assembleBody(textParts.segments(text), besideSpooled(message, 'text'));
-	const headers = mail.headers ?? new Map();
+	const headers = mail.headers ?? new Map<string, unknown>();
 	const fields = mail as unknown as Record<string, unknown>;
 	for (const key of TOP_LEVEL_HEADERS) {
 		if (headers.has(key)) fields[key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = headers.get(key);

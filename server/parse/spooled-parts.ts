@@ -20,7 +20,7 @@ interface PartState {
 /** What of mailparser's parse state this relies on: the part being parsed, and the step that sets it up. */
 interface ParserState {
 	curnode?: PartState;
-	processChunk(data: { type: string }, done: (err?: Error) => void): void;
+	processChunk: (this: ParserState, data: { type: string }, done: (err?: Error) => void) => void;
 }
 
 /** Calls `setUp` for each part mailparser has just set up, before any of its data arrives: for one parser, or (its prototype) all. */

@@ -57,9 +57,9 @@ export class InboxSettings {
 
 	get<K extends SettingName>(name: K): EffectiveSetting<NonNullable<AddressSettings[K]>> | undefined {
 		const { own, catchAll } = this;
-		if (own && isOn(own[name])) return { value: own[name] as NonNullable<AddressSettings[K]>, from: own };
+		if (own && isOn(own[name])) return { value: own[name], from: own };
 		if (!catchAll || (own && own.owner !== catchAll.owner) || !isOn(catchAll[name])) return undefined;
-		return { value: catchAll[name] as NonNullable<AddressSettings[K]>, from: catchAll };
+		return { value: catchAll[name], from: catchAll };
 	}
 }
 

@@ -51,7 +51,7 @@ export class MessageStateStore {
 	private changeLabels(inbox: string, id: string, change: (labels: string[]) => string[]): string[] | undefined {
 		const current = this.selectLabels.get(id, inbox) as string | undefined;
 		if (current === undefined) return undefined;
-		const labels = change(JSON.parse(current));
+		const labels = change(JSON.parse(current) as string[]);
 		this.updateLabels.run(JSON.stringify(labels), id, inbox);
 		return labels;
 	}

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { Folder, MessageRecord } from '../schemas/message';
+import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
 import type { ParsedIncomingMail } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
@@ -38,10 +38,10 @@ export interface RecordRow {
 export function toRecord(row: RecordRow): MessageRecord {
 	return {
 		_id: row.id,
-		from: JSON.parse(row.from_json),
-		to: JSON.parse(row.to_json),
-		cc: row.cc_json === null ? null : JSON.parse(row.cc_json),
-		bcc: row.bcc_json === null ? null : JSON.parse(row.bcc_json),
+		from: JSON.parse(row.from_json) as AddressObject[],
+		to: JSON.parse(row.to_json) as AddressObject[],
+		cc: row.cc_json === null ? null : (JSON.parse(row.cc_json) as AddressObject[]),
+		bcc: row.bcc_json === null ? null : (JSON.parse(row.bcc_json) as AddressObject[]),
 		subject: row.subject,
 		savedBy: row.saved_by,
 		originalInbox: row.original_inbox,
@@ -49,14 +49,14 @@ export function toRecord(row: RecordRow): MessageRecord {
 		domain: row.domain,
 		received: new Date(row.received).toISOString(),
 		size: row.size,
-		attachments: row.attachments_json === null ? null : JSON.parse(row.attachments_json),
+		attachments: row.attachments_json === null ? null : (JSON.parse(row.attachments_json) as string[]),
 		ip: row.ip,
 		via: row.via,
 		folder: row.folder,
-		labels: JSON.parse(row.labels_json),
+		labels: JSON.parse(row.labels_json) as string[],
 		read: row.read === null ? null : row.read === 1,
 		rtls: row.rtls === 1,
-		links: row.links_json === '[]' ? [] : JSON.parse(row.links_json),
+		links: row.links_json === '[]' ? [] : (JSON.parse(row.links_json) as string[]),
 		spam: row.spam,
 	};
 }
@@ -276,7 +276,7 @@ export class MessageStore {
 			messageId: row.message_id,
 			date: row.date,
 			priority: row.priority,
-			headers: JSON.parse(row.headers),
+			headers: JSON.parse(row.headers) as [string, string][],
 			get text() {
 				return row.text === '' ? (pieces.body(row.id, 'text') ?? '') : row.text;
 			},

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
@@ -12,7 +12,7 @@ const messageList = Type.Array(refTo(MessageSchema));
 const term = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
 
 /** Reads across all private addresses and domains of the caller's account. */
-export const accountInboxRoutes: RoutesPlugin = async (app, { accountInbox }) => {
+export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): void {
 	app.get(
 		'/api/inbox',
 		{
@@ -29,10 +29,10 @@ export const accountInboxRoutes: RoutesPlugin = async (app, { accountInbox }) =>
 				},
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const { limit, skip, since } = request.query;
 			const page = accountInbox.list(requireAccount(request).id, limit, skip, since === undefined ? undefined : Date.parse(since));
-			return sendJson(reply, `{"messages":${page.messages},"unread":${page.unread},"limit":${limit},"skip":${skip}}`);
+			sendJson(reply, `{"messages":${page.messages},"unread":${page.unread},"limit":${limit},"skip":${skip}}`);
 		},
 	);
 
@@ -53,14 +53,14 @@ export const accountInboxRoutes: RoutesPlugin = async (app, { accountInbox }) =>
 				},
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const account = requireAccount(request);
 			const { andTo, andFrom, andSubjectIncludes, andRead } = request.query;
 			if (andTo === undefined && andFrom === undefined && andSubjectIncludes === undefined && andRead === undefined) {
 				throw badRequest('Give at least one of andTo, andFrom, andSubjectIncludes, andRead');
 			}
 			const messages = accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead });
-			return sendJson(reply, `{"messages":${messages}}`);
+			sendJson(reply, `{"messages":${messages}}`);
 		},
 	);
 
@@ -76,11 +76,11 @@ export const accountInboxRoutes: RoutesPlugin = async (app, { accountInbox }) =>
 				},
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
 			if (query === undefined) throw badRequest('querystring must have query (or q)');
-			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${accountInbox.search(account.id, query)}}`);
+			sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${accountInbox.search(account.id, query)}}`);
 		},
 	);
-};
+}

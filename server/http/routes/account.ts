@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount, serviceKeyOf } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { optionalBody } from '../params';
@@ -9,7 +9,7 @@ import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKe
 import { ID_PATTERN } from '../../store/ids';
 import type { ApiKeyInfo } from '../../store/accounts';
 
-export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
+export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void {
 	/** A key as the API shows it, marked when it is the request's own. */
 	const keyView = (info: ApiKeyInfo, currentId: string | undefined): ApiKeyView => ({
 		id: info.id,
@@ -34,7 +34,7 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 				},
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			return { _id: account.id, name: account.name, sendsRemaining: account.credits, admin: account.isAdmin, created: account.created };
 		},
@@ -51,7 +51,7 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 				},
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			return { ...stats.read(account.id), sendsRemaining: account.credits };
 		},
@@ -65,7 +65,7 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 				response: { 200: Type.Array(ApiKeySchema), ...errorResponses(401, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const current = currentKeyId(request);
 			return accounts.listKeys(account.id).map((info) => keyView(info, current));
@@ -85,7 +85,7 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 			},
 			preValidation: optionalBody,
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const { key, info } = accounts.createKey(account.id, request.body.label);
 			return { id: info.id, key, label: info.label, created: info.created };
@@ -103,7 +103,7 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 				response: { 200: ApiKeySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const current = currentKeyId(request);
 			const info = accounts.listKeys(account.id).find((key) => key.id === request.params.keyId);
@@ -113,4 +113,4 @@ export const accountRoutes: RoutesPlugin = async (app, { accounts, stats }) => {
 			return keyView(info.revoked ? info : accounts.revokeKey(info.id), current);
 		},
 	);
-};
+}

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest, forbidden, notFound } from '../errors';
 import { emailParam, optionalBody } from '../params';
@@ -50,11 +50,11 @@ function forwardingChanges(email: string, body: ForwardingUpdateBody = {}): Forw
 	return changes;
 }
 
-export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) => {
+export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): void {
 	app.get(
 		'/api/addresses',
 		{ schema: { summary: "The account's private (reserved) addresses", response: { 200: recordList, ...errorResponses(401, 429) } } },
-		async (request) => addresses.listByOwner(requireAccount(request).id),
+		(request) => addresses.listByOwner(requireAccount(request).id),
 	);
 
 	app.get(
@@ -66,7 +66,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 				response: recordResponse,
 			},
 		},
-		async (request) => ownAddress(request, addresses),
+		(request) => ownAddress(request, addresses),
 	);
 
 	app.post(
@@ -84,7 +84,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 			},
 			preValidation: optionalBody,
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const { address: email, domain } = emailParam(request.params.email);
 			const settings = forwardingChanges(email, request.body);
@@ -96,7 +96,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 		},
 	);
 
-	const updateForwarding = async (request: AddressRequest & { body: ForwardingUpdateBody }) => {
+	const updateForwarding = (request: AddressRequest & { body: ForwardingUpdateBody }) => {
 		const record = ownAddress(request, addresses);
 		return addresses.update(record._id, forwardingChanges(record._id, request.body));
 	};
@@ -126,7 +126,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 				response: recordResponse,
 			},
 		},
-		async (request) => {
+		(request) => {
 			const record = ownAddress(request, addresses);
 			addresses.release(record._id);
 			if (request.query.deleteAddressMessages) deletion.deleteInbox(record._id);
@@ -150,7 +150,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 				},
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address: email, domain } = emailParam(request.params.email);
 			const owner = addresses.ownerOfInbox(email, domain);
 			// In the caller's own domain an address is theirs to reserve until they do.
@@ -169,7 +169,7 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const emails = request.body.addresses.map((input) => {
 				const email = parseEmailAddress(input);
@@ -193,4 +193,4 @@ export const addressRoutes: RoutesPlugin = async (app, { addresses, deletion }) 
 		},
 		updateForwarding,
 	);
-};
+}

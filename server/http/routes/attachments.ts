@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { create as contentDisposition } from 'content-disposition';
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import type { AttachmentStore } from '../../store/attachments';
 import { notFound } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
@@ -29,7 +29,7 @@ function attachmentStream(attachments: AttachmentStore, checksum: string, length
 	);
 }
 
-export const attachmentRoutes: RoutesPlugin = async (app, { addresses, attachments }) => {
+export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpDeps): void {
 	app.get(
 		'/api/addresses/:email/messages/:messageId/attachments',
 		{
@@ -39,7 +39,7 @@ export const attachmentRoutes: RoutesPlugin = async (app, { addresses, attachmen
 				response: { 200: Type.Array(refTo(AttachmentMetaSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const list = attachments.list(address, request.params.messageId);
 			if (!list) throw messageNotFound(address, request.params.messageId);
@@ -58,7 +58,7 @@ export const attachmentRoutes: RoutesPlugin = async (app, { addresses, attachmen
 				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const { messageId, identifier } = request.params;
 			if (!attachments.list(address, messageId)) throw messageNotFound(address, messageId);
@@ -71,9 +71,7 @@ export const attachmentRoutes: RoutesPlugin = async (app, { addresses, attachmen
 				.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
 				.header('content-security-policy', 'sandbox')
 				.header('x-content-type-options', 'nosniff');
-			return meta.length <= ATTACHMENT_CHUNK
-				? reply.send(attachments.read(meta.checksum, 0, meta.length))
-				: reply.send(attachmentStream(attachments, meta.checksum, meta.length));
+			reply.send(meta.length <= ATTACHMENT_CHUNK ? attachments.read(meta.checksum, 0, meta.length) : attachmentStream(attachments, meta.checksum, meta.length));
 		},
 	);
-};
+}

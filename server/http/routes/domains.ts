@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest, forbidden, notFound } from '../errors';
 import { domainParam, emailParam } from '../params';
@@ -26,7 +26,7 @@ function ownDomain(request: DomainRequest, domains: DomainStore): DomainRecord {
 	return record;
 }
 
-export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domains, messages, deletion }) => {
+export function domainRoutes(app: HttpApp, { config, addresses, domains, messages, deletion }: HttpDeps): void {
 	app.get(
 		'/api/domains',
 		{
@@ -35,7 +35,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: { 200: Type.Array(refTo(DomainSchema)), ...errorResponses(401, 429) },
 			},
 		},
-		async (request) => domains.list(requireAccount(request).id),
+		(request) => domains.list(requireAccount(request).id),
 	);
 
 	app.get(
@@ -54,7 +54,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				},
 			},
 		},
-		async (request) => {
+		(request) => {
 			const domain = ownDomain(request, domains);
 			return { domain, totalMessages: messages.countDomain(domain._id), catchAllAddress: addresses.catchAllOf(domain._id) ?? null };
 		},
@@ -72,7 +72,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: domainResponse,
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const domain = domainParam(request.params.domain);
 			if (config.domains.includes(domain)) throw forbidden(`${domain} is a public domain of this server and cannot be owned`);
@@ -101,7 +101,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: domainResponse,
 			},
 		},
-		async (request) => {
+		(request) => {
 			const domain = ownDomain(request, domains);
 			let catchAll: string | null = null;
 			if (request.body.catchAll) {
@@ -123,7 +123,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: domainResponse,
 			},
 		},
-		async (request) => {
+		(request) => {
 			return domains.remove(ownDomain(request, domains)._id)!;
 		},
 	);
@@ -147,7 +147,7 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const domain = ownDomain(request, domains);
 			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
 			return messages.listDomain(domain._id, request.query.limit, until);
@@ -163,9 +163,9 @@ export const domainRoutes: RoutesPlugin = async (app, { config, addresses, domai
 				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			deletion.deleteDomain(ownDomain(request, domains)._id);
-			return reply.code(204).send();
+			reply.code(204).send();
 		},
 	);
-};
+}

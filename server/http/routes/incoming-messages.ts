@@ -1,11 +1,11 @@
 import websocket from '@fastify/websocket';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { IncomingMessagesQuerySchema } from '../../websocket/incoming-messages-hub';
 import { HttpError } from '../errors';
 import { errorResponses } from '../schemas';
 
 /** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6), attached to the hub that sends them. */
-export const incomingMessagesRoutes: RoutesPlugin = async (app, { incomingMessages }) => {
+export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }: HttpDeps): Promise<void> {
 	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 	app.route({
 		method: 'GET',
@@ -17,9 +17,9 @@ export const incomingMessagesRoutes: RoutesPlugin = async (app, { incomingMessag
 			querystring: IncomingMessagesQuerySchema,
 			response: errorResponses(426, 429),
 		},
-		handler: async () => {
+		handler: () => {
 			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
 		},
 		wsHandler: (socket, request) => incomingMessages.connect(socket, request.query),
 	});
-};
+}

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import type { MessageContent } from '../../mail/message-content';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { dirtyHtmlBody, storedBody } from '../render/stored-body';
@@ -24,7 +24,7 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
-export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messages }) => {
+export function messageContentRoutes(app: HttpApp, { addresses, messages }: HttpDeps): void {
 	const sanitizer = new HtmlSanitizer();
 	app.addHook('onClose', () => sanitizer.close());
 
@@ -51,13 +51,13 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const source = messages.rawSource(address, request.params.messageId);
 			if (!source) throw messageNotFound(address, request.params.messageId);
 			asDownload(request, reply, 'eml');
 			const { length, body } = storedBody(source);
-			return reply.type('message/rfc822').header('content-length', length).send(body);
+			reply.type('message/rfc822').header('content-length', length).send(body);
 		},
 	);
 
@@ -89,12 +89,12 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 				},
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const { headers } = contentOf(request);
 			const format = request.query.messageHeadersFormat ?? request.query.format ?? (request.query.download === 1 ? 'plain' : 'json');
 			asDownload(request, reply, 'headers.txt');
 			if (format === 'plain')
-				return reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+				reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
 			if (format === 'json-ordered') return headers.map(([name, value]) => ({ name, value }));
 			return groupedHeaders(headers);
 		},
@@ -149,4 +149,4 @@ export const messageContentRoutes: RoutesPlugin = async (app, { addresses, messa
 				.send(body);
 		},
 	);
-};
+}

@@ -1,5 +1,5 @@
 import Type, { type TSchema } from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { MessageParams, errorResponses } from '../schemas';
@@ -17,7 +17,7 @@ const LabelParams = withParam(
 const LabelsResponse = Type.Object({ _id: Type.String(), labels: Type.Array(Type.String()) });
 
 /** Labels, folder, read flag and star of a message; and the account's starred messages. */
-export const messageStateRoutes: RoutesPlugin = async (app, { addresses, messageState }) => {
+export function messageStateRoutes(app: HttpApp, { addresses, messageState }: HttpDeps): void {
 	app.put(
 		'/api/addresses/:email/messages/:messageId/labels/:label',
 		{
@@ -27,7 +27,7 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const labels = messageState.addLabel(address, request.params.messageId, request.params.label);
 			if (!labels) throw messageNotFound(address, request.params.messageId);
@@ -44,7 +44,7 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const labels = messageState.removeLabel(address, request.params.messageId, request.params.label);
 			if (!labels) throw messageNotFound(address, request.params.messageId);
@@ -61,7 +61,7 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: Type.Object({ _id: Type.String(), folder: FolderSchema }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			if (!messageState.setFolder(address, request.params.messageId, request.params.folder))
 				throw messageNotFound(address, request.params.messageId);
@@ -78,7 +78,7 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: Type.Object({ _id: Type.String(), read: Type.Boolean() }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			if (!messageState.setRead(address, request.params.messageId, request.params.read))
 				throw messageNotFound(address, request.params.messageId);
@@ -96,7 +96,7 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const record = messageState.toggleStar(address, request.params.messageId, account.id);
@@ -114,6 +114,6 @@ export const messageStateRoutes: RoutesPlugin = async (app, { addresses, message
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 429) },
 			},
 		},
-		async (request) => messageState.starred(requireAccount(request).id, request.query.limit),
+		(request) => messageState.starred(requireAccount(request).id, request.query.limit),
 	);
-};
+}

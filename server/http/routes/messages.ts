@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { forbidden } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
@@ -10,7 +10,7 @@ import { DateTime, refTo } from '../../schemas/shared';
 import { sendJson } from '../render/prerendered-json';
 import { numberedTextBody } from '../render/stored-body';
 
-export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, deletion }) => {
+export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: HttpDeps): void {
 	app.get(
 		'/api/addresses/:email/messages',
 		{
@@ -24,10 +24,10 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
-			return sendJson(reply, messages.listInboxJson(address, request.query.limit, until));
+			sendJson(reply, messages.listInboxJson(address, request.query.limit, until));
 		},
 	);
 
@@ -59,7 +59,7 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				response: { 200: Type.Object({ count: Type.Integer(), inbox: Type.String() }), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			return { count: messages.count(address), inbox: address };
 		},
@@ -74,7 +74,7 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			const record = messages.get(address, request.params.messageId);
 			if (!record) throw messageNotFound(address, request.params.messageId);
@@ -95,7 +95,7 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				},
 			},
 		},
-		async (request) => {
+		(request) => {
 			const { address } = accessibleInbox(request, addresses, request.params.email);
 			if (!deletion.deleteMessage(address, request.params.messageId)) throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, inbox: address, message: 'Message was deleted.' };
@@ -111,7 +111,7 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		async (request, reply) => {
+		(request, reply) => {
 			const email = emailParam(request.params.email);
 			const account = requireAccount(request);
 			// As with Mailsac, only an inbox the caller owns can be emptied at once; public mail goes one message at a time.
@@ -119,7 +119,7 @@ export const messageRoutes: RoutesPlugin = async (app, { addresses, messages, de
 				throw forbidden(`${email.address} is not a private address of your account`);
 			}
 			deletion.deleteInbox(email.address);
-			return reply.code(204).send();
+			reply.code(204).send();
 		},
 	);
-};
+}

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Account } from '../../store/accounts';
-import type { HttpDeps, RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, badRequest, unauthorized } from '../errors';
 import { errorResponses } from '../schemas';
@@ -20,7 +20,7 @@ function sendingAccount(request: FastifyRequest & { body: SendRequest }, deps: H
 	return account;
 }
 
-export const outgoingRoutes: RoutesPlugin = async (app, deps) => {
+export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 	app.post(
 		'/api/outgoing-messages',
 		{
@@ -57,6 +57,6 @@ export const outgoingRoutes: RoutesPlugin = async (app, deps) => {
 				response: { 200: Type.Array(refTo(OutgoingSchema)), ...errorResponses(400, 401, 429) },
 			},
 		},
-		async (request) => deps.outgoing.list(requireAccount(request).id, request.query.limit),
+		(request) => deps.outgoing.list(requireAccount(request).id, request.query.limit),
 	);
-};
+}

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { RoutesPlugin } from '../http-deps';
+import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { emailParam } from '../params';
@@ -11,11 +11,11 @@ import { ID_PATTERN } from '../../store/ids';
 const secretResponse = { 200: WebhookSecretSchema, ...errorResponses(401, 429) };
 
 /** Webhook signing secret, Recent Activity, delivery status and redelivery. */
-export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
+export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 	app.get(
 		'/api/webhook-secret',
 		{ schema: { summary: "The account's webhook signing secret (Standard Webhooks)", response: secretResponse } },
-		async (request) => ({ secret: webhooks.secrets.get(requireAccount(request).id) }),
+		(request) => ({ secret: webhooks.secrets.get(requireAccount(request).id) }),
 	);
 
 	app.post(
@@ -26,7 +26,7 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 				response: secretResponse,
 			},
 		},
-		async (request) => ({ secret: webhooks.secrets.rotate(requireAccount(request).id) }),
+		(request) => ({ secret: webhooks.secrets.rotate(requireAccount(request).id) }),
 	);
 
 	app.get(
@@ -42,7 +42,7 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 				response: { 200: Type.Array(WebhookAttemptSchema), ...errorResponses(400, 401, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const { address, status, limit } = request.query;
 			return webhooks.deliveries.activity(account.id, { address: address && emailParam(address).address, status, limit });
@@ -58,7 +58,7 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const email = emailParam(request.params.email).address;
 			const delivery = webhooks.deliveries.forMessage(request.params.messageId, email);
@@ -77,7 +77,7 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
-		async (request) => {
+		(request) => {
 			const account = requireAccount(request);
 			const { deliveryId } = request.params;
 			const delivery = webhooks.deliveries.get(deliveryId);
@@ -87,4 +87,4 @@ export const webhookRoutes: RoutesPlugin = async (app, { webhooks }) => {
 			return toStatusView(webhooks.deliveries.get(deliveryId)!);
 		},
 	);
-};
+}
