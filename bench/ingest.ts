@@ -14,7 +14,7 @@ const ratio = (a: { perSecond: number }, b: { perSecond: number }) => `${Math.ro
 const MAILROOM_LABEL = /--durability[ =]normal/.test(process.env.BENCH_SERVER_ARGS ?? '') ? 'mailroom (committed)' : 'mailroom (durable)';
 
 async function main(): Promise<void> {
-	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see README, Performance)');
+	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see bench/README.md)');
 	const load = (port: number, reuse: boolean, messages: number) => smtpSource({ port, sessions: SESSIONS, messages, size: SIZE, reuse });
 	/** Runs a load and reports the server's CPU time per message: a figure that holds even on a busy machine. */
 	const measure = async (pid: number, reuse: boolean, messages: number) => {

@@ -27,7 +27,7 @@ function inboxName(index: number): string {
 }
 
 async function main(): Promise<void> {
-	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see README, Performance)');
+	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see bench/README.md)');
 	// BENCH_DATA_DIR keeps the filled store for later runs, which then only time the reads.
 	const server = await startMailroomProcess([], process.env.BENCH_DATA_DIR);
 	const pid = server.child.pid!;

@@ -497,7 +497,8 @@ export function resolveConfig(
 
 /**
  * For running Mailroom as a library: every setting at its default (MAILROOM_* variables are not read), then `settings`
- * over them, as values rather than text; checked as `mailroom serve` checks its flags.
+ * over them, as values rather than text (so already of their types); the settings that go together are checked to be
+ * given together, as for `mailroom serve`.
  */
 export function mailroomConfig(settings: Partial<MailroomConfig> = {}): MailroomConfig {
 	return checked({ ...resolveConfig({}, {}), ...settings });

@@ -11,7 +11,7 @@ export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }:
 		method: 'GET',
 		url: '/incoming-messages',
 		schema: {
-			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); the README documents it.
+			// OpenAPI 3.0 cannot describe a websocket (its answer is 101 and frames); docs/api.md documents it.
 			hide: true,
 			summary: 'Websocket of new messages to your addresses and domains that have enablews (a plain HTTP request gets 426)',
 			querystring: IncomingMessagesQuerySchema,
