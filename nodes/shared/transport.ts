@@ -84,12 +84,16 @@ function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullRe
 		typeof body === 'string' ? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } }) : ((body ?? {}) as IDataObject);
 	const status = String(statusCode);
 	const message = typeof data.message === 'string' && data.message ? data.message : `Mailroom answered HTTP ${status}`;
-	return new NodeApiError(node, { ...data, httpCode: status }, {
-		message,
-		description: `HTTP ${status}${typeof data.error === 'string' ? ` ${data.error}` : ''}`,
-		httpCode: status,
-		itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ ...data, httpCode: status },
+		{
+			message,
+			description: `HTTP ${status}${typeof data.error === 'string' ? ` ${data.error}` : ''}`,
+			httpCode: status,
+			itemIndex,
+		},
+	);
 }
 
 /**

@@ -75,7 +75,10 @@ export class Sender {
 				`${from.address} is not an address of your account: send from one of its private addresses or an address in one of its domains`,
 			);
 		}
-		const recipients = to.map((r): { address: string; route: Route } => ({ address: r.address, route: isLocalDomain(r.domain) ? 'local' : 'relay' }));
+		const recipients = to.map((r): { address: string; route: Route } => ({
+			address: r.address,
+			route: isLocalDomain(r.domain) ? 'local' : 'relay',
+		}));
 		const external = recipients.filter((r) => r.route === 'relay').map((r) => r.address);
 		if (external.length && !hasRelay) {
 			throw new SendError(

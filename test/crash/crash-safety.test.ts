@@ -6,6 +6,7 @@
  * message to an address with a webhook must have its delivery recorded, pending or done.
  * Some messages are past the (lowered) spool threshold, so large messages are killed mid-way too.
  */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -151,7 +152,11 @@ async function sendLoop(server: ServerProcess, client: number, acked: Acked[], r
 async function api(server: ServerProcess, path: string, key: string): Promise<{ status: number; body: unknown; text: string }> {
 	const response = await fetch(`${server.httpUrl}${path}`, { headers: { 'Service-Key': key } });
 	const text = await response.text();
-	return { status: response.status, text, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+	return {
+		status: response.status,
+		text,
+		body: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text,
+	};
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

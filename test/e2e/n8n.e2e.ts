@@ -6,6 +6,7 @@
  * `npm run test:e2e` builds, installs n8n on first run, then runs this. MAILROOM_E2E_LINK=1 links
  * the work tree into n8n (the development setup) instead of installing the `npm pack` tarball.
  */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,19 +14,40 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { IDataObject, INode, IRunData } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
 import { sendMail } from '../helpers/messages';
 import { waitFor } from '../helpers/webhook-receiver';
+import { forwardingOf } from '../helpers/effects-common';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');
 const N8N_BIN = path.join(CACHE, 'n8n/node_modules/n8n/bin/n8n');
 // n8n stores execution data with `flatted`; its copy reads it back.
-const flatted = createRequire(path.join(CACHE, 'n8n/node_modules/n8n/package.json'))('flatted') as { parse(text: string): any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+const flatted = createRequire(path.join(CACHE, 'n8n/node_modules/n8n/package.json'))('flatted') as { parse(text: string): unknown };
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- n8n's REST answers */
-type Json = any;
+/** A workflow as exported from n8n (examples/n8n). */
+interface WorkflowJson {
+	nodes: INode[];
+	settings?: IDataObject;
+	[key: string]: unknown;
+}
+
+/** What n8n's REST API tells of an execution (GET /executions/:id): its run data is stored with flatted. */
+interface ExecutionJson {
+	id: string;
+	status: string;
+	data: string;
+}
+
+/** A node type or credential type of GET /types/nodes.json and /types/credentials.json. */
+interface TypeJson {
+	name: string;
+	displayName: string;
+	iconUrl?: { light: string; dark: string };
+}
 
 const freePort = () =>
 	new Promise<number>((resolve) => {
@@ -35,7 +57,7 @@ const freePort = () =>
 		});
 	});
 
-const example = (file: string) => JSON.parse(readFileSync(path.join(ROOT, 'examples/n8n', file), 'utf8'));
+const example = (file: string) => JSON.parse(readFileSync(path.join(ROOT, 'examples/n8n', file), 'utf8')) as WorkflowJson;
 
 describe('Mailroom nodes in a real n8n', () => {
 	const work = mkdtempSync(path.join(tmpdir(), 'mailroom-e2e-'));
@@ -48,7 +70,7 @@ describe('Mailroom nodes in a real n8n', () => {
 	let credential: { id: string; name: string };
 
 	/** n8n's REST API with the owner's cookie; the auth cookie is bound to a browser-id header. */
-	async function rest(method: string, route: string, body?: unknown): Promise<Json> {
+	async function rest<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${n8nUrl}/rest${route}`, {
 			method,
 			headers: { 'content-type': 'application/json', 'browser-id': 'mailroom-e2e', cookie },
@@ -57,16 +79,16 @@ describe('Mailroom nodes in a real n8n', () => {
 		cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
 		const text = await response.text();
 		if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-		const json = JSON.parse(text);
-		return json.data ?? json;
+		const json = JSON.parse(text) as { data?: T };
+		return json.data ?? (json as T);
 	}
 
-	const record = async (email: string) => (await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).body;
+	const record = (email: string) => forwardingOf(mailroom, account.key, email);
 
 	/** Imports a workflow with our credential in every Mailroom node. */
-	async function importWorkflow(workflow: Json): Promise<{ id: string; versionId: string }> {
+	async function importWorkflow(workflow: WorkflowJson): Promise<{ id: string; versionId: string }> {
 		for (const node of workflow.nodes) if (node.credentials?.mailroomApi) node.credentials.mailroomApi = credential;
-		return await rest('POST', '/workflows', {
+		return await rest<{ id: string; versionId: string }>('POST', '/workflows', {
 			...workflow,
 			active: false,
 			settings: { ...workflow.settings, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
@@ -74,24 +96,29 @@ describe('Mailroom nodes in a real n8n', () => {
 	}
 
 	/** The run data of the workflow's first finished execution, once there is one. */
-	async function finishedExecution(workflowId: string, minimum = 1): Promise<{ status: string; runData: Json }[]> {
+	async function finishedExecution(workflowId: string, minimum = 1): Promise<{ status: string; runData: IRunData }[]> {
 		const finished = await waitFor(
 			async () => {
-				const { results = [] } = await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-				const done = results.filter((execution: Json) => !['new', 'running', 'waiting'].includes(execution.status));
+				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+				);
+				const done = results.filter((execution) => !['new', 'running', 'waiting'].includes(execution.status));
 				return done.length >= minimum ? done : undefined;
 			},
 			`${minimum} finished execution(s) of workflow ${workflowId}`,
 			60_000,
 		);
 		return await Promise.all(
-			finished.map(async ({ id }: Json) => {
-				const execution = await rest('GET', `/executions/${id}`);
-				return { status: execution.status, runData: flatted.parse(execution.data).resultData.runData };
+			finished.map(async ({ id }) => {
+				const execution = await rest<ExecutionJson>('GET', `/executions/${id}`);
+				const data = flatted.parse(execution.data) as { resultData: { runData: IRunData } };
+				return { status: execution.status, runData: data.resultData.runData };
 			}),
 		);
 	}
-	const output = (runData: Json, node: string) => runData[node][0].data.main[0].map((item: Json) => item.json);
+	/** The JSON of the items a node output in a run. */
+	const output = (runData: IRunData, node: string) => runData[node][0].data!.main[0]!.map((item) => item.json);
 
 	beforeAll(async () => {
 		// The package, as n8n installs a community package: in <user folder>/.n8n/nodes/node_modules.
@@ -141,7 +168,7 @@ describe('Mailroom nodes in a real n8n', () => {
 				if (n8n.exitCode !== null)
 					throw new Error(`n8n exited with ${n8n.exitCode}:\n${readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000)}`);
 				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
-				return response?.status === 200 && ((await response.json().catch(() => ({}))) as Json).data !== undefined;
+				return response?.status === 200 && ((await response.json().catch(() => ({}))) as { data?: unknown }).data !== undefined;
 			},
 			'n8n to start',
 			150_000,
@@ -161,21 +188,21 @@ describe('Mailroom nodes in a real n8n', () => {
 
 	it('loads the package: both nodes (and the AI tool variant), their icons and the credential', async () => {
 		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
-		const nodes = (await (await get('/types/nodes.json')).json()) as Json[];
+		const nodes = (await (await get('/types/nodes.json')).json()) as TypeJson[];
 		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
 		expect(ours.map((type) => type.name).sort()).toEqual([
 			'n8n-nodes-mailroom.mailroom',
 			'n8n-nodes-mailroom.mailroomTool',
 			'n8n-nodes-mailroom.mailroomTrigger',
 		]);
-		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom').iconUrl.light}`);
+		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom')!.iconUrl!.light}`);
 		expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('svg')]);
-		const credentials = (await (await get('/types/credentials.json')).json()) as Json[];
+		const credentials = (await (await get('/types/credentials.json')).json()) as TypeJson[];
 		expect(credentials.find((type) => type.name === 'mailroomApi')).toMatchObject({ displayName: 'Mailroom API' });
 	});
 
 	it('creates the credential; its test passes with the key and fails clearly with a wrong one', async () => {
-		credential = await rest('POST', '/credentials', {
+		credential = await rest<{ id: string; name: string }>('POST', '/credentials', {
 			name: 'Mailroom e2e',
 			type: 'mailroomApi',
 			data: { apiKey: account.key, baseUrl: mailroom.httpUrl },
@@ -282,20 +309,20 @@ describe('Mailroom nodes in a real n8n', () => {
 	it('Mailroom action node (examples/n8n/mailroom-wait-for-email.json): Reserve, Wait For and Get Text in one run', async () => {
 		const workflow = example('mailroom-wait-for-email.json');
 		// Started by a Webhook that answers with the last node's items, instead of the editor's manual trigger.
-		const start = workflow.nodes.find((node: Json) => node.type === 'n8n-nodes-base.manualTrigger');
+		const start = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!;
 		Object.assign(start, {
 			type: 'n8n-nodes-base.webhook',
 			typeVersion: 2,
 			webhookId: randomUUID(),
 			parameters: { httpMethod: 'POST', path: 'mailroom-e2e-signup', responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 		});
-		const email = workflow.nodes.find((node: Json) => node.parameters.operation === 'reserve').parameters.email as string;
+		const email = workflow.nodes.find((node) => node.parameters.operation === 'reserve')!.parameters.email as string;
 		const { id, versionId } = await importWorkflow(workflow);
 		await rest('POST', `/workflows/${id}/activate`, { versionId });
 
 		const answer = fetch(`${n8nUrl}/webhook/mailroom-e2e-signup`, { method: 'POST' }).then(async (response) => ({
 			status: response.status,
-			body: (await response.json()) as Json,
+			body: (await response.json()) as { email: string; messageId: string; text: string }[],
 		}));
 		let done = false;
 		void answer.finally(() => (done = true));
@@ -341,7 +368,7 @@ describe('Mailroom nodes in a real n8n', () => {
 				creditsRemaining: 9,
 			}),
 		]);
-		const [reply] = (await mailroom.api('/api/addresses/bob%40customer.test/messages', { key: account.key })).body;
+		const [reply] = (await mailroom.api<MessageRecord[]>('/api/addresses/bob%40customer.test/messages', { key: account.key })).body;
 		expect(reply).toMatchObject({ subject: 'Re: Where is my order?', from: [{ address: email }] });
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});

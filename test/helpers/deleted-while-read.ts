@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import http from 'node:http';
 import type { TestMailroom } from './mailroom';
 

@@ -12,17 +12,22 @@ export interface TestMailroom extends Mailroom {
 	/** Sends a message over real SMTP to this server. */
 	send(mail: Mail.Options): Promise<{ response: string; accepted: (string | { address: string })[] }>;
 	/** A real HTTP request to the API; the body is parsed as JSON when the response is JSON. */
-	api(path: string, options?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+	api<Body = unknown>(
+		path: string,
+		options?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> },
+	): Promise<ApiResponse<Body>>;
 	/** Creates an account with one key. */
 	createAccount(name: string, credits?: number): { id: string; key: string };
 	/** Stops the server; the data folder is kept unless `removeData`. */
 	stop(options?: { removeData?: boolean }): Promise<void>;
 }
 
-export interface ApiResponse {
+/** An answer of the API: `Body` is what the test expects its body to be (the shapes are in server/schemas). */
+export interface ApiResponse<Body = unknown> {
 	status: number;
 	headers: Headers;
-	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any route
+	/** Parsed when the answer is JSON, else the text. */
+	body: Body;
 	text: string;
 }
 
@@ -43,7 +48,7 @@ export async function startTestMailroom(overrides: Partial<MailroomConfig> = {})
 		...mailroom,
 		adminKey: mailroom.bootstrap?.key ?? '',
 		send: (mail) => transport.sendMail(mail),
-		api: async (path, options = {}) => {
+		api: async <Body>(path: string, options: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
 			const headers: Record<string, string> = { ...options.headers };
 			if (options.key !== undefined) headers['Service-Key'] = options.key;
 			if (options.body !== undefined) headers['Content-Type'] ??= 'application/json';
@@ -54,7 +59,7 @@ export async function startTestMailroom(overrides: Partial<MailroomConfig> = {})
 			});
 			const text = await response.text();
 			const isJson = response.headers.get('content-type')?.includes('application/json');
-			return { status: response.status, headers: response.headers, text, body: isJson ? JSON.parse(text) : text };
+			return { status: response.status, headers: response.headers, text, body: (isJson ? JSON.parse(text) : text) as Body };
 		},
 		createAccount: (name, credits = 0) => {
 			const account = mailroom.accounts.create(name, { credits });

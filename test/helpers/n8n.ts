@@ -26,7 +26,6 @@ import type {
 	INodeParameters,
 	INodeType,
 	INodeTypes,
-	IVersionedNodeType,
 	IWebhookData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
@@ -36,8 +35,8 @@ import { createRunExecutionData, ICredentialsHelper, Workflow } from 'n8n-workfl
 
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would run before N8N_USER_FOLDER is set
 	require('n8n-core') as typeof import('n8n-core');
 
 export const PACKAGE = 'n8n-nodes-mailroom';
@@ -55,7 +54,7 @@ export async function loadPackage(root = NODES_PACKAGE) {
 		getByName: (type) => loader.getNode(local(type)).type,
 		getByNameAndVersion: (type, version) => {
 			const nodeType = loader.getNode(local(type)).type;
-			return 'nodeVersions' in nodeType ? (nodeType as IVersionedNodeType).getNodeType(version) : nodeType;
+			return 'nodeVersions' in nodeType ? nodeType.getNodeType(version) : nodeType;
 		},
 		getKnownTypes: () => loader.known.nodes,
 	};
@@ -97,31 +96,30 @@ class CredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
 		const resolve = (value: string) =>
-			workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '');
+			workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
 		const options = requestOptions as unknown as Record<string, IDataObject>;
 		for (const [where, entries] of Object.entries(authenticate.properties)) {
 			options[where] ??= {};
-			for (const [key, value] of Object.entries(entries as IDataObject))
-				options[where][String(resolve(key))] = resolve(value as string) as string;
+			for (const [key, value] of Object.entries(entries as IDataObject)) options[where][String(resolve(key))] = resolve(value as string);
 		}
 		return requestOptions;
 	}
 
-	async preAuthentication() {
-		return undefined;
+	preAuthentication() {
+		return Promise.resolve(undefined);
 	}
 
-	async runPreAuthentication() {
-		return undefined;
+	runPreAuthentication() {
+		return Promise.resolve(undefined);
 	}
 
-	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
-		if (!this.data[type]) throw new Error(`no ${type} credential in this test`);
-		return this.data[type];
+	getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		const data = this.data[type];
+		return data ? Promise.resolve(data) : Promise.reject(new Error(`no ${type} credential in this test`));
 	}
 
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('not used by these nodes');
+	getCredentials(): Promise<ICredentials> {
+		return Promise.reject(new Error('not used by these nodes'));
 	}
 
 	async updateCredentials() {}
@@ -138,13 +136,13 @@ type Route = (req: IncomingMessage & { body?: unknown; rawBody?: Buffer }, res: 
 /** n8n's webhook server in small: reads the body (raw kept, JSON parsed) and routes by path. */
 async function startWebhookServer() {
 	const routes = new Map<string, Route>();
-	const server = createServer(async (req, res) => {
+	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const rawBody = Buffer.concat(chunks);
 		let body: unknown = {};
 		try {
-			body = rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {};
+			body = rawBody.length ? (JSON.parse(rawBody.toString('utf8')) as unknown) : {};
 		} catch {
 			body = rawBody.toString('utf8');
 		}
@@ -157,7 +155,8 @@ async function startWebhookServer() {
 			if (!res.headersSent) res.writeHead(500);
 			res.end(String(error));
 		}
-	});
+	};
+	const server = createServer((req, res) => void handle(req, res));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as { port: number };
 	return {
@@ -233,7 +232,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			staticData: {},
 		});
 		const node = workflow.getNode('Node')!;
-		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, 1) as INodeType };
+		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, 1) };
 	}
 
 	/** Runs an action node's execute() on the input items in an ExecuteContext; returns its outputs. */
@@ -290,9 +289,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			isTest: test,
 		};
 		const hook = (method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate') =>
-			nodeType.webhookMethods!.default![method].call(
-				new HookContext(workflow, node, hookData(), mode, activation, webhookData),
-			) as Promise<boolean>;
+			nodeType.webhookMethods!.default![method].call(new HookContext(workflow, node, hookData(), mode, activation, webhookData));
 		const url = new HookContext(workflow, node, hookData(), mode, 'activate', webhookData).getNodeWebhookUrl('default')!;
 
 		const runs: INodeExecutionData[][][] = [];
@@ -373,7 +370,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		}
 		for (const rule of test.rules ?? []) {
 			if (rule.type !== 'responseSuccessBody') continue;
-			const json = response![0][0].json as IDataObject;
+			const json = response?.[0][0].json ?? {};
 			if (json[rule.properties.key] === rule.properties.value) return { status: 'Error', message: rule.properties.message };
 		}
 		return { status: 'OK', message: 'Connection successful!' };
@@ -394,7 +391,9 @@ function stopN8nCore(): void {
 		Container: { get<T>(type: new (...args: never[]) => T): T };
 	};
 	// Not exported by n8n-core's index.
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of n8n-core, not a module it exports
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+		SSHClientsManager: new () => { onShutdown(): void };
+	};
 	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
 }

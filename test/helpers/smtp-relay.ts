@@ -53,18 +53,20 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
 		onData: (stream, session, callback) => {
 			const chunks: Buffer[] = [];
 			stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-			stream.on('end', async () => {
+			stream.on('end', () => {
 				const raw = Buffer.concat(chunks).toString('utf8');
-				received.push({
-					from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-					to: session.envelope.rcptTo.map((r) => r.address),
-					raw,
-					parsed: await simpleParser(raw),
-					secure: session.secure,
-					user: session.user as string | undefined,
-				});
-				waiters.splice(0).forEach((wake) => wake());
-				callback();
+				void simpleParser(raw).then((parsed) => {
+					received.push({
+						from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+						to: session.envelope.rcptTo.map((r) => r.address),
+						raw,
+						parsed,
+						secure: session.secure,
+						user: session.user as string | undefined,
+					});
+					waiters.splice(0).forEach((wake) => wake());
+					callback();
+				}, callback);
 			});
 		},
 	};

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type Mail from 'nodemailer/lib/mailer';
 import { startTestMailroom, type TestMailroom } from './mailroom';
 import { sendMail } from './messages';

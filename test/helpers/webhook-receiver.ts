@@ -74,7 +74,7 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
-		if (value) return value as NonNullable<T>;
+		if (value) return value;
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}

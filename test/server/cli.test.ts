@@ -3,8 +3,12 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import nodemailer from 'nodemailer';
-import { tempDataDir } from '../helpers/mailroom';
+import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import { startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
+import { enc, expectError, sendMail } from '../helpers/messages';
 import { waitFor } from '../helpers/webhook-receiver';
 
 const CLI = require.resolve('mailroom-server/dist/cli.js');
@@ -67,13 +71,13 @@ async function serve(dataDir: string, extraArgs: string[] = []): Promise<Served>
 	);
 	const running = new Promise<{ smtp: string; http: string }>((done, fail) => {
 		const collect = (chunk: Buffer) => {
-			output += chunk;
+			output += chunk.toString();
 			const line = output.split('\n').find((text) => text.includes('"Mailroom is running"'));
-			if (line) done(JSON.parse(line));
+			if (line) done(JSON.parse(line) as { smtp: string; http: string });
 		};
-		child.stdout!.on('data', collect);
-		child.stderr!.on('data', collect);
-		exited.then(({ code }) => fail(new Error(`mailroom serve exited (${code}) before it was running:\n${output}`)));
+		child.stdout.on('data', collect);
+		child.stderr.on('data', collect);
+		void exited.then(({ code }) => fail(new Error(`mailroom serve exited (${code}) before it was running:\n${output}`)));
 	});
 	const { smtp, http } = await running;
 	return { child, smtpPort: Number(smtp.split(':').pop()), httpUrl: `http://${http}`, output: () => output, exited };
@@ -130,9 +134,12 @@ describe('mailroom CLI', () => {
 
 	describe('accounts, keys and credits', () => {
 		let dataDir: string;
-		beforeAll(() => {
+		beforeEach(() => {
 			dataDir = newDataDir();
 		});
+		/** `mailroom accounts create <name> [flags]`, which must succeed. */
+		const createAccount = async (name: string, ...flags: string[]) =>
+			expect((await runCli(['accounts', 'create', name, ...flags, '--data-dir', dataDir])).code).toBe(0);
 
 		it('creates and lists accounts', async () => {
 			const created = await runCli(['accounts', 'create', 'alice', '--credits', '5', '--data-dir', dataDir]);
@@ -150,6 +157,7 @@ describe('mailroom CLI', () => {
 		});
 
 		it('refuses a duplicate or invalid account name and a bad --credits value', async () => {
+			await createAccount('alice', '--credits', '5');
 			for (const [args, message] of [
 				[['accounts', 'create', 'alice'], /already exists/],
 				[['accounts', 'create', 'has space'], /account name "has space" must be/],
@@ -165,6 +173,7 @@ describe('mailroom CLI', () => {
 		});
 
 		it('creates, lists and revokes keys; a revoked key gets 401 from a server on the same data folder at once', async () => {
+			await createAccount('alice', '--credits', '5');
 			const served = await serve(dataDir);
 			try {
 				const created = await runCli(['keys', 'create', 'alice', '--label', 'ci runner', '--data-dir', dataDir]);
@@ -201,6 +210,7 @@ describe('mailroom CLI', () => {
 		});
 
 		it('adds credits, and refuses amounts that are not whole numbers above 0', async () => {
+			await createAccount('alice', '--credits', '5');
 			const added = await runCli(['credits', 'add', 'alice', '10', '--data-dir', dataDir]);
 			expect(added).toMatchObject({ code: 0, stdout: 'Account "alice" now has 15 outgoing-message credits.\n' });
 			for (const amount of ['abc', '0', '-1', '2.5', '1e3']) {
@@ -209,6 +219,79 @@ describe('mailroom CLI', () => {
 				expect(refused.stderr).toContain(`credits must be a whole number >= 1, got "${amount}"`);
 			}
 			expect((await runCli(['accounts', 'list', '--data-dir', dataDir])).stdout).toMatch(/\balice\s+15\b/);
+		});
+	});
+
+	describe('domains (admin CLI)', () => {
+		let server: TestMailroom;
+		let dataDir: string;
+		let ann: { id: string; key: string };
+		beforeEach(async () => {
+			dataDir = tempDataDir();
+			// A running server on the same database: the CLI's changes apply to it at once.
+			server = await startTestMailroom({ dataDir, domains: ['example.test'] });
+			ann = server.createAccount('ann');
+			server.createAccount('bob');
+		});
+		afterEach(() => server.stop());
+		/** `mailroom <args> --data-dir <the server's>`. */
+		const mailroom = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+
+		it('add gives a domain to an account: the server accepts its mail, private to that account', async () => {
+			await expect(sendMail(server, { to: 'x@cli.test' })).rejects.toThrow();
+			const added = await mailroom('domains', 'add', 'ann', 'CLI.test');
+			expect(added).toMatchObject({ code: 0, stdout: `Domain cli.test belongs to account "ann" (id ${ann.id}).\n` });
+			await sendMail(server, { to: 'x@cli.test' });
+			expect((await server.api<MessageRecord[]>(`/api/addresses/${enc('x@cli.test')}/messages`, { key: ann.key })).body).toHaveLength(1);
+			expectError(await server.api(`/api/addresses/${enc('x@cli.test')}/messages`), 401);
+			expect((await server.api<DomainRecord[]>('/api/domains', { key: ann.key })).body.map((d) => d._id)).toEqual(['cli.test']);
+		});
+
+		it('add is a no-op for the same owner and refused for another account, an unknown account or a bad name', async () => {
+			await mailroom('domains', 'add', 'ann', 'owned.test');
+			expect((await mailroom('domains', 'add', 'ann', 'owned.test')).code).toBe(0);
+			expect(await mailroom('domains', 'add', 'bob', 'owned.test')).toMatchObject({
+				code: 2,
+				stderr: 'mailroom: owned.test is owned by another account\n',
+			});
+			expect(await mailroom('domains', 'add', 'nobody', 'free.test')).toMatchObject({
+				code: 2,
+				stderr: expect.stringMatching(/no account "nobody"/),
+			});
+			expect(await mailroom('domains', 'add', 'ann', 'bad_name!')).toMatchObject({
+				code: 2,
+				stderr: expect.stringMatching(/not a valid domain name/),
+			});
+			expect(server.domains.get('owned.test')!.owner).toBe(ann.id);
+			expect(server.domains.get('free.test')).toBeUndefined();
+		});
+
+		it('list shows every domain with its owner and catch-all address', async () => {
+			await mailroom('domains', 'add', 'ann', 'CLI.test');
+			await mailroom('domains', 'add', 'ann', 'owned.test');
+			await mailroom('domains', 'add', 'bob', 'bob.test');
+			server.addresses.setCatchAll('owned.test', 'all@owned.test', ann.id);
+			const { code, stdout } = await mailroom('domains', 'list');
+			expect(code).toBe(0);
+			const lines = stdout.trimEnd().split('\n');
+			expect(lines[0]).toMatch(/^DOMAIN\s+OWNER\s+CATCH-ALL\s+CREATED$/);
+			expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 3))).toEqual([
+				['bob.test', 'bob', expect.stringMatching(/^\d{4}-/)],
+				['cli.test', 'ann', expect.stringMatching(/^\d{4}-/)],
+				['owned.test', 'ann', 'all@owned.test'],
+			]);
+		});
+
+		it('remove makes the mail public again; an unowned domain is an error', async () => {
+			await mailroom('domains', 'add', 'ann', 'cli.test');
+			await sendMail(server, { to: 'x@cli.test' });
+			expect(await mailroom('domains', 'remove', 'cli.test')).toMatchObject({ code: 0, stdout: 'Removed domain cli.test.\n' });
+			expect((await server.api<MessageRecord[]>(`/api/addresses/${enc('x@cli.test')}/messages`)).body).toHaveLength(1);
+			expect(await mailroom('domains', 'remove', 'cli.test')).toMatchObject({
+				code: 2,
+				stderr: expect.stringMatching(/no account owns the domain "cli.test"/),
+			});
+			await expect(sendMail(server, { to: 'y@cli.test' })).rejects.toThrow();
 		});
 	});
 

@@ -183,9 +183,11 @@ export async function executeMessageAction(
 	const id = encodeURIComponent(messageId);
 	const messagePath = `/api/addresses/${inbox}/messages/${id}`;
 	/** The JSON answer, passed on as the item. */
-	const request = async (method: 'GET' | 'PUT' | 'DELETE', path: string) => (await mailroomRequest.call(this, method, path, { itemIndex })) as IDataObject;
+	const request = async (method: 'GET' | 'PUT' | 'DELETE', path: string) =>
+		(await mailroomRequest.call(this, method, path, { itemIndex })) as IDataObject;
 	/** A text answer: the raw source or an HTML body. */
-	const text = async (path: string, qs?: IDataObject) => (await mailroomRequest.call(this, 'GET', path, { text: true, qs, itemIndex })) as string;
+	const text = async (path: string, qs?: IDataObject) =>
+		(await mailroomRequest.call(this, 'GET', path, { text: true, qs, itemIndex })) as string;
 	const label = () => encodeURIComponent(this.getNodeParameter('label', itemIndex) as string);
 	switch (operation) {
 		case 'get':

@@ -71,7 +71,11 @@ export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpD
 				.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
 				.header('content-security-policy', 'sandbox')
 				.header('x-content-type-options', 'nosniff');
-			reply.send(meta.length <= ATTACHMENT_CHUNK ? attachments.read(meta.checksum, 0, meta.length) : attachmentStream(attachments, meta.checksum, meta.length));
+			reply.send(
+				meta.length <= ATTACHMENT_CHUNK
+					? attachments.read(meta.checksum, 0, meta.length)
+					: attachmentStream(attachments, meta.checksum, meta.length),
+			);
 		},
 	);
 }

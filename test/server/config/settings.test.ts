@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, SETTINGS, parseSize } from 'mailroom-server/dist/config/settings';
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, SETTINGS, parseSize, resolveConfig } from 'mailroom-server/dist/config/settings';
 
 describe('parseSize', () => {
 	it.each([
@@ -29,9 +30,10 @@ describe('parseSize', () => {
 	);
 });
 
-describe('the README', () => {
-	const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
-	// These defaults depend on the machine, so the README describes them in words.
+// The settings table moved from the README to docs/configuration.md, the configuration reference.
+describe('the configuration reference (docs/configuration.md)', () => {
+	const readme = readFileSync(join(__dirname, '../../../docs/configuration.md'), 'utf8');
+	// These defaults depend on the machine, so the reference describes them in words.
 	const MACHINE_DEFAULTS = ['hostname', 'parseWorkers'];
 
 	it.each(SETTINGS.map((setting) => [setting.flag, setting] as const))(
@@ -43,4 +45,116 @@ describe('the README', () => {
 			if (setting.default && !MACHINE_DEFAULTS.includes(setting.key)) expect(row).toContain(`\`${setting.default}\``);
 		},
 	);
+});
+
+describe('SMTP limit and parse settings', () => {
+	it('have the documented defaults', () => {
+		expect(resolveConfig({}, {})).toMatchObject({
+			smtpMaxClients: 500,
+			smtpMaxRecipients: 100,
+			smtpSocketTimeout: 60_000,
+			smtpBareLf: 'reject',
+			parseTimeout: 30_000,
+		});
+	});
+
+	it('read MAILROOM_* variables, and flags over them', () => {
+		const env = {
+			MAILROOM_SMTP_MAX_CLIENTS: '20',
+			MAILROOM_SMTP_MAX_RECIPIENTS: '1000',
+			MAILROOM_SMTP_SOCKET_TIMEOUT: '90s',
+			MAILROOM_SMTP_BARE_LF: 'accept',
+			MAILROOM_PARSE_TIMEOUT: '500ms',
+		};
+		expect(resolveConfig({}, env)).toMatchObject({
+			smtpMaxClients: 20,
+			smtpMaxRecipients: 1000,
+			smtpSocketTimeout: 90_000,
+			smtpBareLf: 'accept',
+			parseTimeout: 500,
+		});
+		expect(resolveConfig({ smtpBareLf: 'reject', smtpMaxRecipients: '5' }, env)).toMatchObject({
+			smtpBareLf: 'reject',
+			smtpMaxRecipients: 5,
+		});
+	});
+
+	it.each([
+		['smtpMaxClients', '0'],
+		['smtpMaxRecipients', '-1'],
+		['smtpMaxRecipients', 'lots'],
+		['smtpSocketTimeout', '60'],
+		['smtpSocketTimeout', '0s'],
+		['smtpBareLf', 'normalise'],
+		['parseTimeout', '1s,2s'],
+	] as const)('refuses %s = %j with a ConfigError naming the value', (key, value) => {
+		expect(() => resolveConfig({ [key]: value }, {})).toThrow(ConfigError);
+		expect(() => resolveConfig({ [key]: value }, {})).toThrow(value);
+	});
+});
+
+describe('retention settings', () => {
+	it('have the documented defaults: 30 days, 10,000 per inbox, a sweep a minute', () => {
+		expect(resolveConfig({}, {})).toMatchObject({
+			retentionMaxAge: 30 * 86_400_000,
+			retentionMaxPerInbox: 10_000,
+			retentionSweepInterval: 60_000,
+		});
+	});
+
+	it('read MAILROOM_* variables, flags over them, and 0 turns a limit off', () => {
+		const env = { MAILROOM_RETENTION_MAX_AGE: '12h', MAILROOM_RETENTION_MAX_PER_INBOX: '0', MAILROOM_RETENTION_SWEEP_INTERVAL: '30s' };
+		expect(resolveConfig({}, env)).toMatchObject({ retentionMaxAge: 43_200_000, retentionMaxPerInbox: 0, retentionSweepInterval: 30_000 });
+		expect(resolveConfig({ retentionMaxAge: '0', retentionMaxPerInbox: '50' }, env)).toMatchObject({
+			retentionMaxAge: 0,
+			retentionMaxPerInbox: 50,
+		});
+	});
+
+	it.each([
+		['retentionMaxAge', '30'],
+		['retentionMaxAge', '-1d'],
+		['retentionMaxPerInbox', '-1'],
+		['retentionMaxPerInbox', 'many'],
+		['retentionSweepInterval', '0'],
+	] as const)('refuses %s = %j with a ConfigError naming the value', (key, value) => {
+		expect(() => resolveConfig({ [key]: value }, {})).toThrow(ConfigError);
+		expect(() => resolveConfig({ [key]: value }, {})).toThrow(value);
+	});
+});
+
+describe('sending settings', () => {
+	it('reads the relay, local domains, retry schedule and DKIM from flags and MAILROOM_* variables', () => {
+		const config = resolveConfig(
+			{ relayRetryDelays: '500ms,2s,1m' },
+			{
+				MAILROOM_RELAY_URL: 'smtp://u:p@smtp.example.com:587',
+				MAILROOM_LOCAL_DOMAINS: 'A.test, b.test',
+				MAILROOM_DKIM_DOMAIN: 'Example.com',
+				MAILROOM_DKIM_SELECTOR: 's1',
+				MAILROOM_DKIM_KEY: '/k.pem',
+			},
+		);
+		expect(config).toMatchObject({
+			relayUrl: 'smtp://u:p@smtp.example.com:587',
+			localDomains: ['a.test', 'b.test'],
+			relayRetryDelays: [500, 2000, 60000],
+			dkimDomain: 'example.com',
+			dkimSelector: 's1',
+			dkimKeyFile: '/k.pem',
+		});
+		const defaults = resolveConfig({}, {});
+		expect(defaults.relayUrl).toBeUndefined();
+		expect(defaults).toMatchObject({ localDomains: [], relayRetryDelays: [60000, 300000, 900000, 3600000, 10800000, 21600000, 43200000] });
+	});
+
+	it('refuses bad values with a message naming them, never echoing the relay password', () => {
+		expect(() => resolveConfig({ relayUrl: 'http://smtp.example.com' }, {})).toThrow(/smtp:\/\/ or smtps:\/\//);
+		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).toThrow(/relay URL/);
+		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).not.toThrow(/hunter2/);
+		expect(() => resolveConfig({ relayRetryDelays: '5x' }, {})).toThrow(/durations/);
+		expect(() => resolveConfig({ dkimDomain: 'example.com' }, {})).toThrow(
+			/--dkim-domain, --dkim-selector and --dkim-key must be given together/,
+		);
+	});
 });

@@ -1,9 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Me } from 'mailroom-server/dist/schemas/account';
+import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
+import type { WebhookSecretSchema } from 'mailroom-server/dist/schemas/webhook';
+import type { Static } from 'typebox';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { launchChromium, screenshot } from '../../helpers/browser';
+import { traversalFaults } from '../../helpers/http-raw';
+
+/** Paths that must not serve files from outside the dashboard's folder. */
+const TRAVERSAL_PATHS = [
+	'/..%2f..%2fpackage.json',
+	'/%2e%2e/%2e%2e/package.json',
+	'/js/..%2f..%2f..%2fpackage.json',
+	'/js/%2e%2e/%2e%2e/%2e%2e/package.json',
+	'/index.html%00.js',
+	'/..%5c..%5cpackage.json',
+	'/js/pages/..%2f..%2f..%2f..%2fdata%2fmailroom.sqlite',
+];
+
+/** What GET /api/webhook-secret answers. */
+type WebhookSecret = Static<typeof WebhookSecretSchema>;
 
 /** A real webhook receiver on 127.0.0.1 answering every POST with `status`. */
 async function receiver(status: number): Promise<{ url: string; bodies: unknown[]; server: Server }> {
@@ -79,6 +99,10 @@ describe('Dashboard in a real browser', () => {
 		expect((await mailroom.api('/no-such-page')).body).toEqual({ error: 'Not Found', message: 'No route for GET /no-such-page' });
 	});
 
+	it('serves no file from outside its folder', async () => {
+		expect(await traversalFaults(mailroom.httpPort, TRAVERSAL_PATHS)).toEqual([]);
+	});
+
 	it('refuses a wrong key, then signs in with the key kept in sessionStorage only', async () => {
 		const violations: string[] = [];
 		page.on('console', (message) => {
@@ -117,7 +141,7 @@ describe('Dashboard in a real browser', () => {
 		await page.getByRole('button', { name: 'Save Settings' }).click();
 		await page.locator('#settings-panel .status.error').waitFor();
 		const refusal = await page.locator('#settings-panel .status.error').textContent();
-		const direct = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, {
+		const direct = await mailroom.api<ErrorBody>(`/api/addresses/${encodeURIComponent(address)}`, {
 			method: 'PUT',
 			key: mailroom.adminKey,
 			body: { webhook: 'ftp://example.test/hook' },
@@ -232,7 +256,7 @@ describe('Dashboard in a real browser', () => {
 	it('Account: outgoing credits, API keys created (shown once) and revoked, the webhook signing secret shown and rotated', async () => {
 		await nav('Account').click();
 		await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
-		const me = await mailroom.api('/api/me', { key: mailroom.adminKey });
+		const me = await mailroom.api<Me>('/api/me', { key: mailroom.adminKey });
 		expect(await page.locator('#credits').textContent()).toBe(String(me.body.sendsRemaining));
 
 		await page.getByLabel('Label for a new key').fill('n8n workflow');
@@ -246,12 +270,12 @@ describe('Dashboard in a real browser', () => {
 
 		await page.getByRole('button', { name: 'Show secret' }).click();
 		const secret = (await page.locator('#signing-secret').textContent())!;
-		expect(secret).toBe((await mailroom.api('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
+		expect(secret).toBe((await mailroom.api<WebhookSecret>('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
 		await page.getByRole('button', { name: 'Rotate secret' }).click();
 		await status('The signing secret was rotated').waitFor();
 		const rotated = (await page.locator('#signing-secret').textContent())!;
 		expect(rotated).not.toBe(secret);
-		expect(rotated).toBe((await mailroom.api('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
+		expect(rotated).toBe((await mailroom.api<WebhookSecret>('/api/webhook-secret', { key: mailroom.adminKey })).body.secret);
 		await screenshot(page, '06-account');
 
 		await row.getByRole('button', { name: 'Revoke' }).click();

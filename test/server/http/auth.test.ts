@@ -1,3 +1,8 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Me } from 'mailroom-server/dist/schemas/account';
+import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
+import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 
 /** Who calls: no key, a key nobody issued, another account's key, the owner's key. */
@@ -43,10 +48,10 @@ describe('HTTP auth', () => {
 		});
 
 		it.each(CALLERS)('lists its messages for caller "%s" as documented', async (caller) => {
-			const response = await server.api(`/api/addresses/${encodeURIComponent(inbox)}/messages`, { key: keyOf(caller) });
+			const response = await server.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(inbox)}/messages`, { key: keyOf(caller) });
 			expect(response.status).toBe(expected[caller]);
 			if (response.status === 200) {
-				expect(response.body.map((message: { _id: string }) => message._id)).toEqual([messageId]);
+				expect(response.body.map((message) => message._id)).toEqual([messageId]);
 			} else {
 				expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
 			}
@@ -91,11 +96,11 @@ describe('HTTP auth', () => {
 		expect((await server.api('/api/me', { key: account.key })).status).toBe(200);
 		const firstKeyId = server.accounts.listKeys(account.id).find((key) => key.id !== second.info.id)!.id;
 		server.accounts.revokeKey(firstKeyId);
-		const refused = await server.api('/api/me', { key: account.key });
+		const refused = await server.api<ErrorBody>('/api/me', { key: account.key });
 		expect(refused.status).toBe(401);
 		expect(refused.body.error).toBe('Unauthorized');
 		expect((await server.api('/api/addresses/open@public.test/messages', { key: account.key })).status).toBe(401);
-		expect((await server.api('/api/me', { key: second.key })).body._id).toBe(account.id);
+		expect((await server.api<Me>('/api/me', { key: second.key })).body._id).toBe(account.id);
 	});
 
 	it('does not let another account reserve an address in an account-owned domain', async () => {
@@ -104,7 +109,7 @@ describe('HTTP auth', () => {
 		expect(response.body).toEqual({ error: 'Forbidden', message: expect.any(String) });
 		expect((await server.api('/api/addresses/anyone@owned-domain.test/messages', { key: other.key })).status).toBe(403);
 		// the domain's owner may reserve addresses in it
-		const own = await server.api('/api/addresses/mine@owned-domain.test', { method: 'POST', key: owner.key });
+		const own = await server.api<ForwardingRecord>('/api/addresses/mine@owned-domain.test', { method: 'POST', key: owner.key });
 		expect(own.status).toBe(200);
 		expect(own.body.owner).toBe(owner.id);
 	});

@@ -1,6 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { traversalFaults } from '../../helpers/http-raw';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/** Documentation paths that must not serve files from outside the Swagger UI assets. */
+const TRAVERSAL_PATHS = [
+	'/docs/static/..%2f..%2f..%2f..%2fpackage.json',
+	'/docs/..%2f..%2f..%2fpackage.json',
+	'/docs/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+];
+
+/** What the test reads of the OpenAPI document. */
+interface Media {
+	schema?: unknown;
+}
+interface Operation {
+	summary?: string;
+	parameters?: { in: string; name: string }[];
+	responses?: Record<string, { content?: Record<string, Media> }>;
+	requestBody?: { required?: boolean; content?: Record<string, Media> };
+}
+interface OpenApiDocument {
+	openapi: string;
+	info: { title: string };
+	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+	paths: Record<string, Record<string, Operation>>;
+}
 
 describe('OpenAPI document', () => {
 	let server: TestMailroom;
@@ -10,7 +36,7 @@ describe('OpenAPI document', () => {
 	afterAll(() => server.stop());
 
 	it('is an OpenAPI 3 document at /openapi.json, readable without a key', async () => {
-		const doc = await server.api('/openapi.json');
+		const doc = await server.api<OpenApiDocument>('/openapi.json');
 		expect(doc.status).toBe(200);
 		expect(doc.body.openapi).toMatch(/^3\./);
 		expect(doc.body.info.title).toBe('Mailroom API');
@@ -19,8 +45,8 @@ describe('OpenAPI document', () => {
 	});
 
 	it('documents every route with a summary, its parameters and a schema for every response', async () => {
-		const { body: doc } = await server.api('/openapi.json');
-		const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
+		const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
 			Object.entries(item)
 				.filter(([method]) => METHODS.includes(method))
 				.map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, path, operation })),
@@ -41,17 +67,17 @@ describe('OpenAPI document', () => {
 		for (const { name, path, operation } of operations) {
 			if (!operation.summary) problems.push(`${name}: no summary`);
 			const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-			const declared = (operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
+			const declared = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
 			for (const param of pathParams) if (!declared.includes(param)) problems.push(`${name}: path parameter ${param} has no schema`);
 			const responses = Object.entries(operation.responses ?? {});
 			if (!responses.some(([code]) => /^2/.test(code))) problems.push(`${name}: no success response`);
-			for (const [code, response] of responses as [string, any][]) {
+			for (const [code, response] of responses) {
 				if (code === '204') continue; // no content, nothing to describe
-				const media = Object.values(response.content ?? {}) as any[];
+				const media = Object.values(response.content ?? {});
 				if (media.length === 0 || media.some((m) => !m.schema)) problems.push(`${name}: response ${code} has no schema`);
 			}
 			if (['PUT', 'POST', 'PATCH'].some((m) => name.startsWith(m)) && operation.requestBody) {
-				const media = Object.values(operation.requestBody.content ?? {}) as any[];
+				const media = Object.values(operation.requestBody.content ?? {});
 				if (media.some((m) => !m.schema)) problems.push(`${name}: request body has no schema`);
 			}
 		}
@@ -59,14 +85,14 @@ describe('OpenAPI document', () => {
 	});
 
 	it('marks a request body optional only where the route accepts none', async () => {
-		const { body: doc } = await server.api('/openapi.json');
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
 		expect(doc.paths['/api/addresses/{email}'].post.requestBody).toMatchObject({
 			required: false,
 			content: { 'application/json': { schema: { $ref: '#/components/schemas/ForwardingUpdate' } } },
 		});
-		expect(doc.paths['/api/me/keys'].post.requestBody.required).toBe(false);
-		expect(doc.paths['/api/addresses/{email}'].put.requestBody.required).toBe(true);
-		expect(doc.paths['/api/private-addresses-bulk'].post.requestBody.required).toBe(true);
+		expect(doc.paths['/api/me/keys'].post.requestBody!.required).toBe(false);
+		expect(doc.paths['/api/addresses/{email}'].put.requestBody!.required).toBe(true);
+		expect(doc.paths['/api/private-addresses-bulk'].post.requestBody!.required).toBe(true);
 		expect(JSON.stringify(doc)).not.toContain('x-optional-body');
 	});
 
@@ -82,8 +108,12 @@ describe('OpenAPI document', () => {
 			expect(asset.status).toBe(200);
 			expect(asset.text.length).toBeGreaterThan(100);
 		}
-		const spec = await server.api('/docs/json');
+		const spec = await server.api<OpenApiDocument>('/docs/json');
 		expect(spec.status).toBe(200);
 		expect(spec.body.openapi).toMatch(/^3\./);
+	});
+
+	it('serves no file from outside the Swagger UI assets', async () => {
+		expect(await traversalFaults(server.httpPort, TRAVERSAL_PATHS)).toEqual([]);
 	});
 });

@@ -1,15 +1,18 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Me } from 'mailroom-server/dist/schemas/account';
+import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
+import { inboxMessages } from '../../helpers/core-inbox';
+import { largeRaw, sendLarge } from '../../helpers/core-large-message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc, sendMail } from '../../helpers/messages';
 import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
 import { waitFor } from '../../helpers/webhook-receiver';
 
-type Api = TestMailroom['api'];
-
-const inbox = (api: Api, email: string, key?: string) =>
-	api(`/api/addresses/${enc(email)}/messages`, { key }).then((list) => list.body as { _id: string; subject: string }[]);
-const raw = (api: Api, email: string, id: string, key?: string) =>
-	api(`/api/raw/${enc(email)}/${id}`, { key }).then((response) => response.text);
-const credits = (api: Api, key: string) => api('/api/me', { key }).then((me) => me.body.sendsRemaining as number);
+const raw = (server: TestMailroom, email: string, id: string, key?: string) =>
+	server.api(`/api/raw/${enc(email)}/${id}`, { key }).then((response) => response.text);
+const credits = (server: TestMailroom, key: string) => server.api<Me>('/api/me', { key }).then((me) => me.body.sendsRemaining);
+const outgoingOf = (server: TestMailroom, key: string) =>
+	server.api<OutgoingRecord[]>('/api/outgoing-messages', { key }).then((list) => list.body);
 
 describe('forward: local addresses (no relay: a sandbox keeps all mail inside)', () => {
 	let server: TestMailroom;
@@ -24,18 +27,18 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 		await sendMail(server, { to: 'fwd@example.test', subject: 'Forward me', text: 'the body' });
 
 		const [copy] = await waitFor(
-			() => inbox(server.api, 'copy@example.test').then((list) => (list.length ? list : undefined)),
+			() => inboxMessages(server, 'copy@example.test').then((list) => (list.length ? list : undefined)),
 			'the forwarded copy',
 		);
 		expect(copy.subject).toBe('Forward me');
-		const source = await raw(server.api, 'copy@example.test', copy._id);
+		const source = await raw(server, 'copy@example.test', copy._id);
 		expect(source).toMatch(/^X-Mailroom-Forwarded-For: fwd@example\.test\r\n/);
 		expect(source).toContain('the body');
 		// The original stays where it was delivered.
-		expect(await inbox(server.api, 'fwd@example.test', ann.key)).toHaveLength(1);
-		expect(await credits(server.api, ann.key)).toBe(4);
+		expect(await inboxMessages(server, 'fwd@example.test', ann.key)).toHaveLength(1);
+		expect(await credits(server, ann.key)).toBe(4);
 		const outgoing = await waitFor(
-			() => server.api('/api/outgoing-messages', { key: ann.key }).then((list) => list.body[0]?.status === 'delivered' && list.body),
+			() => outgoingOf(server, ann.key).then((list) => list[0]?.status === 'delivered' && list),
 			'the forward to be marked delivered',
 		);
 		expect(outgoing).toEqual([
@@ -52,10 +55,10 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 		});
 		await sendMail(server, { to: 'poor@example.test' });
 		await sendMail(server, { to: 'after@example.test' }); // a later message that has arrived proves the first was handled
-		await waitFor(() => inbox(server.api, 'after@example.test').then((list) => list.length), 'a later message');
-		expect(await inbox(server.api, 'poor@example.test', poor.key)).toHaveLength(1);
-		expect(await inbox(server.api, 'poor-copy@example.test')).toEqual([]);
-		expect((await server.api('/api/outgoing-messages', { key: poor.key })).body).toEqual([]);
+		await waitFor(() => inboxMessages(server, 'after@example.test').then((list) => list.length), 'a later message');
+		expect(await inboxMessages(server, 'poor@example.test', poor.key)).toHaveLength(1);
+		expect(await inboxMessages(server, 'poor-copy@example.test')).toEqual([]);
+		expect(await outgoingOf(server, poor.key)).toEqual([]);
 	});
 
 	it('stops a forwarding loop after a few hops', async () => {
@@ -72,12 +75,12 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 		});
 		await sendMail(server, { to: 'ping@example.test', subject: 'loop' });
 		// ping (original) -> pong (1 hop) -> ping (2) -> pong (3): a message forwarded 3 times goes no further.
-		await waitFor(() => inbox(server.api, 'pong@example.test', loop.key).then((list) => list.length === 2), 'two copies at pong');
+		await waitFor(() => inboxMessages(server, 'pong@example.test', loop.key).then((list) => list.length === 2), 'two copies at pong');
 		await sendMail(server, { to: 'after-loop@example.test' });
-		await waitFor(() => inbox(server.api, 'after-loop@example.test').then((list) => list.length), 'a later message');
-		expect(await inbox(server.api, 'ping@example.test', loop.key)).toHaveLength(2);
-		expect(await inbox(server.api, 'pong@example.test', loop.key)).toHaveLength(2);
-		expect(await credits(server.api, loop.key)).toBe(97);
+		await waitFor(() => inboxMessages(server, 'after-loop@example.test').then((list) => list.length), 'a later message');
+		expect(await inboxMessages(server, 'ping@example.test', loop.key)).toHaveLength(2);
+		expect(await inboxMessages(server, 'pong@example.test', loop.key)).toHaveLength(2);
+		expect(await credits(server, loop.key)).toBe(97);
 	});
 
 	it("uses the catch-all address's forward for addresses of the domain without a forward of their own", async () => {
@@ -95,10 +98,10 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 			body: { forward: 'own-copy@example.test' },
 		});
 		await sendMail(server, { to: ['anyone@catch-forward.test', 'own@catch-forward.test'], subject: 'to the domain' });
-		await waitFor(() => inbox(server.api, 'collector@example.test').then((list) => list.length), 'the catch-all copy');
-		await waitFor(() => inbox(server.api, 'own-copy@example.test').then((list) => list.length), "the address's own copy");
-		expect(await inbox(server.api, 'collector@example.test')).toHaveLength(1);
-		expect(await raw(server.api, 'collector@example.test', (await inbox(server.api, 'collector@example.test'))[0]._id)).toMatch(
+		await waitFor(() => inboxMessages(server, 'collector@example.test').then((list) => list.length), 'the catch-all copy');
+		await waitFor(() => inboxMessages(server, 'own-copy@example.test').then((list) => list.length), "the address's own copy");
+		expect(await inboxMessages(server, 'collector@example.test')).toHaveLength(1);
+		expect(await raw(server, 'collector@example.test', (await inboxMessages(server, 'collector@example.test'))[0]._id)).toMatch(
 			/^X-Mailroom-Forwarded-For: anyone@catch-forward\.test\r\n/,
 		);
 	});
@@ -126,6 +129,26 @@ describe('forward: to another domain through the relay', () => {
 		expect(mail.parsed.subject).toBe('Relayed');
 		expect(mail.parsed.from?.value).toEqual([{ name: 'Sender', address: 'sender@origin.test' }]);
 		expect(mail.parsed.headers.get('x-mailroom-forwarded-for')).toBe('out@example.test');
-		expect(await credits(server.api, ann.key)).toBe(1);
+		expect(await credits(server, ann.key)).toBe(1);
+	});
+});
+
+describe('forward: a large (spooled) message', () => {
+	let spooling: TestMailroom;
+	beforeAll(async () => {
+		spooling = await startTestMailroom({ spoolThreshold: 64 * 1024 });
+	});
+	afterAll(() => spooling.stop());
+
+	it('is forwarded whole (the forward reads it from its spool file inside the transaction)', async () => {
+		const owner = spooling.createAccount('forwarder', 5);
+		await spooling.api('/api/addresses/fwd@spool.test', { method: 'POST', key: owner.key, body: { forward: 'copy@spool.test' } });
+		await sendLarge(spooling, 'fwd@spool.test');
+		const [copy] = await waitFor(
+			() => inboxMessages(spooling, 'copy@spool.test').then((list) => (list.length ? list : undefined)),
+			'the forwarded copy',
+		);
+		const source = Buffer.from(await (await fetch(`${spooling.httpUrl}/api/raw/copy@spool.test/${copy._id}`)).arrayBuffer());
+		expect(source.equals(Buffer.concat([Buffer.from('X-Mailroom-Forwarded-For: fwd@spool.test\r\n'), await largeRaw()]))).toBe(true);
 	});
 });

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { isDomain, parseEmailAddress } from 'mailroom-server/dist/mail/email-address';
 
 describe('parseEmailAddress', () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { MAX_LINKS, extractLinks, findTextLinks } from 'mailroom-server/dist/parse/links';
 
 const MB = 1024 * 1024;

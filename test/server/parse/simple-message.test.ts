@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
 import { INLINE_PARSE_MAX_BYTES, parseSimpleMessage } from 'mailroom-server/dist/parse/simple-message';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { crlfTextPieces, headerObject } from 'mailroom-server/dist/payload/body-props';
 import { parseRetryAfter } from 'mailroom-server/dist/webhooks/webhook-sender';
 

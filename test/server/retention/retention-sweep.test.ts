@@ -1,3 +1,6 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { countRows, inboxMessages, messageCount } from '../../helpers/core-inbox';
+import { sendLarge } from '../../helpers/core-large-message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
 
@@ -8,7 +11,7 @@ describe('retention sweep', () => {
 	let server: TestMailroom;
 	let account: { id: string; key: string };
 	const count = (sql: string) => server.db.prepare(sql).pluck().get() as number;
-	const idsIn = async (inbox: string) => (await server.api(`/api/addresses/${inbox}/messages`)).body.map((m: { _id: string }) => m._id);
+	const idsIn = async (inbox: string) => (await inboxMessages(server, inbox)).map((m) => m._id);
 	const star = (inbox: string, id: string) =>
 		server.api(`/api/addresses/${inbox}/messages/${id}/star`, { method: 'PUT', key: account.key });
 
@@ -60,9 +63,26 @@ describe('retention sweep in the background', () => {
 			let left = 3;
 			for (let tries = 0; tries < 200 && left > 1; tries++) {
 				await new Promise((resolve) => setTimeout(resolve, 50));
-				left = (await server.api('/api/addresses/busy@example.test/message-count')).body.count;
+				left = await messageCount(server, 'busy@example.test');
 			}
 			expect(left).toBe(1);
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+describe('retention sweep of large (spooled) messages', () => {
+	it('deletes their pieces with them', async () => {
+		const server = await startTestMailroom({ spoolThreshold: 64 * 1024, retentionMaxPerInbox: 1 });
+		try {
+			await sendLarge(server, 'full@spool.test');
+			const onePiecesWorth = countRows(server, 'content_raw_pieces');
+			await sendLarge(server, 'full@spool.test');
+			expect(countRows(server, 'content_raw_pieces')).toBe(2 * onePiecesWorth);
+			await server.retention.sweep();
+			expect(countRows(server, 'content_raw_pieces')).toBe(onePiecesWorth);
+			expect(countRows(server, 'attachment_pieces')).toBe(4);
 		} finally {
 			await server.stop();
 		}

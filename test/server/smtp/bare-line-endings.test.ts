@@ -1,8 +1,10 @@
-import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { BareLineEndingScan, bareLineEnding, bareLineEndingInFile } from 'mailroom-server/dist/smtp/bare-line-endings';
+import { cut, cuts } from '../../helpers/core-cuts';
 
 /** The definition, byte by byte: a LF not after a CR, or a CR not before a LF; a bare LF anywhere wins. */
 function reference(bytes: Uint8Array): 'LF' | 'CR' | null {
@@ -20,14 +22,9 @@ const messageBytes = fc.array(fc.constantFrom(0x0d, 0x0a, 0x2e, 0x41), { maxLeng
 describe('bare line endings', () => {
 	it('are found the same in one piece and in any split into pieces', () => {
 		fc.assert(
-			fc.property(messageBytes, fc.array(fc.nat(), { maxLength: 6 }), (bytes, cuts) => {
-				const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+			fc.property(messageBytes, cuts(6), (bytes, at) => {
 				const scan = new BareLineEndingScan();
-				let start = 0;
-				for (const point of [...points, bytes.length]) {
-					scan.push(bytes.subarray(start, point));
-					start = point;
-				}
+				for (const piece of cut(bytes, at)) scan.push(piece);
 				expect(bareLineEnding(bytes)).toBe(reference(bytes));
 				expect(scan.result()).toBe(reference(bytes));
 			}),

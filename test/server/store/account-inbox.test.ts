@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { AccountInbox, SCAN_LIMIT } from 'mailroom-server/dist/store/account-inbox';
 import { AccountStore } from 'mailroom-server/dist/store/accounts';

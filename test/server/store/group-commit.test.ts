@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
@@ -28,7 +29,9 @@ describe('GroupCommit', () => {
 		db = openDatabase(dataDir);
 		db.exec('CREATE TABLE t (n INTEGER NOT NULL CHECK (n >= 0))');
 	});
-	afterEach(() => db.close());
+	afterEach(() => {
+		db.close();
+	});
 
 	const insert = (n: number) => () => db.prepare('INSERT INTO t (n) VALUES (?)').run(n).lastInsertRowid;
 

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { newId } from 'mailroom-server/dist/store/ids';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));

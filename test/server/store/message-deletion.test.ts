@@ -1,10 +1,13 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
 import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { type ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail';
 import { MessageDeletion } from 'mailroom-server/dist/store/message-deletion';
 import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
-import { tempDataDir } from '../../helpers/mailroom';
+import { countRows, onlyMessage } from '../../helpers/core-inbox';
+import { largeBodies, largeHtmlOnly, sendLarge, sendRawTo } from '../../helpers/core-large-message';
+import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 
 function attachment(checksum: string, body: string): ParsedAttachment {
 	const content = Buffer.from(body);
@@ -70,7 +73,7 @@ describe('MessageDeletion', () => {
 		const [a, b] = store.insert(delivery(['a@x.test', 'b@x.test'], [attachment('c1', 'one')]));
 		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(true);
 		expect(count('contents')).toBe(1);
-		expect(store.content('b@x.test', b._id)?.raw().toString()).toBe('raw');
+		expect(store.content('b@x.test', b._id)?.raw()).toEqual(Buffer.from('raw'));
 		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(false);
 		expect(deletion.deleteMessage('a@x.test', b._id)).toBe(false); // wrong inbox
 		expect(deletion.deleteMessage('b@x.test', b._id)).toBe(true);
@@ -96,5 +99,40 @@ describe('MessageDeletion', () => {
 		expect(deletion.deleteDomain('x.test')).toBe(1);
 		expect(count('messages')).toBe(1);
 		expect(count('contents')).toBe(1);
+	});
+});
+
+describe('MessageDeletion of large (spooled) messages', () => {
+	let spooling: TestMailroom;
+	beforeAll(async () => {
+		spooling = await startTestMailroom({ spoolThreshold: 64 * 1024 });
+	});
+	afterAll(() => spooling.stop());
+
+	it('deleting the message deletes its pieces', async () => {
+		const remove = async (inbox: string) => {
+			const { _id } = await onlyMessage(spooling, inbox);
+			expect((await spooling.api(`/api/addresses/${inbox}/messages/${_id}`, { method: 'DELETE' })).status).toBe(200);
+		};
+		// Two other messages with the same attachments, and messages with large bodies.
+		await sendLarge(spooling, 'big@spool.test');
+		await sendLarge(spooling, 'ranges@spool.test');
+		for (const [inbox, raw] of Object.entries(await largeBodies())) await sendRawTo(spooling, inbox, raw);
+		await sendRawTo(spooling, 'html@bodies.test', await largeHtmlOnly(), 'html@sender.test');
+
+		await sendLarge(spooling, 'gone@spool.test');
+		const pieces = countRows(spooling, 'content_raw_pieces');
+		await remove('gone@spool.test');
+		expect(countRows(spooling, 'content_raw_pieces')).toBeLessThan(pieces);
+		// The attachments are still the other messages'.
+		expect(countRows(spooling, 'attachment_pieces')).toBe(4);
+		await remove('big@spool.test');
+		await remove('ranges@spool.test');
+		expect(countRows(spooling, 'content_body_pieces')).toBeGreaterThan(0);
+		for (const inbox of ['text', 'both', 'nested', 'latin', 'html']) await remove(`${inbox}@bodies.test`);
+		expect(countRows(spooling, 'content_body_pieces')).toBe(0);
+		expect(countRows(spooling, 'content_raw_pieces')).toBe(0);
+		expect(countRows(spooling, 'attachment_pieces')).toBe(0);
+		expect(countRows(spooling, 'attachment_contents')).toBe(0);
 	});
 });

@@ -1,10 +1,11 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { LookupAddress } from 'node:dns';
 import { refusalReason } from 'mailroom-server/dist/webhooks/target-policy';
 import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
-
-const enc = encodeURIComponent;
+import { WebhookReceiver } from '../../helpers/webhook-receiver';
+import { activity, deliveredMessageId, waitForStatus, withWebhook } from '../../helpers/effects-webhooks';
 
 describe('SSRF policy: refusalReason', () => {
 	it.each([
@@ -42,18 +43,24 @@ describe('WebhookSender connects only to checked addresses', () => {
 		await receiver.listen();
 	});
 	afterAll(() => receiver.close());
-	beforeEach(() => (receiver.requests.length = 0));
+	beforeEach(() => {
+		receiver.requests.length = 0;
+	});
 
 	/** A resolver standing in for DNS: the names below resolve as a rebinding attacker would make them. */
-	const resolver = async (hostname: string) =>
-		({
-			'metadata.test': [{ address: '169.254.169.254', family: 4 }],
-			'internal.test': [{ address: '127.0.0.1', family: 4 }],
-			'mixed.test': [
-				{ address: '169.254.169.254', family: 4 },
-				{ address: '127.0.0.1', family: 4 },
-			],
-		})[hostname] ?? [];
+	const resolver = (hostname: string): Promise<LookupAddress[]> =>
+		Promise.resolve(
+			(
+				{
+					'metadata.test': [{ address: '169.254.169.254', family: 4 }],
+					'internal.test': [{ address: '127.0.0.1', family: 4 }],
+					'mixed.test': [
+						{ address: '169.254.169.254', family: 4 },
+						{ address: '127.0.0.1', family: 4 },
+					],
+				} as Record<string, LookupAddress[]>
+			)[hostname] ?? [],
+		);
 
 	it('refuses a host name that resolves to a link-local (metadata) address', async () => {
 		const sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, resolver });
@@ -88,22 +95,16 @@ describe('refused webhook targets in a running server', () => {
 	});
 	afterAll(() => receiver.close());
 
-	async function refusedDelivery(server: TestMailroom, email: string, url: string) {
+	/** Points a new account's `email` at `url`, sends it a message; the error its refused delivery shows. */
+	async function refusedDelivery(server: TestMailroom, email: string, url: string): Promise<string> {
 		const { key } = server.createAccount(`owner-${email.split('@')[0]}`);
-		await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key });
-		expect((await server.api(`/api/private-address-forwarding/${enc(email)}`, { method: 'PUT', key, body: { webhook: url } })).status).toBe(
-			200,
-		);
-		const info = await server.send({ from: 'a@example.org', to: email, subject: 'ssrf', text: 'x' });
-		const messageId = /stored as (\S+)/.exec(info.response)![1];
-		const status = await waitFor(async () => {
-			const response = await server.api(`/api/addresses/${enc(email)}/messages/${messageId}/webhook-status`, { key });
-			return response.body.status === 'refused' ? response.body : undefined;
-		}, 'a refused delivery');
-		const [attempt] = (await server.api('/api/webhook-activity?status=refused', { key })).body;
+		await withWebhook(server, key, email, url);
+		const messageId = await deliveredMessageId(server, email, 'ssrf');
+		const status = await waitForStatus(server, key, email, messageId, 'refused');
+		const [attempt] = await activity(server, key, '?status=refused');
 		expect(attempt).toMatchObject({ status: 'refused', statusCode: null, attempt: 1, nextRetry: null });
 		expect(attempt.error).toBe(status.lastError);
-		return status.lastError as string;
+		return status.lastError!;
 	}
 
 	it('refuses the metadata address literal by default, before connecting', async () => {

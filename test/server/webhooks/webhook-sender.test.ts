@@ -1,7 +1,10 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { DeletedWhileReadError, storedPieces } from 'mailroom-server/dist/bytes/stored-bytes';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
+import { deliveredMessageId, FAST, waitForStatus, withWebhook } from '../../helpers/effects-webhooks';
 
 describe('webhook request bodies in pieces', () => {
 	let receiver: WebhookReceiver;
@@ -15,7 +18,9 @@ describe('webhook request bodies in pieces', () => {
 		sender.close();
 		await receiver.close();
 	});
-	beforeEach(() => (receiver.requests.length = 0));
+	beforeEach(() => {
+		receiver.requests.length = 0;
+	});
 
 	it('sends many pieces, more than a socket buffers, with the measured length, making them again after measuring', async () => {
 		let passes = 0;
@@ -62,5 +67,35 @@ describe('webhook request bodies in pieces', () => {
 		expect(result.error).toBe('the message was deleted while it was being read');
 		await expect(piecedBody(() => storedPieces(stored))).rejects.toBeInstanceOf(DeletedWhileReadError);
 		expect([...storedPieces(Buffer.from('whole'))]).toEqual([Buffer.from('whole')]);
+	});
+});
+
+describe('webhook redirects in a running server', () => {
+	let server: TestMailroom;
+	let receiver: WebhookReceiver;
+	let alice: { id: string; key: string };
+
+	beforeAll(async () => {
+		server = await startTestMailroom(FAST);
+		receiver = new WebhookReceiver();
+		await receiver.listen();
+		alice = server.createAccount('alice');
+	});
+	afterAll(async () => {
+		await server.stop();
+		await receiver.close();
+	});
+
+	it('does not follow redirects', async () => {
+		const target = new WebhookReceiver();
+		await target.listen();
+		receiver.reply = () => ({ status: 302, headers: { location: `${target.url}/elsewhere` } });
+		await withWebhook(server, alice.key, 'redirect@hooks.test', receiver.url);
+		const messageId = await deliveredMessageId(server, 'redirect@hooks.test');
+		const failed = await waitForStatus(server, alice.key, 'redirect@hooks.test', messageId, 'failed');
+		expect(failed.lastStatusCode).toBe(302);
+		expect(failed.lastError).toMatch(/redirects are not followed/);
+		expect(target.requests).toHaveLength(0);
+		await target.close();
 	});
 });

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { numberLinks, numberedLinkPieces } from 'mailroom-server/dist/http/render/numbered-links';
 import { SchemeEndSearch, findTextLinks } from 'mailroom-server/dist/parse/links';

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+
+/**
+ * `input` cut at `cuts` (positions taken modulo its length + 1, so 0 and the end can come up), in order: empty pieces
+ * included, and views into `input` rather than copies where it has them (subarray), so a piece may start anywhere in
+ * its buffer.
+ */
+export function cut<T extends { length: number; slice(start: number, end?: number): T; subarray?(start: number, end?: number): T }>(
+	input: T,
+	cuts: number[],
+): T[] {
+	const ends = [...new Set(cuts.map((position) => position % (input.length + 1)))].sort((a, b) => a - b);
+	const pieces: T[] = [];
+	let start = 0;
+	for (const end of [...ends, input.length]) {
+		pieces.push(input.subarray ? input.subarray(start, end) : input.slice(start, end));
+		start = end;
+	}
+	return pieces;
+}
+
+/** Where to cut: up to `maxLength` positions, for `cut`. */
+export const cuts = (maxLength = 8) => fc.array(fc.nat(), { maxLength });
+
+/** Text with what makes cutting it hard: CR, LF, surrogate pairs, lone surrogates, multi-byte characters, quotes and controls. */
+export const hardText = fc
+	.array(
+		fc.oneof(
+			fc.constantFrom('\r', '\n', '\r\n', '😀', '\ud83d', '\ude00', 'é', '€', '"', '\\', '\u0000', '\u2028'),
+			fc.string({ maxLength: 6 }),
+		),
+		{ maxLength: 40 },
+	)
+	.map((parts) => parts.join(''));

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
+import type { AttachmentMeta, MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { TestMailroom } from './mailroom';
+
+/**
+ * A large message (a few MB: well past a lowered spool threshold, of 64 KB say) with attachments that are not text
+ * (base64 on the wire), the same file twice among them.
+ */
+export const bigFile = randomBytes(3 * 1024 * 1024);
+export const image = randomBytes(200 * 1024);
+export const LARGE_MESSAGE: Mail.Options = {
+	from: '"Big Sender" <big@sender.test>',
+	to: 'big@spool.test',
+	subject: 'A large one',
+	text: 'See https://example.org/large and the attachments.',
+	html: '<p>See <a href="https://example.org/large">this</a> <img src="cid:pic@test"></p>',
+	attachments: [
+		{ filename: 'big.bin', content: bigFile },
+		{ filename: 'pic.png', content: image, contentType: 'image/png', cid: 'pic@test' },
+		{ filename: 'twice.bin', content: bigFile },
+	],
+};
+
+/** The attachments of LARGE_MESSAGE by file name. */
+export const LARGE_ATTACHMENTS: Record<string, Buffer> = { 'big.bin': bigFile, 'pic.png': image, 'twice.bin': bigFile };
+
+/** Builds a message as nodemailer would send it. */
+export function composeMail(mail: Mail.Options): Promise<Buffer> {
+	return new MailComposer(mail).compile().build();
+}
+
+let largeRawBuilt: Promise<Buffer> | undefined;
+
+/** LARGE_MESSAGE's raw source: the same bytes every time (nodemailer picks new boundaries and ids for each message it builds). */
+export function largeRaw(): Promise<Buffer> {
+	return (largeRawBuilt ??= composeMail(LARGE_MESSAGE));
+}
+
+/** Sends LARGE_MESSAGE's raw source to `to`. */
+export async function sendLarge(server: TestMailroom, to: string): Promise<void> {
+	await server.send({ envelope: { from: 'big@sender.test', to: [to] }, raw: await largeRaw() });
+}
+
+/** Everything the API serves of one message, as bytes or JSON. */
+export interface Served {
+	record: MessageRecord;
+	text: string;
+	headers: unknown;
+	dirty: string;
+	raw: Buffer;
+	attachments: AttachmentMeta[];
+	attachmentBytes: Buffer[];
+}
+
+export async function served(server: TestMailroom, inbox: string, id: string): Promise<Served> {
+	const get = async (path: string) => Buffer.from(await (await fetch(`${server.httpUrl}${path}`)).arrayBuffer());
+	const attachments = (await server.api<AttachmentMeta[]>(`/api/addresses/${inbox}/messages/${id}/attachments`)).body;
+	return {
+		record: (await server.api<MessageRecord>(`/api/addresses/${inbox}/messages/${id}`)).body,
+		text: (await server.api(`/api/text/${inbox}/${id}`)).text,
+		headers: (await server.api(`/api/addresses/${inbox}/messages/${id}/headers`)).body,
+		dirty: (await server.api(`/api/dirty/${inbox}/${id}`)).text,
+		raw: await get(`/api/raw/${inbox}/${id}`),
+		attachments,
+		attachmentBytes: await Promise.all(attachments.map((a) => get(`/api/addresses/${inbox}/messages/${id}/attachments/${a.checksum}`))),
+	};
+}
+
+/** A record without what differs between two servers storing the same message: its id and when it came. */
+export function withoutIdentity(record: MessageRecord): Partial<MessageRecord> {
+	const rest: Partial<MessageRecord> = { ...record };
+	delete rest._id;
+	delete rest.received;
+	return rest;
+}
+
+/**
+ * Messages with large text and HTML bodies (over 1 MB, so a spooling server stores them in pieces), by the inbox each is
+ * sent to: plain text, text and HTML (the text base64), text with a message attached, and format=flowed latin1 text in
+ * quoted-printable.
+ */
+export async function largeBodies(): Promise<Record<string, Buffer>> {
+	const line = (i: number) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`;
+	const text = Array.from({ length: 40_000 }, (_, i) => line(i)).join('');
+	const flowed = 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
+	const build = (mail: Mail.Options) => composeMail({ from: 'bodies@sender.test', ...mail });
+	return {
+		'text@bodies.test': await build({ subject: 'plain', text }),
+		'both@bodies.test': await build({
+			subject: 'both',
+			text,
+			html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`,
+			textEncoding: 'base64',
+		}),
+		'nested@bodies.test': await build({
+			subject: 'with a message attached',
+			text,
+			html: '<p>short</p>',
+			attachments: [
+				{ contentType: 'message/rfc822', content: await build({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) },
+			],
+		}),
+		'latin@bodies.test': Buffer.from(
+			'From: bodies@sender.test\r\nSubject: latin\r\nContent-Type: text/plain; charset=iso-8859-1; format=flowed\r\n' +
+				`Content-Transfer-Encoding: quoted-printable\r\n\r\n${flowed}`,
+		),
+	};
+}
+
+/** The paragraphs of largeHtmlOnly(): each with a link to one of 20 pages. */
+export const HTML_PARAGRAPHS = 30_000;
+
+/** A message with a large HTML body and no text, to html@bodies.test. */
+export function largeHtmlOnly(): Promise<Buffer> {
+	const paragraphs = Array.from(
+		{ length: HTML_PARAGRAPHS },
+		(_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`,
+	);
+	return composeMail({ subject: 'html', html: paragraphs.join('\n') });
+}
+
+/** Sends a raw message to `inbox`. */
+export async function sendRawTo(server: TestMailroom, inbox: string, raw: Buffer, from = 'bodies@sender.test'): Promise<void> {
+	await server.send({ envelope: { from, to: [inbox] }, raw });
+}

@@ -1,0 +1,38 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from '@jest/globals';
+import type { TestMailroom } from './mailroom';
+import { RawSmtp } from './raw-smtp';
+
+/** A message to `to` of about `bytes`, with CRLF lines of 76 characters, then `extra`. */
+export function linesMessage(to: string, bytes: number, extra = ''): string {
+	const line = 'x'.repeat(76);
+	return `From: a@sender.test\r\nTo: ${to}\r\nSubject: big\r\n\r\n${`${line}\r\n`.repeat(Math.ceil(bytes / 78))}${extra}`;
+}
+
+/**
+ * Sends `raw` to raw@spool.test through a raw SMTP session, with SIZE=`declaredSize` in MAIL FROM if given; returns
+ * the reply to the end of DATA.
+ */
+export async function sendData(server: TestMailroom, raw: string, declaredSize?: number): Promise<string> {
+	const { client } = await RawSmtp.connect(server.smtpPort);
+	try {
+		for (const line of [
+			'EHLO client.test',
+			`MAIL FROM:<a@sender.test>${declaredSize === undefined ? '' : ` SIZE=${declaredSize}`}`,
+			'RCPT TO:<raw@spool.test>',
+			'DATA',
+		]) {
+			expect(await client.command(line)).toMatch(/^(250|354)/);
+		}
+		client.write(`${raw}\r\n.\r\n`);
+		return await client.reply();
+	} finally {
+		client.close();
+	}
+}
+
+/** What the server's spool folder holds now. */
+export function spoolEntries(server: TestMailroom): string[] {
+	return readdirSync(join(server.config.dataDir, 'spool'));
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { crlfPieces, utf8Pieces } from 'mailroom-server/dist/bytes/text-pieces';
+import { cut, cuts, hardText } from '../../helpers/core-cuts';
+
+/** Bytes that are not always UTF-8: cut sequences, stray continuation bytes, overlongs. */
+const hardBytes = fc
+	.array(
+		fc.oneof(
+			fc.constantFrom(
+				Buffer.from('😀'),
+				Buffer.from('€'),
+				Buffer.from([0xf0, 0x9f]),
+				Buffer.from([0x80]),
+				Buffer.from([0xc0, 0xaf]),
+				Buffer.from('\r\n'),
+			),
+			fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes)),
+		),
+		{ maxLength: 40 },
+	)
+	.map((parts) => Buffer.concat(parts));
+
+describe('text a piece at a time', () => {
+	it('decodes UTF-8 pieces exactly as the whole, wherever they are cut', () => {
+		fc.assert(fc.property(hardBytes, cuts(), (bytes, at) => [...utf8Pieces(cut(bytes, at))].join('') === bytes.toString('utf8')));
+	});
+
+	it('writes line breaks as CRLF exactly as on the whole text, a CR and its LF in different pieces included', () => {
+		fc.assert(fc.property(hardText, cuts(), (text, at) => [...crlfPieces(cut(text, at))].join('') === text.replace(/\r?\n/g, '\r\n')));
+		expect([...crlfPieces(['a\r', '\nb\r', '', '\r', 'c\n', '\r'])].join('')).toBe('a\r\nb\r\rc\r\n\r');
+	});
+});

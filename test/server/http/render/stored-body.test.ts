@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
+import { sendMail } from '../../../helpers/messages';
+import { SpoolingPair } from '../../../helpers/spooling-pair';
+import { readWhileDeleted } from '../../../helpers/deleted-while-read';
+
+/** 50,000 lines, with multi-byte characters on every one, so the 1 MB pieces cut through them: about 2 to 2.3 MB in all. */
+const lines = (line: (i: number) => string) => Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
+const textLine = (i: number) => `Zürich 😀 “line” ${i} & <b> "quoted"\n`;
+
+/** Bodies stored in pieces, streamed a piece at a time: the same bytes and headers as the same message kept in memory. */
+describe('stored bodies of large messages', () => {
+	let pair: SpoolingPair;
+	beforeAll(async () => {
+		pair = await SpoolingPair.start();
+	});
+	afterAll(() => pair.stop());
+
+	describe('numberedTextBody: GET /api/text of a large message (its text stored in pieces)', () => {
+		it('streams a text without links as stored, the same bytes and headers as the same message kept in memory', async () => {
+			const text = lines(textLine);
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large text', text });
+			expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+			const response = await pair.sameResponse(ids, (id) => `/api/text/large@example.test/${id}`);
+			expect(response.status).toBe(200);
+			expect(response.contentType).toBe('text/plain; charset=utf-8');
+			expect(response.bytes.toString().trim()).toBe(text.trim());
+		});
+
+		it('streams a text with links numbered, trailing blanks dropped before the list, as numbering it whole does', async () => {
+			const text = `${lines((i) => (i % 1000 === 999 ? `see https://example.org/${i % 3000}?q=é ` : '') + textLine(i))}  \n\n`;
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large text with links', text });
+			expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+			const response = await pair.sameResponse(ids, (id) => `/api/text/large@example.test/${id}`);
+			expect(response.status).toBe(200);
+			expect(response.contentType).toBe('text/plain; charset=utf-8');
+			const body = response.bytes.toString();
+			expect(body).toContain(`see [3] ${textLine(2999)}`);
+			expect(
+				body.endsWith(
+					`${textLine(49_999).trimEnd()}\n\n\n\n[1] https://example.org/999?q=é\n[2] https://example.org/1999?q=é\n[3] https://example.org/2999?q=é\n`,
+				),
+			).toBe(true);
+		});
+
+		it('cuts the connection short of the Content-Length when the message is deleted while its text streams, and serves on', async () => {
+			const { spooling: server } = pair;
+			// 16 MB: more than the kernel's socket buffers hold, so most pieces are still to be read when the message goes.
+			const text = `https://example.org/first\n${`${'x'.repeat(99)}\n`.repeat(160_000)}`;
+			const [id] = await sendMail(server, { to: 'deleted@example.test', text });
+			const cut = await readWhileDeleted(server, `/api/text/deleted@example.test/${id}`, 'deleted@example.test', id);
+			expect(cut.status).toBe(200);
+			expect(cut.contentLength).toBe(
+				Buffer.byteLength(text.replace('https://example.org/first', '[1]').trimEnd()) + '\n\n\n\n[1] https://example.org/first\n'.length,
+			);
+			expect(cut.complete).toBe(false);
+			expect(cut.received).toBeLessThan(cut.contentLength);
+			expect((await server.api(`/api/text/deleted@example.test/${id}`)).status).toBe(404);
+			expect((await server.api<{ count: number }>('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
+		});
+	});
+
+	describe('dirtyHtmlBody: GET /api/dirty of a large message (its bodies stored in pieces)', () => {
+		it('streams the HTML as stored, the same bytes and headers as the same message kept in memory', async () => {
+			const html = `<html><body>${lines((i) => `<p>Zürich 😀 “line” ${i} &amp; <b onclick="x()">bold</b></p>\n`)}</body></html>`;
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large HTML', html, text: 'small text' });
+			expect(pair.bodyPieces(ids[0], 'html')).toBeGreaterThan(1);
+			const response = await pair.sameResponse(ids, (id) => `/api/dirty/large@example.test/${id}`);
+			expect(response.status).toBe(200);
+			expect(response.contentType).toBe('text/html; charset=utf-8');
+			expect(response.bytes.toString()).toBe(html);
+		});
+
+		it('streams the page made for a large text without an HTML part, escaped as for a small one', async () => {
+			const text = lines(textLine);
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large text', text });
+			expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+			const response = await pair.sameResponse(ids, (id) => `/api/dirty/large@example.test/${id}`);
+			expect(response.status).toBe(200);
+			expect(response.contentType).toBe('text/html; charset=utf-8');
+			const page = response.bytes.toString();
+			expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+			expect(page).toContain('Zürich 😀 “line” 49999 &amp; &lt;b&gt; &quot;quoted&quot;\n');
+		});
+	});
+});
+
+describe('dirtyHtmlBody: GET /api/dirty of a large message deleted while its HTML streams', () => {
+	let server: TestMailroom;
+	beforeAll(async () => {
+		server = await startTestMailroom();
+	});
+	afterAll(() => server.stop());
+
+	it('cuts the connection short of the Content-Length, so the client sees an incomplete body, and serves on', async () => {
+		// 16 MB: more than the kernel's socket buffers hold, so most pieces are still to be read when the message goes.
+		const html = `<html><body>${`<p>${'x'.repeat(92)}</p>\n`.repeat(160_000)}</body></html>`;
+		const [id] = await sendMail(server, { to: 'deleted@example.test', html, text: 'small text' });
+		const cut = await readWhileDeleted(server, `/api/dirty/deleted@example.test/${id}`, 'deleted@example.test', id);
+		expect(cut.status).toBe(200);
+		expect(cut.contentLength).toBe(Buffer.byteLength(html));
+		expect(cut.complete).toBe(false);
+		expect(cut.received).toBeLessThan(cut.contentLength);
+		expect((await server.api(`/api/dirty/deleted@example.test/${id}`)).status).toBe(404);
+		expect((await server.api<{ count: number }>('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
+	});
+});

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { OutgoingRecipient } from 'mailroom-server/dist/schemas/outgoing';
+import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
+import { freePort, startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
+import { jsonBody } from '../../helpers/effects-webhooks';
+import { listOutgoing, postOutgoing, senderAccount } from '../../helpers/effects-outbound';
+
+describe('local delivery beside the relay', () => {
+	let relay: TestRelay;
+	let server: TestMailroom;
+	let alice: { id: string; key: string };
+
+	beforeAll(async () => {
+		relay = await startTestRelay();
+		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
+		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
+	});
+	afterAll(async () => {
+		await server.stop();
+		await relay.close();
+	});
+
+	it('delivers local recipients into their inbox through ingest (webhooks fire), and relays the rest, in one send', async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const dan = await senderAccount(server, 'dan', 'dan@local.test', 0);
+		expect(
+			(
+				await server.api('/api/private-address-forwarding/dan@local.test', {
+					method: 'PUT',
+					key: dan.key,
+					body: { webhook: `${receiver.url}/dan` },
+				})
+			).status,
+		).toBe(200);
+		const delivered: string[][] = [];
+		let statusAtCommit: OutgoingRecipient[] = [];
+		const onStored = (records: { inbox: string }[]) => {
+			delivered.push(records.map((r) => r.inbox));
+			// Emitted right after the commit that stored the copies: it must have marked them delivered too.
+			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as {
+				recipients_json: string;
+			};
+			statusAtCommit = JSON.parse(row.recipients_json) as OutgoingRecipient[];
+		};
+		server.ingest.on('stored', onStored);
+		const relayedBefore = relay.received.length;
+		const res = await postOutgoing(server, alice.key, {
+			from: 'alice@local.test',
+			to: ['Dan <dan@local.test>', 'erin@remote.test', 'dan@local.test', 'Fay@local.test'],
+			subject: 'Mixed',
+			text: 'to everyone',
+		});
+		server.ingest.off('stored', onStored);
+		expect(res.status).toBe(200);
+		expect(res.body.status).toBe('delivered');
+		expect(res.body.to).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);
+		expect(res.body.recipients.map((r) => r.route)).toEqual(['local', 'relay', 'local']);
+		expect(delivered).toEqual([['dan@local.test', 'fay@local.test']]);
+		expect(statusAtCommit.filter((r) => r.address.endsWith('@local.test')).map((r) => r.status)).toEqual(['delivered', 'delivered']);
+
+		const inbox = await server.api<MessageRecord[]>('/api/addresses/dan@local.test/messages', { key: dan.key });
+		expect(inbox.body).toHaveLength(1);
+		expect(inbox.body[0]).toMatchObject({
+			from: [{ address: 'alice@local.test', name: '' }],
+			subject: 'Mixed',
+			inbox: 'dan@local.test',
+			ip: '127.0.0.1',
+			rtls: false,
+		});
+		expect(inbox.body[0].to.map((a) => a.address)).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);
+		expect((await server.api(`/api/text/dan@local.test/${inbox.body[0]._id}`, { key: dan.key })).text).toBe('to everyone\n');
+
+		const hook = await waitFor(() => receiver.requests[0], 'the webhook request');
+		await receiver.close();
+		expect(hook.url).toBe('/dan');
+		expect(jsonBody(hook)).toMatchObject({
+			_id: inbox.body[0]._id,
+			subject: 'Mixed',
+			inbox: 'dan@local.test',
+			from: [{ address: 'alice@local.test' }],
+		});
+		expect((await server.api('/api/addresses/fay@local.test/messages')).body).toHaveLength(1);
+
+		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
+		expect(relayed.to).toEqual(['erin@remote.test']);
+		expect(relayed.parsed.subject).toBe('Mixed');
+	});
+});
+
+describe('relay retries', () => {
+	it('queues while the relay is down and delivers once it is up', async () => {
+		const port = await freePort();
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://127.0.0.1:${port}`,
+			relayRetryDelays: Array<number>(200).fill(50),
+		});
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 2);
+			const res = await postOutgoing(server, account.key, {
+				from: 'a@local.test',
+				to: 'later@remote.test',
+				subject: 'when you are back',
+				text: 't',
+			});
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({
+				status: 'queued',
+				creditsRemaining: 1,
+				recipients: [{ status: 'queued', error: expect.stringMatching(/ECONNREFUSED|connect/i) }],
+			});
+			expect(res.body.lastError).toMatch(/ECONNREFUSED|connect/i);
+
+			const relay = await startTestRelay({ port });
+			try {
+				const [mail] = await relay.waitFor(1);
+				expect(mail.to).toEqual(['later@remote.test']);
+				expect(mail.parsed.subject).toBe('when you are back');
+				let listed: { status: string; attempts: number }[] = [];
+				await waitFor(async () => {
+					listed = await listOutgoing(server, account.key);
+					return listed[0].status === 'delivered';
+				}, 'status delivered');
+				expect(listed[0].attempts).toBeGreaterThan(1);
+				expect(relay.received).toHaveLength(1);
+			} finally {
+				await relay.close();
+			}
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('retries after a 4xx reply and fails for good once the retries are used up', async () => {
+		let deferrals = 2;
+		const relay = await startTestRelay({
+			refuse: (rcpt) => {
+				if (rcpt.startsWith('never@')) return { code: 451, message: 'Try again later' };
+				if (deferrals-- > 0) return { code: 451, message: 'Greylisted' };
+				return undefined;
+			},
+		});
+		const server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [20, 20, 20] });
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 2);
+			const post = (to: string) => postOutgoing(server, account.key, { from: 'a@local.test', to, subject: to, text: 't' });
+			const grey = await post('grey@remote.test');
+			expect(grey.body).toMatchObject({ status: 'queued', lastError: expect.stringMatching(/^451 .*Greylisted/) });
+			await relay.waitFor(1);
+
+			const never = await post('never@remote.test');
+			expect(never.body.status).toBe('queued');
+			let listed: { subject: string; status: string; attempts: number; lastError: string | null }[] = [];
+			await waitFor(async () => {
+				listed = await listOutgoing(server, account.key);
+				return listed.every((m) => m.status !== 'queued');
+			}, 'retries to end');
+			expect(listed.find((m) => m.subject === 'grey@remote.test')).toMatchObject({ status: 'delivered', attempts: 3 });
+			expect(listed.find((m) => m.subject === 'never@remote.test')).toMatchObject({
+				status: 'failed',
+				attempts: 4,
+				lastError: expect.stringMatching(/^gave up after 4 attempts: 451 /),
+			});
+			expect(relay.received).toHaveLength(1);
+		} finally {
+			await server.stop();
+			await relay.close();
+		}
+	});
+
+	it('keeps queued mail across a restart and delivers it after', async () => {
+		const port = await freePort();
+		const dataDir = tempDataDir();
+		const config = {
+			dataDir,
+			domains: ['local.test'],
+			relayUrl: `smtp://127.0.0.1:${port}`,
+			relayRetryDelays: Array<number>(50).fill(200),
+		};
+		const first = await startTestMailroom(config);
+		const account = await senderAccount(first, 'a', 'a@local.test', 1);
+		const res = await postOutgoing(first, account.key, {
+			from: 'a@local.test',
+			to: 'restart@remote.test',
+			subject: 'survives',
+			text: 't',
+		});
+		expect(res.body.status).toBe('queued');
+		await first.stop({ removeData: false });
+
+		const relay = await startTestRelay({ port });
+		const second = await startTestMailroom(config);
+		try {
+			const [mail] = await relay.waitFor(1);
+			expect(mail.parsed.subject).toBe('survives');
+			expect(mail.parsed.messageId).toBe(`<${res.body._id}@local.test>`);
+			await waitFor(async () => (await listOutgoing(second, account.key))[0].status === 'delivered', 'status delivered');
+		} finally {
+			await second.stop();
+			await relay.close();
+		}
+	});
+});

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
+import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
+import { selfSignedCertificate } from '../../helpers/tls';
+import { postOutgoing, senderAccount } from '../../helpers/effects-outbound';
+
+/**
+ * Checks a DKIM-Signature (relaxed/relaxed, rsa-sha256) against the public key, as a receiver would (RFC 6376 3.4.2, 3.4.4, 3.7):
+ * the body hash and the signature over the signed headers. Returns the signature's tags.
+ */
+function verifyDkim(raw: string, publicKey: KeyObject): Record<string, string> {
+	const split = raw.indexOf('\r\n\r\n');
+	const fields = raw
+		.slice(0, split + 2)
+		.split(/\r\n(?![ \t])/)
+		.filter(Boolean);
+	const nameOf = (field: string) => field.slice(0, field.indexOf(':')).trim().toLowerCase();
+	const relaxed = (field: string) =>
+		`${nameOf(field)}:${field
+			.slice(field.indexOf(':') + 1)
+			.replace(/\r\n/g, '')
+			.replace(/[ \t]+/g, ' ')
+			.trim()}`;
+	const signature = fields.find((field) => nameOf(field) === 'dkim-signature')!;
+	const tags = Object.fromEntries(
+		relaxed(signature)
+			.slice('dkim-signature:'.length)
+			.split(';')
+			.filter((tag) => tag.trim())
+			.map((tag) => {
+				const [name, ...value] = tag.split('=');
+				return [name.trim(), value.join('=').replace(/\s/g, '')];
+			}),
+	);
+	const body = raw
+		.slice(split + 4)
+		.split('\r\n')
+		.map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
+		.join('\r\n')
+		.replace(/(\r\n)*$/, '');
+	expect(tags.bh).toBe(
+		createHash('sha256')
+			.update(body ? `${body}\r\n` : '')
+			.digest('base64'),
+	);
+	const unused = [...fields];
+	const signed = tags.h.split(':').map((name) => {
+		const index = unused.map(nameOf).lastIndexOf(name.toLowerCase());
+		return index < 0 ? '' : `${relaxed(unused.splice(index, 1)[0])}\r\n`;
+	});
+	const data = signed.join('') + relaxed(signature).replace(/([; ]b=)[^;]*/, '$1');
+	expect(verify('sha256', Buffer.from(data), publicKey, Buffer.from(tags.b, 'base64'))).toBe(true);
+	return tags;
+}
+
+describe("the relay's replies", () => {
+	let relay: TestRelay;
+	let server: TestMailroom;
+	let alice: { id: string; key: string };
+
+	beforeAll(async () => {
+		relay = await startTestRelay({
+			refuse: (rcpt) => (rcpt.startsWith('bounce@') ? { code: 550, message: 'No such user here' } : undefined),
+		});
+		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
+		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
+	});
+	afterAll(async () => {
+		await server.stop();
+		await relay.close();
+	});
+
+	const send = (body: Record<string, unknown>) => postOutgoing(server, alice.key, body);
+
+	it('records a permanent relay refusal with the reply, per recipient', async () => {
+		const res = await send({ from: 'alice@local.test', to: ['bounce@remote.test', 'fine@remote.test'], subject: 'half', text: 't' });
+		expect(res.status).toBe(200);
+		expect(res.body.status).toBe('failed');
+		expect(res.body.lastError).toMatch(/^550 .*No such user here/);
+		expect(res.body.recipients).toEqual([
+			{ address: 'bounce@remote.test', route: 'relay', status: 'failed', error: expect.stringMatching(/^550 /) },
+			{ address: 'fine@remote.test', route: 'relay', status: 'delivered', error: null },
+		]);
+		const all = await send({ from: 'alice@local.test', to: 'bounce@remote.test', subject: 'all', text: 't' });
+		expect(all.body).toMatchObject({ status: 'failed', attempts: 1, recipients: [{ status: 'failed' }] });
+	});
+});
+
+describe('relay security and DKIM', () => {
+	it('logs in over STARTTLS and signs with the configured DKIM key', async () => {
+		const dir = tempDataDir();
+		const tls = selfSignedCertificate(dir);
+		const relay = await startTestRelay({ tls, auth: { user: 'mailer', pass: 's3cret' } });
+		const keyFile = join(dir, 'dkim.pem');
+		const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		writeFileSync(keyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://mailer:s3cret@127.0.0.1:${relay.port}?tls.rejectUnauthorized=false`,
+			dkimDomain: 'local.test',
+			dkimSelector: 'mail2026',
+			dkimKeyFile: keyFile,
+		});
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 1);
+			const res = await postOutgoing(server, account.key, { from: 'a@local.test', to: 'signed@remote.test', subject: 'signed', text: 't' });
+			expect(res.body.status).toBe('delivered');
+			const [mail] = await relay.waitFor(1);
+			expect(mail.secure).toBe(true);
+			expect(mail.user).toBe('mailer');
+			expect(verifyDkim(mail.raw, keys.publicKey)).toMatchObject({
+				v: '1',
+				a: 'rsa-sha256',
+				c: 'relaxed/relaxed',
+				d: 'local.test',
+				s: 'mail2026',
+			});
+			expect(() => verifyDkim(mail.raw.replace('Subject: signed', 'Subject: altered'), keys.publicKey)).toThrow();
+			expect(() => verifyDkim(`${mail.raw}appended line\r\n`, keys.publicKey)).toThrow();
+		} finally {
+			await server.stop();
+			await relay.close();
+		}
+	});
+
+	it('never sends relay credentials over a connection without TLS', async () => {
+		const relay = await startTestRelay();
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://u:p@127.0.0.1:${relay.port}`,
+			relayRetryDelays: [],
+		});
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 1);
+			const res = await postOutgoing(server, account.key, { from: 'a@local.test', to: 'x@remote.test', subject: 's', text: 't' });
+			expect(res.body).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/^gave up after 1 attempt: .*STARTTLS/) });
+			expect(relay.received).toHaveLength(0);
+		} finally {
+			await server.stop();
+			await relay.close();
+		}
+	});
+});

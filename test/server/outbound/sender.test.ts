@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
+import { credits, listOutgoing, postOutgoing, senderAccount, type Sent } from '../../helpers/effects-outbound';
+
+const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
+
+describe('sending with a relay: checks, composition and charge', () => {
+	let relay: TestRelay;
+	let server: TestMailroom;
+	let alice: { id: string; key: string };
+
+	beforeAll(async () => {
+		relay = await startTestRelay({
+			refuse: (rcpt) => (rcpt.startsWith('bounce@') ? { code: 550, message: 'No such user here' } : undefined),
+		});
+		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
+		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
+	});
+	afterAll(async () => {
+		await server.stop();
+		await relay.close();
+	});
+
+	/** Sends with alice's key in the header, or another key; `Body` is the answer expected. */
+	const send = <Body = Sent>(body: unknown, key: string = alice.key) => postOutgoing<Body>(server, key, body);
+	const messages = async (email: string) => (await server.api<MessageRecord[]>(`/api/addresses/${email}/messages`)).body;
+
+	it('relays mail for other domains with the right envelope, headers and body, and takes one credit', async () => {
+		const before = await credits(server, alice.key);
+		const res = await send({
+			from: 'Alice Example <alice@local.test>',
+			to: 'Carol@Remote.test',
+			subject: 'Quarterly report',
+			text: 'Plain text body https://example.org/r',
+			html: '<p>HTML <b>body</b></p>',
+		});
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({
+			from: 'alice@local.test',
+			to: ['carol@remote.test'],
+			subject: 'Quarterly report',
+			status: 'delivered',
+			lastError: null,
+			attempts: 1,
+			recipients: [{ address: 'carol@remote.test', route: 'relay', status: 'delivered', error: null }],
+			creditsRemaining: before - 1,
+			warnings: [],
+		});
+		expect(res.body.id).toBe(res.body._id);
+		expect(res.body.sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+		expect(await credits(server, alice.key)).toBe(before - 1);
+
+		const [mail] = (await relay.waitFor(1)).slice(-1);
+		expect(mail.from).toBe('alice@local.test');
+		expect(mail.to).toEqual(['carol@remote.test']);
+		expect(mail.parsed.from?.value).toEqual([{ address: 'alice@local.test', name: 'Alice Example' }]);
+		expect(mail.parsed.to).toMatchObject({ value: [{ address: 'carol@remote.test' }] });
+		expect(mail.parsed.subject).toBe('Quarterly report');
+		expect(mail.parsed.text?.trim()).toBe('Plain text body https://example.org/r');
+		expect(mail.parsed.html).toContain('<p>HTML <b>body</b></p>');
+		expect(mail.parsed.messageId).toBe(`<${res.body._id}@local.test>`);
+		expect(mail.parsed.date?.toISOString()).toBe(res.body.sent);
+		expect(mail.raw).not.toMatch(/^dkim-signature:/im);
+	});
+
+	it('answers 400 naming the field for invalid JSON and missing or invalid fields, and charges nothing', async () => {
+		const before = await credits(server, alice.key);
+		const badJson = await send<ErrorBody>('{"to": "x@local.test",');
+		expect(badJson.status).toBe(400);
+		expect(badJson.body.message).toMatch(/JSON/);
+		const cases: [Record<string, unknown>, RegExp][] = [
+			[{ from: 'alice@local.test', text: 'x' }, /\bto\b/],
+			[{ to: 'x@local.test', text: 'x' }, /\bfrom\b/],
+			[{ from: 'alice@local.test', to: 'x@local.test', subject: 's' }, /\btext\b/],
+			[{ from: 'alice@local.test', to: 'not an address', text: 'x' }, /body\/to "not an address"/],
+			[{ from: 'alice@@local.test', to: 'x@local.test', text: 'x' }, /body\/from/],
+			[{ from: 'alice@local.test', to: [], text: 'x' }, /body\/to/],
+			[{ from: 'alice@local.test', to: { address: 'x@local.test' }, text: 'x' }, /body\/to/],
+			[{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`), text: 'x' }, /body\/to/],
+			[{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`).join(', '), text: 'x' }, /body\/to.*50/],
+		];
+		for (const [body, message] of cases) {
+			const res = await send<ErrorBody>(body);
+			expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'Bad Request' });
+			expect(res.body.message).toMatch(message);
+		}
+		expect(await credits(server, alice.key)).toBe(before);
+	});
+
+	it('accepts a missing subject with a warning', async () => {
+		const res = await send({ from: 'alice@local.test', to: 'nosubject@local.test', text: 'no subject here' });
+		expect(res.status).toBe(200);
+		expect(res.body.subject).toBe('');
+		expect(res.body.warnings).toEqual([expect.stringMatching(/subject/i)]);
+	});
+
+	it('refuses a from address the account does not own with 403, and charges nothing', async () => {
+		const mallory = await senderAccount(server, 'mallory', 'mallory@local.test', 5);
+		for (const from of ['alice@local.test', 'unreserved@local.test', 'mallory@remote.test']) {
+			const res = await send<ErrorBody>({ from, to: 'victim@local.test', subject: 's', text: 't' }, mallory.key);
+			expect(res.status).toBe(403);
+			expect(res.body.message).toContain(from);
+		}
+		expect(await credits(server, mallory.key)).toBe(5);
+		expect(await messages('victim@local.test')).toHaveLength(0);
+	});
+
+	it('answers 402 when credits are short, sending and deducting nothing', async () => {
+		const poor = await senderAccount(server, 'poor', 'poor@local.test', 1);
+		const relayedBefore = relay.received.length;
+		const res = await send<ErrorBody>(
+			{ from: 'poor@local.test', to: ['p1@local.test', 'p2@remote.test'], subject: 's', text: 't' },
+			poor.key,
+		);
+		expect(res.status).toBe(402);
+		expect(res.body).toEqual(NO_CREDITS);
+		expect(await credits(server, poor.key)).toBe(1);
+		expect(await listOutgoing(server, poor.key)).toEqual([]);
+		expect(await messages('p1@local.test')).toHaveLength(0);
+		expect(relay.received.length).toBe(relayedBefore);
+
+		const zero = await senderAccount(server, 'zero', 'zero@local.test', 0);
+		expect((await send<ErrorBody>({ from: 'zero@local.test', to: 'p1@local.test', text: 't' }, zero.key)).body).toEqual(NO_CREDITS);
+	});
+
+	it('sends from any address in a domain the account owns', async () => {
+		const owner = server.createAccount('domain-owner', 3);
+		server.db.prepare("INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')").run(owner.id);
+		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);
+		expect(res.status).toBe(200);
+		expect(res.body.recipients).toEqual([{ address: 'someone@owned.test', route: 'local', status: 'delivered', error: null }]);
+	});
+});
+
+describe('sending without a relay', () => {
+	it('refuses external recipients with 422 before charging, and delivers local ones', async () => {
+		const server = await startTestMailroom({ domains: ['local.test'] });
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 2);
+			const post = <Body = Sent>(to: string[]) =>
+				postOutgoing<Body>(server, account.key, { from: 'a@local.test', to, subject: 's', text: 't' });
+			const refused = await post<ErrorBody>(['in@local.test', 'out@remote.test']);
+			expect(refused.status).toBe(422);
+			expect(refused.body.message).toMatch(/relay.*out@remote\.test/i);
+			expect(await credits(server, account.key)).toBe(2);
+			expect((await post(['in@local.test'])).body.status).toBe('delivered');
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('refuses with 413 a message that would compose larger than --max-message-size, before charging', async () => {
+		const server = await startTestMailroom({ domains: ['local.test'], maxMessageSize: 2000 });
+		try {
+			const account = await senderAccount(server, 'a', 'a@local.test', 1);
+			const post = <Body = Sent>(text: string) =>
+				postOutgoing<Body>(server, account.key, { from: 'a@local.test', to: 'in@local.test', subject: 's', text });
+			const refused = await post<ErrorBody>('é'.repeat(1000));
+			expect(refused.status).toBe(413);
+			expect(refused.body).toEqual({
+				error: 'Payload Too Large',
+				message: expect.stringMatching(/^The composed message is \d+ bytes, more than the maximum message size of 2000 bytes$/),
+			});
+			expect(await credits(server, account.key)).toBe(1);
+			expect((await server.api('/api/addresses/in@local.test/messages')).body).toEqual([]);
+			expect((await post('short')).body.status).toBe('delivered');
+		} finally {
+			await server.stop();
+		}
+	});
+});

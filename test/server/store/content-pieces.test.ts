@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { AttachmentMeta } from 'mailroom-server/dist/schemas/message';
+import { AttachmentStore } from 'mailroom-server/dist/store/attachments';
+import { countRows, onlyMessage } from '../../helpers/core-inbox';
+import { LARGE_ATTACHMENTS, bigFile, largeBodies, sendLarge, sendRawTo, served, withoutIdentity } from '../../helpers/core-large-message';
+import { spoolEntries } from '../../helpers/core-spool';
+import { SpoolingPair } from '../../helpers/spooling-pair';
+
+/**
+ * Large (spooled) messages are stored in pieces of 1 MB: their raw source, their attachments (each once however many
+ * messages have it) and their large text and HTML bodies. What the API serves of them must be what it serves of the
+ * same message kept in memory.
+ */
+describe('large messages (spooled), stored in pieces', () => {
+	let pair: SpoolingPair;
+	beforeEach(async () => {
+		pair = await SpoolingPair.start();
+	});
+	afterEach(() => pair.stop());
+
+	it('are served byte for byte as the same message kept in memory, from pieces in the database', async () => {
+		const { spooling, inMemory } = pair;
+		await sendLarge(spooling, 'big@spool.test');
+		await sendLarge(inMemory, 'big@spool.test');
+		const spooled = await onlyMessage(spooling, 'big@spool.test');
+		const kept = await onlyMessage(inMemory, 'big@spool.test');
+		expect(spooled.size).toBeGreaterThan(4 * 1024 * 1024);
+
+		const fromSpool = await served(spooling, 'big@spool.test', spooled._id);
+		const fromMemory = await served(inMemory, 'big@spool.test', kept._id);
+		expect(withoutIdentity(fromSpool.record)).toEqual(withoutIdentity(fromMemory.record));
+		expect(fromSpool.text).toBe(fromMemory.text);
+		expect(fromSpool.headers).toEqual(fromMemory.headers);
+		expect(fromSpool.dirty).toBe(fromMemory.dirty);
+		expect(fromSpool.raw.equals(fromMemory.raw)).toBe(true);
+		expect(fromSpool.raw.length).toBe(spooled.size);
+		// Streamed from its pieces, with its length announced as for any other message.
+		const rawResponse = await fetch(`${spooling.httpUrl}/api/raw/big@spool.test/${spooled._id}?download=1`);
+		expect(rawResponse.headers.get('content-length')).toBe(String(spooled.size));
+		expect(rawResponse.headers.get('content-type')).toBe('message/rfc822');
+		expect(rawResponse.headers.get('content-disposition')).toBe(`attachment; filename="${spooled._id}.eml"`);
+		expect(Buffer.from(await rawResponse.arrayBuffer()).equals(fromMemory.raw)).toBe(true);
+		expect(fromSpool.attachments).toEqual(fromMemory.attachments);
+		expect(fromSpool.attachments.map((a) => a.fileName).sort()).toEqual(Object.keys(LARGE_ATTACHMENTS));
+		fromSpool.attachments.forEach((a, i) => expect(fromSpool.attachmentBytes[i].equals(LARGE_ATTACHMENTS[a.fileName!])).toBe(true));
+
+		// Stored in pieces (the same file twice only once), nothing left in the spool folder.
+		expect(spooling.db.prepare('SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1').pluck().get()).toBe(0);
+		expect(countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
+		expect(countRows(spooling, 'attachment_pieces')).toBe(3 + 1);
+		expect(countRows(inMemory, 'content_raw_pieces')).toBe(0);
+		expect(spoolEntries(spooling)).toEqual([]);
+	});
+
+	it('keep large text and HTML bodies in pieces, and serve them as the same messages kept in memory', async () => {
+		const { spooling, inMemory } = pair;
+		for (const [inbox, raw] of Object.entries(await largeBodies())) {
+			await sendRawTo(spooling, inbox, raw);
+			await sendRawTo(inMemory, inbox, raw);
+			const spooled = await onlyMessage(spooling, inbox);
+			const kept = await onlyMessage(inMemory, inbox);
+			const fromSpool = await served(spooling, inbox, spooled._id);
+			const fromMemory = await served(inMemory, inbox, kept._id);
+			expect(withoutIdentity(fromSpool.record)).toEqual(withoutIdentity(fromMemory.record));
+			expect(fromSpool.text.length).toBeGreaterThan(1024 * 1024);
+			expect(fromSpool.text).toBe(fromMemory.text);
+			expect(fromSpool.dirty).toBe(fromMemory.dirty);
+		}
+		expect(
+			spooling.db.prepare('SELECT kind, count(DISTINCT content_id) FROM content_body_pieces GROUP BY kind ORDER BY kind').raw().all(),
+		).toEqual([
+			['html', 1],
+			['text', 4],
+		]);
+		expect(spooling.db.prepare("SELECT count(*) FROM contents WHERE text = ''").pluck().get()).toBe(4);
+		expect(countRows(inMemory, 'content_body_pieces')).toBe(0);
+		expect(spoolEntries(spooling)).toEqual([]);
+	});
+
+	it('reads any range of a pieced attachment across piece boundaries', async () => {
+		const { spooling } = pair;
+		await sendLarge(spooling, 'ranges@spool.test');
+		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
+		const list = (await spooling.api<AttachmentMeta[]>(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body;
+		const { checksum } = list.find((a) => a.fileName === 'big.bin')!;
+		const attachments = new AttachmentStore(spooling.db);
+		for (const [offset, length] of [
+			[0, 10],
+			[1024 * 1024 - 5, 10],
+			[1024 * 1024, 3 * 1024 * 1024],
+			[3 * 1024 * 1024 - 1, 100],
+		]) {
+			expect(attachments.read(checksum, offset, length).equals(bigFile.subarray(offset, offset + length))).toBe(true);
+		}
+	});
+});

@@ -1,0 +1,89 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE, openDatabase } from 'mailroom-server/dist/store/database';
+import { MIGRATIONS } from 'mailroom-server/dist/store/migrations';
+import { MessageStore, RECORD_COLUMNS } from 'mailroom-server/dist/store/messages';
+import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
+import { tempDataDir } from '../../helpers/mailroom';
+
+describe('the listing index migration', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = tempDataDir();
+	});
+	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('upgrades a store holding mail: every record stays the same and listings read the new index', () => {
+		// A store as the schema before the listing index left it, filled with interleaved mail to three inboxes.
+		const version = MIGRATIONS.findIndex((sql) =>
+			sql.includes('CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id,'),
+		);
+		const old = new Database(join(dir, DATABASE_FILE));
+		old.pragma('journal_mode = WAL');
+		for (const sql of MIGRATIONS.slice(0, version)) old.exec(sql);
+		old.pragma(`user_version = ${version}`);
+		const contentId = old
+			.prepare(`INSERT INTO contents (message_id, priority, headers, text, raw) VALUES ('<m@x>', 'normal', '[]', 't', x'00')`)
+			.run().lastInsertRowid;
+		const insert =
+			old.prepare(`INSERT INTO messages (id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
+			size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by, content_id)
+			VALUES (?, ?, ?, 'x.test', ?, ?, '[{"address":"a@x.test","name":"A"}]', '[]', NULL, '[]', 10, NULL, '1.2.3.4', '1.2.3.4', 0, '["https://x.test/"]', 0.25,
+				'inbox', ?, ?, ?, ?)`);
+		const inboxes = ['a@x.test', 'b@x.test', 'c@x.test'];
+		for (let i = 0; i < 150; i++) {
+			const inbox = inboxes[i % 3];
+			insert.run(
+				`id${i}`,
+				inbox,
+				inbox,
+				Date.UTC(2026, 0, 1) + Math.floor(i / 3),
+				`subject ${i}`,
+				i % 5 ? '[]' : '["l"]',
+				i % 4 ? null : 1,
+				i % 7 ? null : 'acct',
+				contentId,
+			);
+		}
+		const all = (db: Database.Database) => db.prepare('SELECT * FROM messages ORDER BY seq').all();
+		const before = all(old);
+		old.close();
+
+		const db = openDatabase(dir);
+		expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+		expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+		expect(all(db)).toEqual(before);
+		const plan = db
+			.prepare(`EXPLAIN QUERY PLAN SELECT ${RECORD_COLUMNS} FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC LIMIT 10`)
+			.all('a@x.test') as { detail: string }[];
+		expect(plan.map((step) => step.detail)).toEqual(['SEARCH messages USING COVERING INDEX messages_inbox_received (inbox=?)']);
+		const listing = JSON.parse(new MessageStore(db).listInboxJson('b@x.test', 20)) as MessageRecord[];
+		expect(listing.map((record) => record._id)).toEqual(Array.from({ length: 20 }, (_, n) => `id${148 - 3 * n}`));
+		expect(listing[0]).toEqual({
+			_id: 'id148',
+			from: [{ address: 'a@x.test', name: 'A' }],
+			to: [],
+			cc: null,
+			bcc: [],
+			subject: 'subject 148',
+			savedBy: null,
+			originalInbox: 'b@x.test',
+			inbox: 'b@x.test',
+			domain: 'x.test',
+			received: new Date(Date.UTC(2026, 0, 1) + 49).toISOString(),
+			size: 10,
+			attachments: null,
+			ip: '1.2.3.4',
+			via: '1.2.3.4',
+			folder: 'inbox',
+			labels: [],
+			read: true,
+			rtls: false,
+			links: ['https://x.test/'],
+			spam: 0.25,
+		});
+		db.close();
+	});
+});

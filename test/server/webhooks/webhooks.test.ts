@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
+import { activity, deliveredMessageId, waitForStatus, webhookStatus, withWebhook } from '../../helpers/effects-webhooks';
+
+describe('webhooks across restarts', () => {
+	let receiver: WebhookReceiver;
+	beforeEach(async () => {
+		receiver = new WebhookReceiver();
+		await receiver.listen();
+	});
+	afterEach(() => receiver.close());
+
+	it('picks pending deliveries up again after a restart, and records exactly one success', async () => {
+		const dataDir = tempDataDir();
+		const schedule = { webhookRetrySchedule: [0, 1500, 1500] };
+		receiver.reply = (_request, index) => ({ status: index === 0 ? 503 : 200 });
+		const first = await startTestMailroom({ ...schedule, dataDir });
+		const erin = first.createAccount('erin');
+		await withWebhook(first, erin.key, 'restart@hooks.test', receiver.url);
+		const messageId = await deliveredMessageId(first, 'restart@hooks.test');
+		await waitFor(async () => (await activity(first, erin.key)).length === 1, 'the first (failed) attempt');
+		await first.stop({ removeData: false });
+		expect(receiver.requests).toHaveLength(1);
+
+		const second = await startTestMailroom({ ...schedule, dataDir });
+		try {
+			const delivered = await waitForStatus(second, erin.key, 'restart@hooks.test', messageId, 'delivered');
+			expect(delivered.attempts).toBe(2);
+			await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate, if there were one
+			expect(receiver.requests.map((request) => request.status)).toEqual([503, 200]);
+			expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+			expect((await activity(second, erin.key, '?status=delivered')).length).toBe(1);
+		} finally {
+			await second.stop();
+		}
+	});
+});
+
+describe('Recent Activity retention', () => {
+	it('prunes attempts and finished deliveries older than webhookActivityDays when the sweep runs', async () => {
+		const dataDir = tempDataDir();
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const first = await startTestMailroom({ dataDir, webhookActivityDays: 2 });
+		const owner = first.createAccount('retention');
+		await withWebhook(first, owner.key, 'old@hooks.test', receiver.url);
+		const oldId = await deliveredMessageId(first, 'old@hooks.test', 'old');
+		await waitForStatus(first, owner.key, 'old@hooks.test', oldId, 'delivered');
+		const newId = await deliveredMessageId(first, 'old@hooks.test', 'new');
+		await waitForStatus(first, owner.key, 'old@hooks.test', newId, 'delivered');
+		const threeDaysAgo = Date.now() - 3 * 24 * 3600 * 1000;
+		first.db.prepare('UPDATE webhook_attempts SET time = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
+		first.db.prepare('UPDATE webhook_deliveries SET updated = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
+		await first.stop({ removeData: false });
+
+		const second = await startTestMailroom({ dataDir, webhookActivityDays: 2 }); // the sweep also runs at start
+		try {
+			expect((await activity(second, owner.key)).map((entry) => entry.messageId)).toEqual([newId]);
+			expect((await webhookStatus(second, owner.key, 'old@hooks.test', oldId)).status).toBe(404);
+			expect((await webhookStatus(second, owner.key, 'old@hooks.test', newId)).status).toBe(200);
+		} finally {
+			await second.stop();
+			await receiver.close();
+		}
+	});
+});
