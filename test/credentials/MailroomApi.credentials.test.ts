@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
-import { createN8nHarness, type N8nHarness } from '../helpers/n8n';
-import { loadedCredential, NODES_DOCS } from '../helpers/effects-n8n';
+import { createN8nHarness, loadedCredential, NODES_DOCS, type N8nHarness } from '../helpers/n8n';
 
 describe('Mailroom API credential', () => {
 	let server: TestMailroom;

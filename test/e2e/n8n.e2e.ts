@@ -20,7 +20,7 @@ import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
 import { sendMail } from '../helpers/messages';
 import { waitFor } from '../helpers/webhook-receiver';
-import { forwardingOf } from '../helpers/effects-common';
+import { forwardingOf } from '../helpers/addresses';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');

@@ -1,3 +1,4 @@
+import { afterAll } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,17 @@ export interface ApiResponse<Body = unknown> {
 
 export function tempDataDir(): string {
 	return mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+}
+
+/** Makes new data folders (tempDataDir), each removed after the tests of the block that calls this (at the top level: the file). */
+export function dataDirs(): () => string {
+	const made: string[] = [];
+	afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+	return () => {
+		const dir = tempDataDir();
+		made.push(dir);
+		return dir;
+	};
 }
 
 export function testConfig(overrides: Partial<MailroomConfig> = {}): MailroomConfig {

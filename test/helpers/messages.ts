@@ -8,6 +8,18 @@ export async function sendMail(server: TestMailroom, mail: Mail.Options): Promis
 	return /stored as (.+)$/.exec(info.response)![1].split(' ');
 }
 
+/** Sends a raw message (its bytes as they are) to `inbox` over SMTP. */
+export async function sendRawTo(server: TestMailroom, inbox: string, raw: Buffer, from = 'bodies@sender.test'): Promise<void> {
+	await server.send({ envelope: { from, to: [inbox] }, raw });
+}
+
+/** A copy of `object` without `keys`: what two records of the same message have in common. */
+export function omit<T extends object, K extends keyof T>(object: T, ...keys: K[]): Omit<T, K> {
+	const copy: Partial<T> = { ...object };
+	for (const key of keys) delete copy[key];
+	return copy as Omit<T, K>;
+}
+
 /** Every error the API gives has exactly this shape. */
 export function expectError(response: ApiResponse, status: number, message: RegExp = /./): void {
 	expect({ status: response.status, body: response.body }).toEqual({

@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import { expect } from '@jest/globals';
 
 /**
  * A raw SMTP client over a plain socket, for what nodemailer would never send (bare LF,
@@ -49,14 +50,18 @@ export class RawSmtp {
 		return this.reply();
 	}
 
-	/** EHLO, MAIL FROM, each RCPT TO and DATA, expecting success at every step. */
-	async envelope(from: string, to: string[]): Promise<void> {
-		for (const line of ['EHLO client.test', `MAIL FROM:<${from}>`, ...to.map((rcpt) => `RCPT TO:<${rcpt}>`)]) {
-			const reply = await this.command(line);
-			if (!reply.startsWith('250')) throw new Error(`${line} -> ${reply}`);
+	/** EHLO, MAIL FROM (with `parameters`, e.g. ' SIZE=2048'), each RCPT TO and DATA, expecting success at every step. */
+	async envelope(from: string, to: string[], parameters = ''): Promise<void> {
+		for (const line of ['EHLO client.test', `MAIL FROM:<${from}>${parameters}`, ...to.map((rcpt) => `RCPT TO:<${rcpt}>`)]) {
+			expect(await this.command(line)).toMatch(/^250/);
 		}
-		const data = await this.command('DATA');
-		if (!data.startsWith('354')) throw new Error(`DATA -> ${data}`);
+		expect(await this.command('DATA')).toMatch(/^354/);
+	}
+
+	/** Waits for the server to close the connection; the replies that came and were not read, in order. */
+	async untilClosed(): Promise<string[]> {
+		await this.closed;
+		return this.replies.splice(0);
 	}
 
 	close(): void {

@@ -81,10 +81,3 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
 	};
 	return { port, url: `smtp://127.0.0.1:${port}`, received, waitFor, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
-
-/** A port on which nothing listens (for now): a relay that is down. */
-export async function freePort(): Promise<number> {
-	const relay = await startTestRelay();
-	await relay.close();
-	return relay.port;
-}

@@ -2,14 +2,7 @@ import { expect } from '@jest/globals';
 import type Mail from 'nodemailer/lib/mailer';
 import { startTestMailroom, type TestMailroom } from './mailroom';
 import { sendMail } from './messages';
-
-/** A route's answer as the bytes sent, with the headers that describe them. */
-export interface RawResponse {
-	status: number;
-	contentType: string | null;
-	contentLength: string | null;
-	bytes: Buffer;
-}
+import { fetchRaw, type RawResponse } from './raw-http';
 
 /**
  * Two servers for the same mail: one spools a message of 64 KB or more (its bodies of 1 MB or more stored in pieces),
@@ -37,7 +30,7 @@ export class SpoolingPair {
 
 	/** GETs `path(id)` from both servers, expects the same answer, and returns it. */
 	async sameResponse(ids: [string, string], path: (id: string) => string): Promise<RawResponse> {
-		const [spooled, inMemory] = await Promise.all([get(this.spooling, path(ids[0])), get(this.inMemory, path(ids[1]))]);
+		const [spooled, inMemory] = await Promise.all([fetchRaw(this.spooling, path(ids[0])), fetchRaw(this.inMemory, path(ids[1]))]);
 		expect({ ...spooled, bytes: undefined }).toEqual({ ...inMemory, bytes: undefined });
 		expect(spooled.bytes.equals(inMemory.bytes)).toBe(true);
 		expect(Number(spooled.contentLength)).toBe(spooled.bytes.length);
@@ -56,14 +49,4 @@ export class SpoolingPair {
 		await this.spooling.stop();
 		await this.inMemory.stop();
 	}
-}
-
-async function get(server: TestMailroom, path: string): Promise<RawResponse> {
-	const response = await fetch(`${server.httpUrl}${path}`);
-	return {
-		status: response.status,
-		contentType: response.headers.get('content-type'),
-		contentLength: response.headers.get('content-length'),
-		bytes: Buffer.from(await response.arrayBuffer()),
-	};
 }

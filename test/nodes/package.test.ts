@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PackageDirectoryLoader } from 'n8n-core';
-import { loadPackage, NODES_PACKAGE as root } from '../helpers/n8n';
-import { loadedCredential, nodeDescription, NODES_DOCS } from '../helpers/effects-n8n';
+import { loadedCredential, loadPackage, nodeDescription, NODES_DOCS, NODES_PACKAGE as root } from '../helpers/n8n';
 
 /** The package as n8n loads a community package: package.json's n8n block, pointing at the built nodes in dist/. */
 describe('the built package as n8n loads it', () => {

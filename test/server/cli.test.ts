@@ -1,137 +1,54 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Socket, connect } from 'node:net';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import nodemailer from 'nodemailer';
+import { SETTINGS } from 'mailroom-server/dist/config/settings';
+import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
+import type { WebhookAttempt, WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
+import { dataDirs, startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
+import {
+	asFlags,
+	cleanEnv,
+	freeWhere,
+	KEY,
+	runCli,
+	runningAt,
+	serve,
+	ServeProcess,
+	whereSettings,
+	withDatabase,
+	type Where,
+} from '../helpers/mailroom-cli';
 import { enc, expectError, sendMail } from '../helpers/messages';
-import { waitFor } from '../helpers/webhook-receiver';
+import { accepts, untilRefused } from '../helpers/ports';
+import { mimeMessage } from '../helpers/raw-messages';
+import { startTestRelay, type TestRelay } from '../helpers/smtp-relay';
+import { selfSignedCertificate } from '../helpers/tls';
+import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 
-const CLI = require.resolve('mailroom-server/dist/cli.js');
+/** Data folders for the whole file, removed after it. */
+const newDataDir = dataDirs();
 
-/** The environment without MAILROOM_* settings, so only what a test passes counts. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MAILROOM_')));
-	return { ...env, ...extra };
-}
-
-interface CliResult {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
-/** Runs `mailroom <args>` to completion. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-	return new Promise((done, fail) => {
-		const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env) });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.on('error', fail);
-		child.on('close', (code) => done({ code, stdout, stderr }));
-	});
-}
-
-/** A `mailroom serve` process on free ports. */
-interface Served {
-	child: ChildProcess;
-	smtpPort: number;
-	httpUrl: string;
-	/** Everything printed so far. */
-	output(): string;
-	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function serve(dataDir: string, extraArgs: string[] = []): Promise<Served> {
-	const args = [
-		CLI,
-		'serve',
-		'--data-dir',
-		dataDir,
-		'--smtp-port',
-		'0',
-		'--http-port',
-		'0',
-		'--parse-workers',
-		'1',
-		'--log-level',
-		'info',
-		...extraArgs,
-	];
-	const child = spawn(process.execPath, args, { env: cleanEnv() });
-	let output = '';
-	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-		child.on('exit', (code, signal) => done({ code, signal })),
-	);
-	const running = new Promise<{ smtp: string; http: string }>((done, fail) => {
-		const collect = (chunk: Buffer) => {
-			output += chunk.toString();
-			const line = output.split('\n').find((text) => text.includes('"Mailroom is running"'));
-			if (line) done(JSON.parse(line) as { smtp: string; http: string });
-		};
-		child.stdout.on('data', collect);
-		child.stderr.on('data', collect);
-		void exited.then(({ code }) => fail(new Error(`mailroom serve exited (${code}) before it was running:\n${output}`)));
-	});
-	const { smtp, http } = await running;
-	return { child, smtpPort: Number(smtp.split(':').pop()), httpUrl: `http://${http}`, output: () => output, exited };
-}
-
-/** GET /api/me on a served process. */
-async function me(served: Served, key: string): Promise<{ status: number; body: { name?: string; admin?: boolean } }> {
-	const response = await fetch(`${served.httpUrl}/api/me`, { headers: { 'Service-Key': key } });
-	return { status: response.status, body: (await response.json()) as { name?: string; admin?: boolean } };
-}
-
-// No \b at the end: a key may end in '-', after which \b would cut the match short.
-const KEY = /\bmr_[A-Za-z0-9_-]{20,}/;
 const keyIn = (text: string) => KEY.exec(text)![0];
 const keyIdIn = (text: string) => /API key \(id (\S+)\)/.exec(text)![1];
 
-/** Resolves once nothing listens on the port any more: the server stopped accepting. */
-async function untilRefused(port: number): Promise<void> {
-	for (;;) {
-		const refused = await new Promise<boolean>((done) => {
-			const socket = connect(port, '127.0.0.1');
-			socket.on('connect', () => {
-				socket.destroy();
-				done(false);
-			});
-			socket.on('error', () => done(true));
-		});
-		if (refused) return;
-		await new Promise((wait) => setTimeout(wait, 20));
-	}
-}
+/** `mailroom serve` on `dataDir` with its SMTP port where `taken` has its own: it cannot start. */
+const serveOnTakenPort = (dataDir: string, taken: ServeProcess) =>
+	runCli(['serve', ...asFlags({ 'data-dir': dataDir, 'smtp-port': String(taken.where.smtpPort), 'http-port': '0', 'parse-workers': '1' })]);
 
 /** Opens the database the way an operator would after a stop, and checks it. */
 function inspectDatabase(dataDir: string): { integrity: string; messages: { subject: string }[] } {
-	const db = new Database(join(dataDir, 'mailroom.sqlite'), { readonly: true });
-	try {
-		return {
-			integrity: db.pragma('integrity_check', { simple: true }) as string,
-			messages: db.prepare('SELECT subject FROM messages ORDER BY seq').all() as { subject: string }[],
-		};
-	} finally {
-		db.close();
-	}
+	return withDatabase(dataDir, (db) => ({
+		integrity: db.pragma('integrity_check', { simple: true }) as string,
+		messages: db.prepare('SELECT subject FROM messages ORDER BY seq').all() as { subject: string }[],
+	}));
 }
 
 describe('mailroom CLI', () => {
-	const dirs: string[] = [];
-	const newDataDir = () => {
-		const dir = tempDataDir();
-		dirs.push(dir);
-		return dir;
-	};
-	afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
 	describe('accounts, keys and credits', () => {
 		let dataDir: string;
 		beforeEach(() => {
@@ -180,7 +97,7 @@ describe('mailroom CLI', () => {
 				expect(created.code).toBe(0);
 				const key = keyIn(created.stdout);
 				const keyId = keyIdIn(created.stdout);
-				expect(await me(served, key)).toMatchObject({ status: 200, body: { name: 'alice' } });
+				expect(await served.api<Me>('/api/me', { key })).toMatchObject({ status: 200, body: { name: 'alice' } });
 
 				const listed = await runCli(['keys', 'list', 'alice', '--data-dir', dataDir]);
 				expect(listed.code).toBe(0);
@@ -189,7 +106,7 @@ describe('mailroom CLI', () => {
 
 				const revoked = await runCli(['keys', 'revoke', keyId, '--data-dir', dataDir]);
 				expect(revoked).toMatchObject({ code: 0, stdout: `Revoked API key ${keyId}.\n` });
-				expect((await me(served, key)).status).toBe(401);
+				expect((await served.api('/api/me', { key })).status).toBe(401);
 				expect((await runCli(['keys', 'list', 'alice', '--data-dir', dataDir])).stdout).toMatch(
 					new RegExp(`^${keyId}\\s+ci runner\\s+\\S+\\s+revoked \\S+$`, 'm'),
 				);
@@ -204,11 +121,9 @@ describe('mailroom CLI', () => {
 				expect(nobody.code).not.toBe(0);
 				expect(nobody.stderr).toMatch(/no account "nobody"/);
 			} finally {
-				served.child.kill('SIGTERM');
-				await served.exited;
+				await served.stop();
 			}
 		});
-
 		it('adds credits, and refuses amounts that are not whole numbers above 0', async () => {
 			await createAccount('alice', '--credits', '5');
 			const added = await runCli(['credits', 'add', 'alice', '10', '--data-dir', dataDir]);
@@ -321,26 +236,14 @@ describe('mailroom CLI', () => {
 		});
 
 		it('says so clearly when a port is taken', async () => {
-			const dataDir = newDataDir();
-			const served = await serve(dataDir);
+			const served = await serve(newDataDir());
 			try {
-				const result = await runCli([
-					'serve',
-					'--data-dir',
-					newDataDir(),
-					'--smtp-port',
-					String(served.smtpPort),
-					'--http-port',
-					'0',
-					'--parse-workers',
-					'1',
-				]);
+				const result = await serveOnTakenPort(newDataDir(), served);
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(/EADDRINUSE/);
 				expect(result.stderr).not.toMatch(/\n\s+at /);
 			} finally {
-				served.child.kill('SIGTERM');
-				await served.exited;
+				await served.stop();
 			}
 		});
 	});
@@ -385,24 +288,23 @@ describe('mailroom CLI', () => {
 			const first = await serve(dataDir);
 			let key: string;
 			try {
-				expect(first.output()).toMatch(
+				key = await first.key();
+				expect(first.output).toMatch(
 					/Created the admin account "admin" on this new database\.\nAPI key \(id \S+\), shown only this once:\n {2}mr_\S+\n/,
 				);
-				expect(first.output()).toMatch(/Make more with: mailroom accounts create <name> {2}and {2}mailroom keys create <account>/);
-				key = keyIn(first.output());
-				expect(await me(first, key)).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+				expect(first.output).toMatch(/Make more with: mailroom accounts create <name> {2}and {2}mailroom keys create <account>/);
+				expect(await first.api<Me>('/api/me', { key })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
 			} finally {
 				first.child.kill('SIGTERM');
 				expect(await first.exited).toEqual({ code: 0, signal: null });
 			}
 			const second = await serve(dataDir);
 			try {
-				expect(second.output()).not.toMatch(KEY);
-				expect(second.output()).not.toContain('Created the admin account');
-				expect((await me(second, key)).status).toBe(200);
+				expect((await second.api('/api/me', { key })).status).toBe(200);
+				expect(second.output).not.toMatch(KEY);
+				expect(second.output).not.toContain('Created the admin account');
 			} finally {
-				second.child.kill('SIGTERM');
-				await second.exited;
+				await second.stop();
 			}
 		});
 
@@ -410,77 +312,46 @@ describe('mailroom CLI', () => {
 			const dataDir = newDataDir();
 			const taken = await serve(newDataDir());
 			try {
-				const failed = await runCli([
-					'serve',
-					'--data-dir',
-					dataDir,
-					'--smtp-port',
-					String(taken.smtpPort),
-					'--http-port',
-					'0',
-					'--parse-workers',
-					'1',
-				]);
+				const failed = await serveOnTakenPort(dataDir, taken);
 				expect(failed.code).not.toBe(0);
 				expect(failed.stdout).not.toMatch(KEY);
 			} finally {
-				taken.child.kill('SIGTERM');
-				await taken.exited;
+				await taken.stop();
 			}
 			const next = await serve(dataDir);
 			try {
-				expect(next.output()).toContain('Created the admin account "admin" on this new database.');
-				expect(await me(next, keyIn(next.output()))).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+				const key = await next.key();
+				expect(next.output).toContain('Created the admin account "admin" on this new database.');
+				expect(await next.api<Me>('/api/me', { key })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
 			} finally {
-				next.child.kill('SIGTERM');
-				await next.exited;
+				await next.stop();
 			}
 		});
 
 		it('stops with the server when npm start is stopped: SIGTERM to npm reaches the server, which leaves no orphan', async () => {
-			const dataDir = newDataDir();
+			const where = await freeWhere(newDataDir());
 			// --ignore-scripts skips prestart (the build, done before the tests) but still runs start itself.
-			const npm = spawn(
-				'npm',
-				[
-					'start',
-					'--ignore-scripts',
-					'--silent',
-					'--',
-					'--data-dir',
-					dataDir,
-					'--smtp-port',
-					'0',
-					'--http-port',
-					'0',
-					'--parse-workers',
-					'1',
-				],
-				{
-					cwd: join(__dirname, '../..'),
-					env: cleanEnv(),
-				},
-			);
+			const npm = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', ...asFlags(whereSettings(where))], {
+				cwd: join(__dirname, '../..'),
+				env: cleanEnv(),
+			});
 			let output = '';
 			npm.stdout.on('data', (chunk) => (output += chunk));
 			const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
-			await waitFor(() => output.includes('"Mailroom is running"'), 'the server started by npm start');
-			const { smtp } = JSON.parse(output.split('\n').find((line) => line.includes('"Mailroom is running"'))!) as { smtp: string };
+			await waitFor(() => runningAt(output), 'the server started by npm start');
 			npm.kill('SIGTERM');
 			await exited;
-			await untilRefused(Number(smtp.split(':').pop()));
+			await untilRefused(where.smtpPort);
 			await waitFor(() => output.includes('Mailroom stopped'), 'the server to say it stopped');
 		});
 
 		it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s and leaves a clean, checkpointed database', async (signal) => {
 			const dataDir = newDataDir();
 			const served = await serve(dataDir);
-			const transport = nodemailer.createTransport({ host: '127.0.0.1', port: served.smtpPort, ignoreTLS: true });
-			await transport.sendMail({ from: 'a@sender.test', to: 'kept@example.test', subject: `before ${signal}`, text: 'kept' });
-			transport.close();
+			await served.send({ to: 'kept@example.test', subject: `before ${signal}`, text: 'kept' });
 			served.child.kill(signal);
 			expect(await served.exited).toEqual({ code: 0, signal: null });
-			expect(served.output()).toContain('Mailroom stopped');
+			expect(served.output).toContain('Mailroom stopped');
 			const wal = join(dataDir, 'mailroom.sqlite-wal');
 			expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
 			expect(inspectDatabase(dataDir)).toEqual({ integrity: 'ok', messages: [{ subject: `before ${signal}` }] });
@@ -489,47 +360,511 @@ describe('mailroom CLI', () => {
 		it('lets an SMTP transaction in flight at SIGTERM finish with 250 and stores its message', async () => {
 			const dataDir = newDataDir();
 			const served = await serve(dataDir);
-			const socket = new Socket();
-			const replies: string[] = [];
-			let waiting: ((line: string) => void) | undefined;
-			let buffered = '';
-			socket.on('data', (chunk) => {
-				buffered += chunk.toString();
-				const lines = buffered.split('\r\n');
-				buffered = lines.pop()!;
-				for (const line of lines) {
-					replies.push(line);
-					if (/^\d{3} /.test(line)) waiting?.(line);
-				}
-			});
-			const closed = new Promise<void>((done) => socket.on('close', () => done()));
-			const reply = () => new Promise<string>((done) => (waiting = done));
-			const say = async (text: string) => {
-				const next = reply();
-				socket.write(text);
-				return next;
-			};
-			const greeting = reply();
-			socket.connect(served.smtpPort, '127.0.0.1');
-			expect(await greeting).toMatch(/^220 /);
-			expect(await say('EHLO client.test\r\n')).toMatch(/^250 /);
-			expect(await say('MAIL FROM:<late@sender.test>\r\n')).toMatch(/^250 /);
-			expect(await say('RCPT TO:<inflight@example.test>\r\n')).toMatch(/^250 /);
-			expect(await say('DATA\r\n')).toMatch(/^354 /);
-			socket.write('From: late@sender.test\r\nTo: inflight@example.test\r\nSubject: in flight\r\n\r\nfirst half of the body\r\n');
+			const { client, greeting } = await served.smtp();
+			expect(greeting).toMatch(/^220 /);
+			expect(await client.command('EHLO client.test')).toMatch(/^250 /m);
+			expect(await client.command('MAIL FROM:<late@sender.test>')).toMatch(/^250 /);
+			expect(await client.command('RCPT TO:<inflight@example.test>')).toMatch(/^250 /);
+			expect(await client.command('DATA')).toMatch(/^354 /);
+			client.write('From: late@sender.test\r\nTo: inflight@example.test\r\nSubject: in flight\r\n\r\nfirst half of the body\r\n');
 
 			served.child.kill('SIGTERM');
-			await untilRefused(served.smtpPort); // shutdown has begun: no new connections
+			await untilRefused(served.where.smtpPort); // shutdown has begun: no new connections
 
-			const accepted = reply();
-			socket.write('second half of the body\r\n.\r\n');
-			expect(await accepted).toMatch(/^250 /);
-			const goodbye = reply();
-			await Promise.race([goodbye, closed]);
-			expect(replies.slice(replies.findIndex((line) => /^250 .*stored/i.test(line)) + 1).every((line) => /^421 /.test(line))).toBe(true);
-			await closed;
+			client.write('second half of the body\r\n.\r\n');
+			expect(await client.reply()).toMatch(/^250 .*stored/i);
+			// Whatever the server says after that, until it closes the connection, is a 421.
+			expect((await client.untilClosed()).every((line) => /^421 /.test(line))).toBe(true);
 			expect(await served.exited).toEqual({ code: 0, signal: null });
 			expect(inspectDatabase(dataDir)).toEqual({ integrity: 'ok', messages: [{ subject: 'in flight' }] });
+		});
+	});
+});
+
+/** A data folder whose server has run once (its admin key is returned), ready to be changed before the next start. */
+async function usedDataDir(use: (server: ServeProcess, key: string) => Promise<void>): Promise<{ dataDir: string; key: string }> {
+	const dataDir = newDataDir();
+	const server = await serve(dataDir);
+	const key = await server.key();
+	try {
+		await use(server, key);
+	} finally {
+		await server.stop();
+	}
+	return { dataDir, key };
+}
+
+/** Sends through the API as the admin (its credits added with the CLI, its address reserved): resolves with the answer. */
+async function sendAs(server: ServeProcess, key: string, to: string): Promise<{ status: number; body: { status: string } }> {
+	expect((await runCli(['credits', 'add', 'admin', '5', '--data-dir', server.where.dataDir])).code).toBe(0);
+	await server.api('/api/addresses/me%40flags.test', { key, method: 'POST' });
+	return server.api('/api/outgoing-messages', { key, method: 'POST', body: { from: 'me@flags.test', to, subject: 'out', text: 'out' } });
+}
+
+/** Gives an address of the admin a webhook; resolves with the message's id and the account's key once mail is sent to it. */
+async function mailWithWebhook(server: ServeProcess, url: string, address = 'hook@flags.test'): Promise<{ key: string; id: string }> {
+	const key = await server.key();
+	await server.api(`/api/addresses/${enc(address)}`, { key, method: 'POST', body: { webhook: url } });
+	const reply = await server.send({ to: address });
+	return { key, id: /stored as (\S+)/.exec(reply)![1] };
+}
+
+const deliveryOf = (server: ServeProcess, key: string, address: string, id: string) =>
+	server.api<WebhookDelivery>(`/api/addresses/${enc(address)}/messages/${id}/webhook-status`, { key }).then(({ body }) => body);
+
+/** The server's replies to RCPT TO for each of `recipients`, in one transaction. */
+async function rcptReplies(server: ServeProcess, recipients: string[]): Promise<string[]> {
+	const { client } = await server.smtp();
+	await client.command('EHLO client.test');
+	await client.command('MAIL FROM:<a@sender.test>');
+	const replies: string[] = [];
+	for (const recipient of recipients) replies.push(await client.command(`RCPT TO:<${recipient}>`));
+	client.close();
+	return replies;
+}
+
+/** 100,000 links in 5 MB of HTML: far longer to parse than 50 ms. */
+function slowMessage(to: string): Buffer {
+	const html = `<p>${Array.from({ length: 100_000 }, (_, i) => `<a href="https://x${i}.slow.test/">link ${i}</a>`).join('</p><p>')}</p>`;
+	return mimeMessage(to, ['Subject: slow', 'Content-Type: text/html'], `${html}\r\n`);
+}
+
+/** What a case needs before the server starts, passed on to its check. */
+interface Fixture {
+	dataDir?: string;
+	key?: string;
+	relay?: TestRelay;
+	receiver?: WebhookReceiver;
+	files?: Record<string, string>;
+	/** A receiver's count of the requests it answered, and of the most it answered at once. */
+	concurrency?: { inFlight: number; most: number; answered: number };
+	close?: () => Promise<void>;
+}
+
+interface FlagCase {
+	/** The settings the case gives (flag names without the dashes), each as a flag in one run and as its variable in the other. */
+	settings: Record<string, string | ((fixture: Fixture, where: Where) => string)>;
+	/** Flags the effect also needs, given as flags in both runs. */
+	also?: (fixture: Fixture) => string[];
+	prepare?: () => Promise<Fixture>;
+	/** Shows the setting's effect on the running server: it would not hold with the default. */
+	check: (server: ServeProcess, fixture: Fixture) => Promise<void>;
+}
+
+const loopbackTwo = '127.0.0.2';
+
+const CASES: Record<string, FlagCase> = {
+	'smtp-host': {
+		settings: { 'smtp-host': loopbackTwo },
+		check: async ({ where }) => {
+			expect(await accepts(loopbackTwo, where.smtpPort)).toBe(true);
+			expect(await accepts('127.0.0.1', where.smtpPort)).toBe(false);
+		},
+	},
+	'smtp-port': {
+		settings: { 'smtp-port': (_fixture, where) => String(where.smtpPort) },
+		check: async (server) => expect((await server.smtp()).greeting).toMatch(/^220 /),
+	},
+	'http-host': {
+		settings: { 'http-host': loopbackTwo },
+		check: async (server) => {
+			expect((await server.api('/openapi.json')).status).toBe(200);
+			expect(await accepts('127.0.0.1', server.where.httpPort)).toBe(false);
+		},
+	},
+	'http-port': {
+		settings: { 'http-port': (_fixture, where) => String(where.httpPort) },
+		check: async (server) => expect((await server.api('/openapi.json')).status).toBe(200),
+	},
+	'data-dir': {
+		settings: { 'data-dir': (_fixture, where) => where.dataDir },
+		check: async (server) => {
+			await server.send({ to: 'kept@flags.test', subject: 'in the data folder' });
+			expect(server.query<{ subject: string }>('SELECT subject FROM messages')).toEqual([{ subject: 'in the data folder' }]);
+		},
+	},
+	domains: {
+		settings: { domains: 'allowed.test' },
+		check: async (server) => {
+			const [other, allowed] = await rcptReplies(server, ['x@other.test', 'x@allowed.test']);
+			expect(other).toMatch(/^550 /);
+			expect(allowed).toMatch(/^250 /);
+		},
+	},
+	'max-message-size': {
+		settings: { 'max-message-size': '2KB' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			expect(await client.command('EHLO client.test')).toMatch(/SIZE 2048/);
+			client.close();
+			await expect(server.send({ to: 'big@flags.test', text: 'x'.repeat(4096) })).rejects.toMatchObject({ responseCode: 552 });
+		},
+	},
+	'tls-cert': {
+		prepare: () => Promise.resolve({ files: selfSignedCertificate(newDataDir()) }),
+		settings: { 'tls-cert': ({ files }) => files!.cert, 'tls-key': ({ files }) => files!.key },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			expect(await client.command('EHLO client.test')).toMatch(/STARTTLS/);
+			client.close();
+		},
+	},
+	'log-level': {
+		settings: { 'log-level': 'silent' },
+		check: async (server) => {
+			await server.send({ to: 'quiet@flags.test' });
+			expect(server.output).not.toMatch(/"level":/);
+			expect(server.output).toContain('Created the admin account'); // printed, not logged
+		},
+	},
+	hostname: {
+		settings: { hostname: 'mx.flags.test' },
+		check: async (server) => expect((await server.smtp()).greeting).toMatch(/^220 mx\.flags\.test /),
+	},
+	durability: {
+		settings: { durability: 'normal' },
+		// "full" (the baseline) holds the WAL open on the main thread and the ingest thread to fsync it before acknowledging.
+		check: async (server) => {
+			const base = await baseline.get();
+			await waitFor(() => base.walHandles() - server.walHandles() === 2, 'two files fewer open on the WAL than with full durability');
+		},
+	},
+	'parse-workers': {
+		settings: { 'parse-workers': '3' },
+		// The baseline runs with --parse-workers 1.
+		check: async (server) => {
+			const workers = (s: ServeProcess) => s.threads().filter((name) => name === 'WorkerThread').length;
+			const base = await baseline.get();
+			await waitFor(() => workers(server) - workers(base) === 2, 'two more worker threads than with --parse-workers 1');
+		},
+	},
+	'rate-limit-key': {
+		settings: { 'rate-limit-key': '2' },
+		check: async (server) => {
+			const key = await server.key();
+			const statuses = [];
+			for (let i = 0; i < 3; i++) statuses.push((await server.api('/api/me', { key })).status);
+			expect(statuses).toEqual([200, 200, 429]);
+		},
+	},
+	'rate-limit-ip': {
+		settings: { 'rate-limit-ip': '2' },
+		check: async (server) => {
+			const statuses = [];
+			for (let i = 0; i < 3; i++) statuses.push((await server.api('/api/addresses/anyone%40flags.test/messages')).status);
+			expect(statuses).toEqual([200, 200, 429]);
+		},
+	},
+	'shutdown-timeout': {
+		settings: { 'shutdown-timeout': '1' },
+		check: async (server) => {
+			// A transaction that never finishes its DATA holds the shutdown up: for a second, not the default ten.
+			const { client } = await server.smtp();
+			await client.envelope('a@sender.test', ['slow@flags.test']);
+			client.write('Subject: never ends\r\n\r\n');
+			const stopping = Date.now();
+			server.child.kill('SIGTERM');
+			expect(await server.exited).toEqual({ code: 0, signal: null });
+			expect(Date.now() - stopping).toBeLessThan(5000);
+			client.close();
+		},
+	},
+	'relay-url': {
+		prepare: async () => ({ relay: await startTestRelay() }),
+		settings: { 'relay-url': ({ relay }) => relay!.url },
+		check: async (server, { relay }) => {
+			expect((await sendAs(server, await server.key(), 'far@remote.test')).status).toBe(200);
+			const [relayed] = await relay!.waitFor(1);
+			expect(relayed.to).toEqual(['far@remote.test']);
+		},
+	},
+	'local-domains': {
+		prepare: async () => ({ relay: await startTestRelay() }),
+		also: ({ relay }) => ['--relay-url', relay!.url],
+		settings: { 'local-domains': 'partner.test' },
+		check: async (server, { relay }) => {
+			const key = await server.key();
+			expect((await sendAs(server, key, 'someone@partner.test')).body.status).toBe('delivered');
+			expect((await server.inbox('someone@partner.test')).map((m) => m.subject)).toEqual(['out']);
+			expect(relay!.received).toEqual([]);
+		},
+	},
+	'relay-retry': {
+		prepare: async () => {
+			let refused = 0;
+			// Refuses the first attempt for the time being: the retry one second later gets through.
+			return { relay: await startTestRelay({ refuse: () => (refused++ === 0 ? { code: 451, message: 'try again later' } : undefined) }) };
+		},
+		also: ({ relay }) => ['--relay-url', relay!.url],
+		settings: { 'relay-retry': '1s' },
+		check: async (server, { relay }) => {
+			expect((await sendAs(server, await server.key(), 'later@remote.test')).body.status).toBe('queued');
+			await relay!.waitFor(1); // the default waits a minute first
+		},
+	},
+	'dkim-domain': {
+		prepare: async () => {
+			const key = join(newDataDir(), 'dkim.pem');
+			execFileSync('openssl', ['genrsa', '-out', key, '2048'], { stdio: 'ignore' });
+			return { relay: await startTestRelay(), files: { key } };
+		},
+		also: ({ relay }) => ['--relay-url', relay!.url],
+		settings: { 'dkim-domain': 'flags.test', 'dkim-selector': 'sel1', 'dkim-key': ({ files }) => files!.key },
+		check: async (server, { relay }) => {
+			await sendAs(server, await server.key(), 'signed@remote.test');
+			const [relayed] = await relay!.waitFor(1);
+			expect(relayed.raw).toMatch(/^DKIM-Signature: .*\bd=flags\.test;.*\bs=sel1;/ms);
+		},
+	},
+	'webhook-timeout': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			receiver.reply = () => ({ status: 200, delayMs: 5000 });
+			await receiver.listen();
+			return { receiver, close: () => receiver.close() };
+		},
+		settings: { 'webhook-timeout': '300ms' },
+		check: async (server, { receiver }) => {
+			const { key } = await mailWithWebhook(server, `${receiver!.url}/hook`);
+			const attempts = await waitFor(async () => {
+				const { body } = await server.api<WebhookAttempt[]>('/api/webhook-activity', { key });
+				return body.length ? body : undefined;
+			}, 'the first attempt');
+			expect(attempts[0]).toMatchObject({ status: 'retrying', error: 'timed out after 300 ms' });
+		},
+	},
+	'webhook-retry': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			receiver.reply = () => ({ status: 500 });
+			await receiver.listen();
+			return { receiver, close: () => receiver.close() };
+		},
+		settings: { 'webhook-retry': '0s,500ms' },
+		check: async (server, { receiver }) => {
+			const { key, id } = await mailWithWebhook(server, `${receiver!.url}/hook`);
+			const failed = await waitFor(async () => {
+				const delivery = await deliveryOf(server, key, 'hook@flags.test', id);
+				return delivery.status === 'failed' ? delivery : undefined;
+			}, 'the delivery to fail after its two attempts');
+			expect(failed.attempts).toBe(2);
+		},
+	},
+	'webhook-allow-private': {
+		settings: { 'webhook-allow-private': 'false' },
+		check: async (server) => {
+			const { key, id } = await mailWithWebhook(server, 'http://127.0.0.1:9/hook');
+			await waitFor(async () => (await deliveryOf(server, key, 'hook@flags.test', id)).status === 'refused', 'the refusal');
+		},
+	},
+	'webhook-host-concurrency': {
+		prepare: async () => {
+			// Counts the requests it is answering at once, each held 300 ms.
+			const state = { inFlight: 0, most: 0, answered: 0 };
+			const receiver = createHttpServer((request, response) => {
+				state.most = Math.max(state.most, ++state.inFlight);
+				request.resume();
+				setTimeout(() => {
+					state.inFlight--;
+					state.answered++;
+					response.end();
+				}, 300);
+			});
+			await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+			const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+			return { files: { url }, concurrency: state, close: () => new Promise<void>((resolve) => receiver.close(() => resolve())) };
+		},
+		settings: { 'webhook-host-concurrency': '1' },
+		check: async (server, { files, concurrency }) => {
+			const key = await server.key();
+			for (const address of ['one@flags.test', 'two@flags.test', 'three@flags.test']) {
+				await server.api(`/api/addresses/${enc(address)}`, { key, method: 'POST', body: { webhook: `${files!.url}/hook` } });
+			}
+			await server.send({ to: ['one@flags.test', 'two@flags.test', 'three@flags.test'] });
+			await waitFor(() => concurrency!.answered === 3, 'three deliveries');
+			expect(concurrency!.most).toBe(1);
+		},
+	},
+	'webhook-activity-days': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			await receiver.listen();
+			// A delivery made two days ago, as its records would say.
+			const { dataDir, key } = await usedDataDir(async (server) => {
+				const { key: admin, id } = await mailWithWebhook(server, `${receiver.url}/hook`);
+				await waitFor(async () => (await deliveryOf(server, admin, 'hook@flags.test', id)).status === 'delivered', 'the delivery');
+			});
+			const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
+			withDatabase(
+				dataDir,
+				(db) => {
+					db.prepare('UPDATE webhook_attempts SET time = ?').run(twoDaysAgo);
+					db.prepare('UPDATE webhook_deliveries SET updated = ?').run(twoDaysAgo);
+				},
+				{ write: true },
+			);
+			return { dataDir, key, receiver, close: () => receiver.close() };
+		},
+		settings: { 'webhook-activity-days': '1' },
+		check: async (server, { key }) => {
+			// Pruned at the start: kept seven days by default.
+			expect((await server.api<WebhookAttempt[]>('/api/webhook-activity', { key })).body).toEqual([]);
+		},
+	},
+	'smtp-max-clients': {
+		settings: { 'smtp-max-clients': '1' },
+		check: async (server) => {
+			const first = await server.smtp();
+			const second = await server.smtp();
+			expect(first.greeting).toMatch(/^220 /);
+			expect(second.greeting).toMatch(/^421 /);
+			first.client.close();
+		},
+	},
+	'smtp-max-clients-per-ip': {
+		settings: { 'smtp-max-clients-per-ip': '1' },
+		check: async (server) => {
+			const first = await server.smtp();
+			const second = await server.smtp();
+			expect(first.greeting).toMatch(/^220 /);
+			expect(second.greeting).toMatch(/^421 .*Too many connections from 127\.0\.0\.1/);
+			first.client.close();
+		},
+	},
+	'smtp-max-recipients': {
+		settings: { 'smtp-max-recipients': '1' },
+		check: async (server) => {
+			const [one, two] = await rcptReplies(server, ['one@flags.test', 'two@flags.test']);
+			expect(one).toMatch(/^250 /);
+			expect(two).toMatch(/^452 /);
+		},
+	},
+	'smtp-socket-timeout': {
+		settings: { 'smtp-socket-timeout': '1s' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			const idle = Date.now();
+			expect(await client.reply()).toMatch(/^421 /);
+			await client.closed;
+			expect(Date.now() - idle).toBeLessThan(5000);
+		},
+	},
+	'smtp-bare-lf': {
+		settings: { 'smtp-bare-lf': 'accept' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			await client.envelope('a@sender.test', ['bare@flags.test']);
+			client.write('Subject: bare\nLF only\n\r\n.\r\n');
+			expect(await client.reply()).toMatch(/^250 /); // 550 5.5.2 by default
+			client.close();
+		},
+	},
+	'parse-timeout': {
+		settings: { 'parse-timeout': '50ms' },
+		check: async (server) => {
+			await server.send({ envelope: { from: 'a@sender.test', to: ['slow@flags.test'] }, raw: slowMessage('slow@flags.test') });
+			// Stored unparsed: no subject, no sender, no links.
+			expect(await server.inbox('slow@flags.test')).toEqual([expect.objectContaining({ subject: '', from: [], links: [] })]);
+		},
+	},
+	'retention-max-age': {
+		prepare: async () => {
+			const { dataDir } = await usedDataDir(async (server) => void (await server.send({ to: 'old@flags.test' })));
+			withDatabase(dataDir, (db) => db.prepare('UPDATE messages SET received = ?').run(Date.now() - 2 * 3600 * 1000), { write: true });
+			return { dataDir };
+		},
+		settings: { 'retention-max-age': '1h' },
+		check: async (server) => {
+			await waitFor(async () => (await server.inbox('old@flags.test')).length === 0, 'the two-hour-old message to go');
+		},
+	},
+	'retention-max-per-inbox': {
+		prepare: async () => {
+			const { dataDir } = await usedDataDir(async (server) => {
+				for (const subject of ['older', 'newer']) await server.send({ to: 'full@flags.test', subject });
+			});
+			return { dataDir };
+		},
+		settings: { 'retention-max-per-inbox': '1' },
+		check: async (server) => {
+			await waitFor(async () => (await server.inbox('full@flags.test')).length === 1, 'the inbox trimmed to one message');
+			expect((await server.inbox('full@flags.test'))[0].subject).toBe('newer');
+		},
+	},
+	'retention-sweep-interval': {
+		also: () => ['--retention-max-per-inbox', '1'],
+		settings: { 'retention-sweep-interval': '500ms' },
+		check: async (server) => {
+			for (const subject of ['older', 'newer']) await server.send({ to: 'swept@flags.test', subject });
+			// The next sweep trims it: a minute away by default.
+			await waitFor(async () => (await server.inbox('swept@flags.test')).length === 1, 'the next sweep');
+		},
+	},
+	'spool-threshold': {
+		settings: { 'spool-threshold': '1KB' },
+		check: async (server) => {
+			await server.send({ to: 'spooled@flags.test', text: 'y'.repeat(4096) });
+			// Received into a spool file, so its raw source is stored in pieces.
+			expect(server.query<{ n: number }>('SELECT count(*) AS n FROM content_raw_pieces')).toEqual([{ n: 1 }]);
+		},
+	},
+};
+
+/** The flags `mailroom serve --help` lists. */
+async function helpFlags(): Promise<string[]> {
+	const { stdout } = await runCli(['serve', '--help']);
+	return [...stdout.matchAll(/^\s+--([a-z-]+)/gm)].map((match) => match[1]).filter((flag) => flag !== 'help');
+}
+
+/** The server every case is held against where an effect is a difference (threads, open files): defaults but for the ports. */
+const baseline = (() => {
+	let started: Promise<ServeProcess> | undefined;
+	return {
+		get: () =>
+			(started ??= (async () => {
+				const server = await serve(newDataDir());
+				await server.send({ to: 'warm@flags.test' });
+				return server;
+			})()),
+		stop: async () => (await started)?.stop(),
+	};
+})();
+
+const settingOf = (flag: string) => SETTINGS.find((setting) => setting.flag.startsWith(`--${flag} `))!;
+
+describe('mailroom serve: every flag, and its environment variable, changes the running server', () => {
+	afterAll(() => baseline.stop());
+
+	it('has a case here for every flag serve --help lists', async () => {
+		const covered = Object.values(CASES).flatMap((testCase) => Object.keys(testCase.settings));
+		expect([...new Set(covered)].sort()).toEqual((await helpFlags()).sort());
+	});
+
+	describe.each(Object.entries(CASES))('--%s', (_name, testCase) => {
+		it.each(['flag', 'environment variable'] as const)('as its %s', async (form) => {
+			const fixture = (await testCase.prepare?.()) ?? {};
+			const where = await freeWhere(fixture.dataDir ?? newDataDir());
+			const settings = Object.fromEntries(
+				Object.entries(testCase.settings).map(([flag, value]) => [flag, typeof value === 'string' ? value : value(fixture, where)]),
+			);
+			if (settings['smtp-host']) where.smtpHost = settings['smtp-host'];
+			if (settings['http-host']) where.httpHost = settings['http-host'];
+			// The settings every start needs, as flags, unless they are what this case gives.
+			const base = Object.entries(whereSettings(where)).filter(([flag]) => !(flag in settings));
+			const args = [...asFlags(Object.fromEntries(base)), ...(testCase.also?.(fixture) ?? [])];
+			const env: Record<string, string> = {};
+			for (const [flag, value] of Object.entries(settings)) {
+				if (form === 'flag') args.push(`--${flag}`, value);
+				else env[settingOf(flag).env] = value;
+			}
+			const server = await ServeProcess.start(where, args, env);
+			try {
+				await testCase.check(server, fixture);
+			} finally {
+				await server.stop();
+				await fixture.relay?.close();
+				await fixture.close?.();
+			}
 		});
 	});
 });

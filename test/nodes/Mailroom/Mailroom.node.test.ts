@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { sendMail } from '../../helpers/messages';
-import { loadedNode, nodeDescription, property, runNode, startNodeFixture, type NodeFixture } from '../../helpers/effects-n8n';
+import { loadedNode, nodeDescription, property, runNode, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /** Every parameter, option of a collection and choice of an options list, with the path to it. */
 function* allParameters(properties: INodeProperties[], at = ''): Generator<[string, { description?: string }]> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
 import nodemailer from 'nodemailer';
 import { sendMail } from '../../helpers/messages';
-import { nodeJson, startNodeFixture, type NodeFixture } from '../../helpers/effects-n8n';
+import { nodeJson, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /** Get Many of the Message resource: a listing read page by page. */
 describe('Mailroom node: Get Many of a message listing', () => {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
 import { sendMail } from '../../helpers/messages';
-import { forwardingOf } from '../../helpers/effects-common';
+import { forwardingOf } from '../../helpers/addresses';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { PAYLOAD_FIELDS, webhookSecret } from '../../helpers/effects-webhooks';
-import { loadedNode, nodeDescription, postJson, signed, startNodeFixture, type NodeFixture } from '../../helpers/effects-n8n';
+import { PAYLOAD_FIELDS, webhookSecret } from '../../helpers/webhooks';
+import { loadedNode, nodeDescription, postJson, signed, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /**
  * Mailroom Trigger in n8n-core's real HookContext (checkExists/create/delete) and WebhookContext

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { webhookSecret } from '../../helpers/effects-webhooks';
-import { postJson, signed, startNodeFixture, type NodeFixture } from '../../helpers/effects-n8n';
+import { webhookSecret } from '../../helpers/webhooks';
+import { postJson, signed, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /** The Mailroom Trigger's webhook() takes only deliveries signed with the account's secret, within the time tolerance. */
 describe('Mailroom Trigger: signature of a delivery', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
-import { nodeJson, runNode, startNodeFixture, type NodeFixture } from '../../helpers/effects-n8n';
+import { nodeJson, runNode, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /** Requests of the nodes with the mailroomApi credential, and how an error answer comes out of them. */
 describe('mailroomRequest', () => {

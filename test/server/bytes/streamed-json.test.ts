@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { StreamedString, jsonPieces } from 'mailroom-server/dist/bytes/streamed-json';
-import { cut, cuts, hardText } from '../../helpers/core-cuts';
+import { cut, cuts, hardText } from '../../helpers/cuts';
 
 describe('JSON a piece at a time', () => {
 	it('gives what JSON.stringify gives, with streamed strings cut anywhere (inside a surrogate pair too) and nested anywhere', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { crlfPieces, utf8Pieces } from 'mailroom-server/dist/bytes/text-pieces';
-import { cut, cuts, hardText } from '../../helpers/core-cuts';
+import { cut, cuts, hardText } from '../../helpers/cuts';
 
 /** Bytes that are not always UTF-8: cut sequences, stray continuation bytes, overlongs. */
 const hardBytes = fc

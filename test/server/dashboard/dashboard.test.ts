@@ -9,7 +9,7 @@ import type { WebhookSecretSchema } from 'mailroom-server/dist/schemas/webhook';
 import type { Static } from 'typebox';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { launchChromium, screenshot } from '../../helpers/browser';
-import { traversalFaults } from '../../helpers/http-raw';
+import { traversalFaults } from '../../helpers/raw-http';
 
 /** Paths that must not serve files from outside the dashboard's folder. */
 const TRAVERSAL_PATHS = [

@@ -3,7 +3,7 @@ import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { expectError } from '../../helpers/messages';
-import { fault, rawRequest } from '../../helpers/http-raw';
+import { fault, rawRequest } from '../../helpers/raw-http';
 
 describe('errors: the not-found and error handlers, the body limit', () => {
 	let server: TestMailroom;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc, expectError } from '../../helpers/messages';
-import { INBOXES, seedInboxes, type SeededInboxes } from '../../helpers/http-inboxes';
+import { INBOXES, seedInboxes, type SeededInboxes } from '../../helpers/inboxes';
 
 /** Every per-message route of the Messages and Attachments API, for the shared checks below. */
 const ROUTES: { method: string; path: (email: string, id: string) => string; needsKey?: boolean }[] = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { traversalFaults } from '../../helpers/http-raw';
+import { traversalFaults } from '../../helpers/raw-http';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
-import { inboxMessages } from '../../helpers/core-inbox';
-import { largeRaw, sendLarge } from '../../helpers/core-large-message';
+import { inboxMessages } from '../../helpers/inboxes';
+import { largeRaw, sendLarge } from '../../helpers/large-messages';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc, sendMail } from '../../helpers/messages';
 import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';

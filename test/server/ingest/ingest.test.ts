@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { onlyMessage, subjects } from '../../helpers/core-inbox';
+import { onlyMessage, subjects } from '../../helpers/inboxes';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 
 describe('the ingest thread', () => {

@@ -1,40 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { OutgoingRecipient } from 'mailroom-server/dist/schemas/outgoing';
-import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
-import { freePort, startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
-import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
-import { jsonBody } from '../../helpers/effects-webhooks';
-import { listOutgoing, postOutgoing, senderAccount } from '../../helpers/effects-outbound';
+import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
+import { freePort } from '../../helpers/ports';
+import { startTestRelay } from '../../helpers/smtp-relay';
+import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
+import { jsonBody } from '../../helpers/webhooks';
+import { listOutgoing, postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('local delivery beside the relay', () => {
-	let relay: TestRelay;
-	let server: TestMailroom;
-	let alice: { id: string; key: string };
-
-	beforeAll(async () => {
-		relay = await startTestRelay();
-		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
-		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
-	});
-	afterAll(async () => {
-		await server.stop();
-		await relay.close();
-	});
+	const setup = sendingSetup();
 
 	it('delivers local recipients into their inbox through ingest (webhooks fire), and relays the rest, in one send', async () => {
+		const { server, relay, alice } = setup;
 		const receiver = new WebhookReceiver();
 		await receiver.listen();
-		const dan = await senderAccount(server, 'dan', 'dan@local.test', 0);
-		expect(
-			(
-				await server.api('/api/private-address-forwarding/dan@local.test', {
-					method: 'PUT',
-					key: dan.key,
-					body: { webhook: `${receiver.url}/dan` },
-				})
-			).status,
-		).toBe(200);
+		const dan = server.createAccount('dan');
+		await reserveForwarding(server, dan.key, 'dan@local.test', { webhook: `${receiver.url}/dan` });
 		const delivered: string[][] = [];
 		let statusAtCommit: OutgoingRecipient[] = [];
 		const onStored = (records: { inbox: string }[]) => {

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createHash, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
-import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
+import { startMailroom } from 'mailroom-server/dist/app';
+import { startTestMailroom, tempDataDir, testConfig } from '../../helpers/mailroom';
+import { startTestRelay } from '../../helpers/smtp-relay';
 import { selfSignedCertificate } from '../../helpers/tls';
-import { postOutgoing, senderAccount } from '../../helpers/effects-outbound';
+import { postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
 
 /**
  * Checks a DKIM-Signature (relaxed/relaxed, rsa-sha256) against the public key, as a receiver would (RFC 6376 3.4.2, 3.4.4, 3.7):
@@ -57,23 +58,9 @@ function verifyDkim(raw: string, publicKey: KeyObject): Record<string, string> {
 }
 
 describe("the relay's replies", () => {
-	let relay: TestRelay;
-	let server: TestMailroom;
-	let alice: { id: string; key: string };
+	const setup = sendingSetup();
 
-	beforeAll(async () => {
-		relay = await startTestRelay({
-			refuse: (rcpt) => (rcpt.startsWith('bounce@') ? { code: 550, message: 'No such user here' } : undefined),
-		});
-		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
-		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
-	});
-	afterAll(async () => {
-		await server.stop();
-		await relay.close();
-	});
-
-	const send = (body: Record<string, unknown>) => postOutgoing(server, alice.key, body);
+	const send = (body: Record<string, unknown>) => postOutgoing(setup.server, setup.alice.key, body);
 
 	it('records a permanent relay refusal with the reply, per recipient', async () => {
 		const res = await send({ from: 'alice@local.test', to: ['bounce@remote.test', 'fine@remote.test'], subject: 'half', text: 't' });
@@ -142,5 +129,13 @@ describe('relay security and DKIM', () => {
 			await server.stop();
 			await relay.close();
 		}
+	});
+
+	// The relay reads the key; startMailroom has it read first, before anything is opened.
+	it('refuses to start with a DKIM key file that holds no private key', async () => {
+		const keyFile = join(tempDataDir(), 'bad.pem');
+		writeFileSync(keyFile, 'not a key');
+		const config = testConfig({ relayUrl: 'smtp://127.0.0.1:25', dkimDomain: 'example.com', dkimSelector: 's1', dkimKeyFile: keyFile });
+		await expect(startMailroom(config)).rejects.toThrow(/--dkim-key .*bad\.pem is not a PEM private key/);
 	});
 });

@@ -1,34 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
-import { credits, listOutgoing, postOutgoing, senderAccount, type Sent } from '../../helpers/effects-outbound';
+import { startTestMailroom } from '../../helpers/mailroom';
+import { credits, listOutgoing, postOutgoing, senderAccount, sendingSetup, type Sent } from '../../helpers/outgoing';
 
 const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
 
 describe('sending with a relay: checks, composition and charge', () => {
-	let relay: TestRelay;
-	let server: TestMailroom;
-	let alice: { id: string; key: string };
-
-	beforeAll(async () => {
-		relay = await startTestRelay({
-			refuse: (rcpt) => (rcpt.startsWith('bounce@') ? { code: 550, message: 'No such user here' } : undefined),
-		});
-		server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, relayRetryDelays: [50, 50, 50] });
-		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
-	});
-	afterAll(async () => {
-		await server.stop();
-		await relay.close();
-	});
+	const setup = sendingSetup();
 
 	/** Sends with alice's key in the header, or another key; `Body` is the answer expected. */
-	const send = <Body = Sent>(body: unknown, key: string = alice.key) => postOutgoing<Body>(server, key, body);
-	const messages = async (email: string) => (await server.api<MessageRecord[]>(`/api/addresses/${email}/messages`)).body;
+	const send = <Body = Sent>(body: unknown, key: string = setup.alice.key) => postOutgoing<Body>(setup.server, key, body);
+	const messages = async (email: string) => (await setup.server.api<MessageRecord[]>(`/api/addresses/${email}/messages`)).body;
 
 	it('relays mail for other domains with the right envelope, headers and body, and takes one credit', async () => {
+		const { server, relay, alice } = setup;
 		const before = await credits(server, alice.key);
 		const res = await send({
 			from: 'Alice Example <alice@local.test>',
@@ -67,6 +53,7 @@ describe('sending with a relay: checks, composition and charge', () => {
 	});
 
 	it('answers 400 naming the field for invalid JSON and missing or invalid fields, and charges nothing', async () => {
+		const { server, alice } = setup;
 		const before = await credits(server, alice.key);
 		const badJson = await send<ErrorBody>('{"to": "x@local.test",');
 		expect(badJson.status).toBe(400);
@@ -98,6 +85,7 @@ describe('sending with a relay: checks, composition and charge', () => {
 	});
 
 	it('refuses a from address the account does not own with 403, and charges nothing', async () => {
+		const { server } = setup;
 		const mallory = await senderAccount(server, 'mallory', 'mallory@local.test', 5);
 		for (const from of ['alice@local.test', 'unreserved@local.test', 'mallory@remote.test']) {
 			const res = await send<ErrorBody>({ from, to: 'victim@local.test', subject: 's', text: 't' }, mallory.key);
@@ -109,6 +97,7 @@ describe('sending with a relay: checks, composition and charge', () => {
 	});
 
 	it('answers 402 when credits are short, sending and deducting nothing', async () => {
+		const { server, relay } = setup;
 		const poor = await senderAccount(server, 'poor', 'poor@local.test', 1);
 		const relayedBefore = relay.received.length;
 		const res = await send<ErrorBody>(
@@ -127,6 +116,7 @@ describe('sending with a relay: checks, composition and charge', () => {
 	});
 
 	it('sends from any address in a domain the account owns', async () => {
+		const { server } = setup;
 		const owner = server.createAccount('domain-owner', 3);
 		server.db.prepare("INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')").run(owner.id);
 		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { MAX_LINKS, extractLinks, findTextLinks } from 'mailroom-server/dist/parse/links';
+import fc from 'fast-check';
+import { MAX_LINKS, SchemeEndSearch, extractLinks, findTextLinks } from 'mailroom-server/dist/parse/links';
+import { cut, cuts, linkText } from '../../helpers/cuts';
 
 const MB = 1024 * 1024;
 
@@ -76,5 +78,23 @@ describe('extractLinks', () => {
 			expect(links).toEqual(['https://across.test/html', 'https://across.test/second']);
 			expect(links).toEqual(extractLinks('', html));
 		});
+	});
+});
+
+describe('SchemeEndSearch', () => {
+	const foundIn = (pieces: Buffer[]) => {
+		const search = new SchemeEndSearch();
+		return pieces.some((piece) => search.foundIn(piece));
+	};
+
+	it("finds '://' in UTF-8 bytes wherever they are cut, and only that", () => {
+		fc.assert(
+			fc.property(linkText, cuts(12), (text, at) => {
+				expect(foundIn(cut(Buffer.from(text), at))).toBe(text.includes('://'));
+			}),
+			{ numRuns: 1000 },
+		);
+		expect(foundIn([Buffer.from('a:'), Buffer.from('/'), Buffer.from('/b')])).toBe(true);
+		expect(foundIn([Buffer.from('a:/'), Buffer.from(''), Buffer.from('x/')])).toBe(false);
 	});
 });

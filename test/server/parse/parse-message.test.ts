@@ -4,12 +4,11 @@ import fc from 'fast-check';
 import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
 import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 import { MessageStore } from 'mailroom-server/dist/store/messages';
-import { FUZZ_RUNS, rawMessage } from '../../helpers/core-fuzz-mail';
-import { countRows, onlyMessage, stillAccepts, subjects } from '../../helpers/core-inbox';
-import { HTML_PARAGRAPHS, largeHtmlOnly, largeRaw, sendLarge, sendRawTo, served } from '../../helpers/core-large-message';
-import { CRLF, mimeMessage } from '../../helpers/core-mime';
-import { spoolEntries } from '../../helpers/core-spool';
-import { enc } from '../../helpers/messages';
+import { CRLF, FUZZ_RUNS, mimeMessage, rawMessage } from '../../helpers/raw-messages';
+import { countRows, onlyMessage, stillAccepts, subjects } from '../../helpers/inboxes';
+import { HTML_PARAGRAPHS, largeHtmlOnly, largeRaw, sendLarge, served } from '../../helpers/large-messages';
+import { enc, sendRawTo } from '../../helpers/messages';
+import { spoolEntries } from '../../helpers/spool';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 
 const md5 = (data: string | Buffer) => createHash('md5').update(data).digest('hex');

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
 import { parseSpooled } from 'mailroom-server/dist/parse/parse-spooled';
-import { FUZZ_RUNS, rawMessage } from '../../helpers/core-fuzz-mail';
+import { FUZZ_RUNS, rawMessage } from '../../helpers/raw-messages';
 import { tempDataDir } from '../../helpers/mailroom';
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
-import { inboxMessages, onlyMessage } from '../../helpers/core-inbox';
-import { CRLF, mimeMessage } from '../../helpers/core-mime';
+import { inboxMessages, onlyMessage } from '../../helpers/inboxes';
+import { CRLF, mimeMessage } from '../../helpers/raw-messages';
 import { startTestMailroom } from '../../helpers/mailroom';
 
 const message = (subject: string, attachmentSize = 0) => {

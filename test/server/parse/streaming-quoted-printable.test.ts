@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { Decoder, decode } from 'libqp';
 import { decode as linearDecode } from 'libqp3';
 import { decodeAsItStreams } from 'mailroom-server/dist/parse/streaming-quoted-printable';
-import { cut, cuts } from '../../helpers/core-cuts';
+import { cut, cuts } from '../../helpers/cuts';
 
 /** Quoted-printable with what makes cutting it hard: escapes, soft line breaks, trailing blanks, stray "=" and CRs. */
 const qpText = fc

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { countRows, inboxMessages, messageCount } from '../../helpers/core-inbox';
-import { sendLarge } from '../../helpers/core-large-message';
+import { countRows, inboxMessages, messageCount } from '../../helpers/inboxes';
+import { sendLarge } from '../../helpers/large-messages';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
 

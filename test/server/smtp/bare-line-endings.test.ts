@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { BareLineEndingScan, bareLineEnding, bareLineEndingInFile } from 'mailroom-server/dist/smtp/bare-line-endings';
-import { cut, cuts } from '../../helpers/core-cuts';
+import { cut, cuts } from '../../helpers/cuts';
 
 /** The definition, byte by byte: a LF not after a CR, or a CR not before a LF; a bare LF anywhere wins. */
 function reference(bytes: Uint8Array): 'LF' | 'CR' | null {

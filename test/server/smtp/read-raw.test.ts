@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { messageCount } from '../../helpers/core-inbox';
-import { linesMessage, sendData, spoolEntries } from '../../helpers/core-spool';
+import { messageCount } from '../../helpers/inboxes';
+import { linesMessage, sendData, spoolEntries } from '../../helpers/spool';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { RawSmtp } from '../../helpers/raw-smtp';
 

@@ -1,14 +1,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-	RECORD_FIELDS,
-	inboxMessages,
-	messageCount,
-	onlyMessage as onlyInboxMessage,
-	stillAccepts,
-	subjects,
-} from '../../helpers/core-inbox';
-import { linesMessage, sendData, spoolEntries } from '../../helpers/core-spool';
+import { inboxMessages, messageCount, onlyMessage as onlyInboxMessage, RECORD_FIELDS, stillAccepts, subjects } from '../../helpers/inboxes';
+import { linesMessage, sendData, spoolEntries } from '../../helpers/spool';
 import { enc } from '../../helpers/messages';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 import { RawSmtp } from '../../helpers/raw-smtp';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { onlyMessage } from '../../helpers/core-inbox';
-import { sendLarge, served } from '../../helpers/core-large-message';
+import { onlyMessage } from '../../helpers/inboxes';
+import { sendLarge, served } from '../../helpers/large-messages';
 import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
 
 describe('the spool folder across a restart', () => {

@@ -5,8 +5,9 @@ import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { type ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail';
 import { MessageDeletion } from 'mailroom-server/dist/store/message-deletion';
 import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
-import { countRows, onlyMessage } from '../../helpers/core-inbox';
-import { largeBodies, largeHtmlOnly, sendLarge, sendRawTo } from '../../helpers/core-large-message';
+import { countRows, onlyMessage } from '../../helpers/inboxes';
+import { largeBodies, largeHtmlOnly, sendLarge } from '../../helpers/large-messages';
+import { sendRawTo } from '../../helpers/messages';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 
 function attachment(checksum: string, body: string): ParsedAttachment {

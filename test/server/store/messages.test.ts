@@ -9,8 +9,8 @@ import { FolderSchema, type MessageRecord } from 'mailroom-server/dist/schemas/m
 import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
 import { MessageStateStore } from 'mailroom-server/dist/store/message-state';
 import { MessageStore } from 'mailroom-server/dist/store/messages';
-import { RECORD_FIELDS } from '../../helpers/core-inbox';
-import { FUZZ_RUNS, rawMessage, shared } from '../../helpers/core-fuzz-mail';
+import { RECORD_FIELDS } from '../../helpers/inboxes';
+import { FUZZ_RUNS, rawMessage, shared } from '../../helpers/raw-messages';
 import { tempDataDir } from '../../helpers/mailroom';
 
 // A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the

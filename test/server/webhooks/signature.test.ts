@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
-import { deliveredMessageId, FAST, signatureHeaders, webhookSecret, withWebhook } from '../../helpers/effects-webhooks';
+import { reserveForwarding } from '../../helpers/addresses';
+import { sendMail } from '../../helpers/messages';
+import { waitFor } from '../../helpers/webhook-receiver';
+import { signatureHeaders, webhookSecret, webhookSetup } from '../../helpers/webhooks';
 
 describe('webhook signing secret', () => {
-	let server: TestMailroom;
-	let receiver: WebhookReceiver;
-	beforeAll(async () => {
-		server = await startTestMailroom(FAST);
-		receiver = new WebhookReceiver();
-		await receiver.listen();
-	});
-	afterAll(async () => {
-		await server.stop();
-		await receiver.close();
-	});
+	const setup = webhookSetup();
 
 	it('is per account, stable until rotated, and both secrets verify during the overlap', async () => {
+		const { server, receiver } = setup;
 		const frank = server.createAccount('frank');
 		const grace = server.createAccount('grace');
 		const secret = await webhookSecret(server, frank.key);
@@ -31,8 +23,8 @@ describe('webhook signing secret', () => {
 		expect(rotated.body.secret).not.toBe(secret);
 		expect(await webhookSecret(server, frank.key)).toBe(rotated.body.secret);
 
-		await withWebhook(server, frank.key, 'signed@hooks.test', receiver.url);
-		await deliveredMessageId(server, 'signed@hooks.test');
+		await reserveForwarding(server, frank.key, 'signed@hooks.test', { webhook: receiver.url });
+		await sendMail(server, { to: 'signed@hooks.test' });
 		const request = await waitFor(() => receiver.requests[0], 'the webhook');
 		const headers = signatureHeaders(request);
 		expect(() => new Webhook(rotated.body.secret).verify(request.body, headers)).not.toThrow();

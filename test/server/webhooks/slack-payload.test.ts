@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { describe, expect, it } from '@jest/globals';
 import { sendMail } from '../../helpers/messages';
-import { WebhookReceiver } from '../../helpers/webhook-receiver';
-import { firstPost, jsonBody, reserveWith } from '../../helpers/effects-webhooks';
+import { firstPost, jsonBody, webhookSetup } from '../../helpers/webhooks';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('webhookSlack: the Slack summary', () => {
-	let server: TestMailroom;
-	let slack: WebhookReceiver;
-	let ann: { id: string; key: string };
-	beforeAll(async () => {
-		slack = new WebhookReceiver();
-		await slack.listen();
-		server = await startTestMailroom({ webhookRetrySchedule: [0, 200, 200], webhookTimeout: 500 });
-		ann = server.createAccount('ann');
-	});
-	afterAll(async () => {
-		await server.stop();
-		await slack.close();
-	});
+	const setup = webhookSetup('ann');
 
 	it('posts a short summary as {"text"}, without From and To unless asked for', async () => {
-		await reserveWith(server, ann.key, 'slack@example.test', { webhookSlack: `${slack.url}/plain` });
+		const { server, receiver: slack, account: ann } = setup;
+		await reserveForwarding(server, ann.key, 'slack@example.test', { webhookSlack: `${slack.url}/plain` });
 		await sendMail(server, {
 			to: 'slack@example.test',
 			from: 'Ann <ann@sender.test>',
@@ -36,7 +24,8 @@ describe('webhookSlack: the Slack summary', () => {
 	});
 
 	it('adds From and To with webhookSlackToFrom, and shortens a long text', async () => {
-		await reserveWith(server, ann.key, 'slack-tf@example.test', { webhookSlack: `${slack.url}/to-from`, webhookSlackToFrom: true });
+		const { server, receiver: slack, account: ann } = setup;
+		await reserveForwarding(server, ann.key, 'slack-tf@example.test', { webhookSlack: `${slack.url}/to-from`, webhookSlackToFrom: true });
 		await sendMail(server, { to: 'slack-tf@example.test', from: 'Ann <ann@sender.test>', subject: 'Hello', text: 'x'.repeat(500) });
 		const post = await firstPost(slack, '/to-from');
 		const lines = jsonBody<{ text: string }>(post).text.split('\n');

@@ -5,7 +5,9 @@ import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
-import { activity, deliveredMessageId, waitForStatus, withWebhook } from '../../helpers/effects-webhooks';
+import { activity, waitForStatus } from '../../helpers/webhooks';
+import { sendMail } from '../../helpers/messages';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('SSRF policy: refusalReason', () => {
 	it.each([
@@ -98,8 +100,8 @@ describe('refused webhook targets in a running server', () => {
 	/** Points a new account's `email` at `url`, sends it a message; the error its refused delivery shows. */
 	async function refusedDelivery(server: TestMailroom, email: string, url: string): Promise<string> {
 		const { key } = server.createAccount(`owner-${email.split('@')[0]}`);
-		await withWebhook(server, key, email, url);
-		const messageId = await deliveredMessageId(server, email, 'ssrf');
+		await reserveForwarding(server, key, email, { webhook: url });
+		const [messageId] = await sendMail(server, { to: email, subject: 'ssrf' });
 		const status = await waitForStatus(server, key, email, messageId, 'refused');
 		const [attempt] = await activity(server, key, '?status=refused');
 		expect(attempt).toMatchObject({ status: 'refused', statusCode: null, attempt: 1, nextRetry: null });

@@ -1,50 +1,31 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { sendMail } from '../../helpers/messages';
+import { startTestMailroom } from '../../helpers/mailroom';
+import { omit, sendMail } from '../../helpers/messages';
 import { SpoolingPair } from '../../helpers/spooling-pair';
-import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
-import { omit } from '../../helpers/effects-common';
+import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
 import {
 	activity,
-	deliveredMessageId,
-	FAST,
 	firstPost,
 	jsonBody,
 	postsTo,
-	reserveWith,
 	verifiedPayload,
 	waitForStatus,
 	webhookSecret,
+	webhookSetup,
 	webhookStatus,
-	withWebhook,
 	type PayloadJson,
-} from '../../helpers/effects-webhooks';
+} from '../../helpers/webhooks';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('webhook attempts and retries', () => {
-	let server: TestMailroom;
-	let receiver: WebhookReceiver;
-	let alice: { id: string; key: string };
-
-	beforeAll(async () => {
-		server = await startTestMailroom(FAST);
-		receiver = new WebhookReceiver();
-		await receiver.listen();
-		alice = server.createAccount('alice');
-	});
-	afterAll(async () => {
-		await server.stop();
-		await receiver.close();
-	});
-	beforeEach(() => {
-		receiver.requests.length = 0;
-		receiver.reply = () => ({ status: 200 });
-	});
+	const setup = webhookSetup();
 
 	it('retries 500s with the same webhook-id until a 2xx, logging each attempt', async () => {
+		const { server, receiver, account: alice } = setup;
 		receiver.reply = (_request, index) => (index < 2 ? { status: 500, body: 'boom' } : { status: 204 });
-		await withWebhook(server, alice.key, 'flaky@hooks.test', receiver.url);
-		const messageId = await deliveredMessageId(server, 'flaky@hooks.test');
+		await reserveForwarding(server, alice.key, 'flaky@hooks.test', { webhook: receiver.url });
+		const [messageId] = await sendMail(server, { to: 'flaky@hooks.test' });
 		const delivered = await waitForStatus(server, alice.key, 'flaky@hooks.test', messageId, 'delivered');
 
 		expect(delivered.attempts).toBe(3);
@@ -63,9 +44,10 @@ describe('webhook attempts and retries', () => {
 	});
 
 	it('stops at 410, and a redelivery sends it again; only failed deliveries can be redelivered', async () => {
+		const { server, receiver, account: alice } = setup;
 		receiver.reply = () => ({ status: 410 });
-		await withWebhook(server, alice.key, 'gone@hooks.test', receiver.url);
-		const messageId = await deliveredMessageId(server, 'gone@hooks.test');
+		await reserveForwarding(server, alice.key, 'gone@hooks.test', { webhook: receiver.url });
+		const [messageId] = await sendMail(server, { to: 'gone@hooks.test' });
 		const failed = await waitForStatus(server, alice.key, 'gone@hooks.test', messageId, 'failed');
 		expect(failed).toMatchObject({ attempts: 1, lastStatusCode: 410, nextRetry: null });
 		await new Promise((resolve) => setTimeout(resolve, 600)); // longer than the whole retry schedule
@@ -90,9 +72,10 @@ describe('webhook attempts and retries', () => {
 	});
 
 	it('counts a slow receiver as a timeout, retries, and fails when the schedule is used up', async () => {
+		const { server, receiver, account: alice } = setup;
 		receiver.reply = () => ({ status: 200, delayMs: 2000 });
-		await withWebhook(server, alice.key, 'slow@hooks.test', receiver.url);
-		const messageId = await deliveredMessageId(server, 'slow@hooks.test');
+		await reserveForwarding(server, alice.key, 'slow@hooks.test', { webhook: receiver.url });
+		const [messageId] = await sendMail(server, { to: 'slow@hooks.test' });
 		const failed = await waitForStatus(server, alice.key, 'slow@hooks.test', messageId, 'failed');
 		expect(failed.attempts).toBe(4);
 		expect(failed.lastStatusCode).toBeNull();
@@ -109,8 +92,8 @@ describe('webhook attempts and retries', () => {
 		const slowSchedule = await startTestMailroom({ webhookRetrySchedule: [0, 300, 300, 300, 300, 300, 300, 300, 300, 300] });
 		try {
 			const carol = slowSchedule.createAccount('carol');
-			await withWebhook(slowSchedule, carol.key, 'down@hooks.test', `http://127.0.0.1:${port}/`);
-			const messageId = await deliveredMessageId(slowSchedule, 'down@hooks.test');
+			await reserveForwarding(slowSchedule, carol.key, 'down@hooks.test', { webhook: `http://127.0.0.1:${port}/` });
+			const [messageId] = await sendMail(slowSchedule, { to: 'down@hooks.test' });
 			await waitFor(async () => (await activity(slowSchedule, carol.key)).length > 0, 'a failed attempt');
 			const [first] = await activity(slowSchedule, carol.key);
 			expect(first).toMatchObject({ status: 'retrying', statusCode: null });
@@ -139,8 +122,8 @@ describe('webhook retries and Retry-After', () => {
 		try {
 			const dave = server.createAccount('dave');
 			receiver.reply = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 });
-			await withWebhook(server, dave.key, 'limited@hooks.test', receiver.url);
-			const messageId = await deliveredMessageId(server, 'limited@hooks.test');
+			await reserveForwarding(server, dave.key, 'limited@hooks.test', { webhook: receiver.url });
+			const [messageId] = await sendMail(server, { to: 'limited@hooks.test' });
 			await waitForStatus(server, dave.key, 'limited@hooks.test', messageId, 'delivered');
 			expect(receiver.requests.map((request) => request.status)).toEqual([429, 200]);
 			const [limited, delivered] = (await activity(server, dave.key)).reverse();
@@ -170,10 +153,10 @@ describe('webhook isolation between hosts', () => {
 			await slow.listen();
 			await fast.listen();
 			const owner = server.createAccount('isolation');
-			await withWebhook(server, owner.key, 'slow-host@hooks.test', slow.url);
-			await withWebhook(server, owner.key, 'fast-host@hooks.test', fast.url);
-			for (let i = 0; i < 6; i++) await deliveredMessageId(server, 'slow-host@hooks.test', `slow ${i}`);
-			await deliveredMessageId(server, 'fast-host@hooks.test');
+			await reserveForwarding(server, owner.key, 'slow-host@hooks.test', { webhook: slow.url });
+			await reserveForwarding(server, owner.key, 'fast-host@hooks.test', { webhook: fast.url });
+			for (let i = 0; i < 6; i++) await sendMail(server, { to: 'slow-host@hooks.test', subject: `slow ${i}` });
+			await sendMail(server, { to: 'fast-host@hooks.test' });
 
 			await waitFor(() => fast.requests.length === 1, 'the fast host delivery');
 			// Six requests of a second each, two at a time, take three seconds: the fast host did not wait for them.
@@ -207,7 +190,7 @@ describe('the payload of a large message', () => {
 			const payloads: PayloadJson[] = [];
 			for (const server of [pair.spooling, pair.inMemory]) {
 				const owner = server.createAccount('large');
-				await withWebhook(server, owner.key, 'big@hooks.test', receiver.url);
+				await reserveForwarding(server, owner.key, 'big@hooks.test', { webhook: receiver.url });
 				receiver.requests.length = 0;
 				await server.send(mail);
 				const request = await waitFor(() => receiver.requests[0], 'the webhook request');
@@ -232,24 +215,14 @@ describe('the payload of a large message', () => {
 });
 
 describe('Slack deliveries beside webhooks', () => {
-	let server: TestMailroom;
-	let slack: WebhookReceiver;
-	let hooks: WebhookReceiver;
-	let ann: { id: string; key: string };
-	beforeAll(async () => {
-		slack = new WebhookReceiver();
-		hooks = new WebhookReceiver();
-		await Promise.all([slack.listen(), hooks.listen()]);
-		server = await startTestMailroom({ webhookRetrySchedule: [0, 200, 200], webhookTimeout: 500 });
-		ann = server.createAccount('ann');
-	});
-	afterAll(async () => {
-		await server.stop();
-		await Promise.all([slack.close(), hooks.close()]);
-	});
+	const setup = webhookSetup('ann');
+	const hooks = new WebhookReceiver();
+	beforeAll(() => hooks.listen());
+	afterAll(() => hooks.close());
 
 	it('goes beside the webhook, each with its own body; the webhook status shows the webhook', async () => {
-		await reserveWith(server, ann.key, 'both@example.test', { webhook: `${hooks.url}/both`, webhookSlack: `${slack.url}/both` });
+		const { server, receiver: slack, account: ann } = setup;
+		await reserveForwarding(server, ann.key, 'both@example.test', { webhook: `${hooks.url}/both`, webhookSlack: `${slack.url}/both` });
 		const [id] = await sendMail(server, { to: 'both@example.test', subject: 'Both' });
 		const hook = await firstPost(hooks, '/both');
 		const post = await firstPost(slack, '/both');
@@ -262,9 +235,10 @@ describe('Slack deliveries beside webhooks', () => {
 	});
 
 	it('is retried like a webhook, and shows in Recent Activity', async () => {
+		const { server, receiver: slack, account: ann } = setup;
 		let flakyCalls = 0;
 		slack.reply = (request) => (request.url === '/flaky' && flakyCalls++ === 0 ? { status: 503 } : { status: 200 });
-		await reserveWith(server, ann.key, 'flaky@example.test', { webhookSlack: `${slack.url}/flaky` });
+		await reserveForwarding(server, ann.key, 'flaky@example.test', { webhookSlack: `${slack.url}/flaky` });
 		await sendMail(server, { to: 'flaky@example.test', subject: 'Retry' });
 		await waitFor(() => postsTo(slack, '/flaky').some((request) => request.status === 200), 'the retried Slack post');
 		expect(postsTo(slack, '/flaky').map((request) => request.status)).toEqual([503, 200]);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { WebhookSender } from 'mailroom-server/dist/webhooks/webhook-sender';
+import { WebhookSender, parseRetryAfter } from 'mailroom-server/dist/webhooks/webhook-sender';
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { DeletedWhileReadError, storedPieces } from 'mailroom-server/dist/bytes/stored-bytes';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
-import { deliveredMessageId, FAST, waitForStatus, withWebhook } from '../../helpers/effects-webhooks';
+import { sendMail } from '../../helpers/messages';
+import { waitForStatus, webhookSetup } from '../../helpers/webhooks';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('webhook request bodies in pieces', () => {
 	let receiver: WebhookReceiver;
@@ -71,31 +72,30 @@ describe('webhook request bodies in pieces', () => {
 });
 
 describe('webhook redirects in a running server', () => {
-	let server: TestMailroom;
-	let receiver: WebhookReceiver;
-	let alice: { id: string; key: string };
-
-	beforeAll(async () => {
-		server = await startTestMailroom(FAST);
-		receiver = new WebhookReceiver();
-		await receiver.listen();
-		alice = server.createAccount('alice');
-	});
-	afterAll(async () => {
-		await server.stop();
-		await receiver.close();
-	});
+	const setup = webhookSetup();
 
 	it('does not follow redirects', async () => {
+		const { server, receiver, account: alice } = setup;
 		const target = new WebhookReceiver();
 		await target.listen();
 		receiver.reply = () => ({ status: 302, headers: { location: `${target.url}/elsewhere` } });
-		await withWebhook(server, alice.key, 'redirect@hooks.test', receiver.url);
-		const messageId = await deliveredMessageId(server, 'redirect@hooks.test');
+		await reserveForwarding(server, alice.key, 'redirect@hooks.test', { webhook: receiver.url });
+		const [messageId] = await sendMail(server, { to: 'redirect@hooks.test' });
 		const failed = await waitForStatus(server, alice.key, 'redirect@hooks.test', messageId, 'failed');
 		expect(failed.lastStatusCode).toBe(302);
 		expect(failed.lastError).toMatch(/redirects are not followed/);
 		expect(target.requests).toHaveLength(0);
 		await target.close();
+	});
+});
+
+describe('Retry-After', () => {
+	it('reads seconds and HTTP dates, and ignores anything else', () => {
+		const now = Date.parse('2026-11-22T10:00:00Z');
+		expect(parseRetryAfter('120', now)).toBe(120_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 	});
 });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
-import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
-import { activity, deliveredMessageId, waitForStatus, webhookStatus, withWebhook } from '../../helpers/effects-webhooks';
+import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
+import { activity, waitForStatus, webhookStatus } from '../../helpers/webhooks';
+import { sendMail } from '../../helpers/messages';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('webhooks across restarts', () => {
 	let receiver: WebhookReceiver;
@@ -17,8 +19,8 @@ describe('webhooks across restarts', () => {
 		receiver.reply = (_request, index) => ({ status: index === 0 ? 503 : 200 });
 		const first = await startTestMailroom({ ...schedule, dataDir });
 		const erin = first.createAccount('erin');
-		await withWebhook(first, erin.key, 'restart@hooks.test', receiver.url);
-		const messageId = await deliveredMessageId(first, 'restart@hooks.test');
+		await reserveForwarding(first, erin.key, 'restart@hooks.test', { webhook: receiver.url });
+		const [messageId] = await sendMail(first, { to: 'restart@hooks.test' });
 		await waitFor(async () => (await activity(first, erin.key)).length === 1, 'the first (failed) attempt');
 		await first.stop({ removeData: false });
 		expect(receiver.requests).toHaveLength(1);
@@ -44,10 +46,10 @@ describe('Recent Activity retention', () => {
 		await receiver.listen();
 		const first = await startTestMailroom({ dataDir, webhookActivityDays: 2 });
 		const owner = first.createAccount('retention');
-		await withWebhook(first, owner.key, 'old@hooks.test', receiver.url);
-		const oldId = await deliveredMessageId(first, 'old@hooks.test', 'old');
+		await reserveForwarding(first, owner.key, 'old@hooks.test', { webhook: receiver.url });
+		const [oldId] = await sendMail(first, { to: 'old@hooks.test', subject: 'old' });
 		await waitForStatus(first, owner.key, 'old@hooks.test', oldId, 'delivered');
-		const newId = await deliveredMessageId(first, 'old@hooks.test', 'new');
+		const [newId] = await sendMail(first, { to: 'old@hooks.test', subject: 'new' });
 		await waitForStatus(first, owner.key, 'old@hooks.test', newId, 'delivered');
 		const threeDaysAgo = Date.now() - 3 * 24 * 3600 * 1000;
 		first.db.prepare('UPDATE webhook_attempts SET time = ? WHERE message_id = ?').run(threeDaysAgo, oldId);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { RECORD_FIELDS } from '../../helpers/inboxes';
 import { enc } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { listen, reserve } from '../../helpers/effects-websocket';
+import { listen } from '../../helpers/websocket';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('websocket /incoming-messages', () => {
 	let server: TestMailroom;
@@ -13,11 +15,11 @@ describe('websocket /incoming-messages', () => {
 		server = await startTestMailroom();
 		alice = server.createAccount('alice');
 		bob = server.createAccount('bob');
-		await reserve(server, alice.key, 'on@ws.test', true);
-		await reserve(server, alice.key, 'off@ws.test', false);
-		await reserve(server, bob.key, 'bobs@ws.test', true);
+		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
+		await reserveForwarding(server, alice.key, 'off@ws.test', { enablews: false });
+		await reserveForwarding(server, bob.key, 'bobs@ws.test', { enablews: true });
 		server.domains.claim('alice-domain.test', alice.id);
-		await reserve(server, alice.key, 'all@alice-domain.test', true);
+		await reserveForwarding(server, alice.key, 'all@alice-domain.test', { enablews: true });
 		server.db.prepare('UPDATE addresses SET catch_all = ? WHERE email = ?').run('alice-domain.test', 'all@alice-domain.test');
 	});
 	afterAll(() => server.stop());
@@ -48,26 +50,7 @@ describe('websocket /incoming-messages', () => {
 		expect(first.text).toEqual(expect.stringContaining('hello'));
 		expect(first.headers.subject).toBe('to on@ws.test');
 		expect(first.raw).toEqual(expect.stringContaining('\r\nSubject: to on@ws.test\r\n'));
-		for (const field of [
-			'_id',
-			'to',
-			'cc',
-			'bcc',
-			'originalInbox',
-			'received',
-			'size',
-			'attachments',
-			'ip',
-			'via',
-			'folder',
-			'labels',
-			'read',
-			'rtls',
-			'links',
-			'spam',
-		]) {
-			expect(first).toHaveProperty(field);
-		}
+		for (const field of RECORD_FIELDS) expect(first).toHaveProperty(field);
 		listener.socket.close();
 	});
 
@@ -81,7 +64,7 @@ describe('websocket /incoming-messages', () => {
 	});
 
 	it("applies the catch-all's enablews to an address of the domain that does not have it on, as every catch-all setting", async () => {
-		await reserve(server, alice.key, 'quiet@alice-domain.test', false);
+		await reserveForwarding(server, alice.key, 'quiet@alice-domain.test', { enablews: false });
 		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('quiet@alice-domain.test')}`);
 		await server.send({ from: 'sender@example.org', to: 'quiet@alice-domain.test', subject: 'via the catch-all', text: 'x' });
 		await waitFor(() => listener.frames.length === 2, "the frame the catch-all's enablews sends");
@@ -93,11 +76,11 @@ describe('websocket /incoming-messages', () => {
 		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}`);
 		await server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: 'while on', text: 'x' });
 		await waitFor(() => listener.frames.length === 2, 'the frame while enabled');
-		await reserve(server, alice.key, 'on@ws.test', false);
+		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: false });
 		await server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: 'while off', text: 'x' });
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect(listener.frames.map((frame) => frame.email?.subject)).toEqual([undefined, 'while on']);
-		await reserve(server, alice.key, 'on@ws.test', true);
+		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
 		listener.socket.close();
 	});
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { enc } from '../../helpers/messages';
+import { enc, omit } from '../../helpers/messages';
 import { SpoolingPair } from '../../helpers/spooling-pair';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { omit } from '../../helpers/effects-common';
-import { listen, reserve, type FrameEmail } from '../../helpers/effects-websocket';
+import { listen, type FrameEmail } from '../../helpers/websocket';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('websocket frames of a large message', () => {
 	it('are made from its stored pieces in fragments, arrive as one frame in order, and equal those of the same message kept in memory', async () => {
@@ -14,7 +14,7 @@ describe('websocket frames of a large message', () => {
 			const emails: FrameEmail[] = [];
 			for (const server of [pair.spooling, pair.inMemory]) {
 				const owner = server.createAccount('large');
-				await reserve(server, owner.key, 'big@ws.test', true);
+				await reserveForwarding(server, owner.key, 'big@ws.test', { enablews: true });
 				const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 				await server.send({
 					from: 'big@example.org',

@@ -4,7 +4,8 @@ import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { enc } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { listen, pausedReading, reserve, resumeReading } from '../../helpers/effects-websocket';
+import { listen, pausedReading, resumeReading } from '../../helpers/websocket';
+import { reserveForwarding } from '../../helpers/addresses';
 
 describe('a websocket client that stops reading', () => {
 	let server: TestMailroom;
@@ -13,7 +14,7 @@ describe('a websocket client that stops reading', () => {
 	beforeAll(async () => {
 		server = await startTestMailroom();
 		alice = server.createAccount('alice');
-		await reserve(server, alice.key, 'on@ws.test', true);
+		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
 	});
 	afterAll(() => server.stop());
 
@@ -45,7 +46,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 	beforeAll(async () => {
 		server = await startTestMailroom();
 		owner = server.createAccount('large');
-		await reserve(server, owner.key, 'big@ws.test', true);
+		await reserveForwarding(server, owner.key, 'big@ws.test', { enablews: true });
 	});
 	afterAll(() => server.stop());
 

@@ -3,8 +3,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { sendMail } from '../../../helpers/messages';
-import { forwardingOf } from '../../../helpers/effects-common';
-import { nodeJson, startNodeFixture, type NodeFixture } from '../../../helpers/effects-n8n';
+import { forwardingOf } from '../../../helpers/addresses';
+import { nodeJson, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** The Address operations in n8n-core's real ExecuteContext against a real server. */
 describe('Mailroom node: Address', () => {

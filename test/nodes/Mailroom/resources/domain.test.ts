@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
 import { sendMail } from '../../../helpers/messages';
-import { nodeJson, startNodeFixture, type NodeFixture } from '../../../helpers/effects-n8n';
+import { nodeJson, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** The Domain operations in n8n-core's real ExecuteContext against a real server. */
 describe('Mailroom node: Domain', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
 import { enc } from '../../../helpers/messages';
 import { startTestRelay, type TestRelay } from '../../../helpers/smtp-relay';
-import { nodeJson, runNode, startNodeFixture, type NodeFixture } from '../../../helpers/effects-n8n';
+import { nodeJson, runNode, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** Email → Send in n8n-core's real ExecuteContext against a real server. */
 describe('Mailroom node: Email Send', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { sendMail } from '../../../helpers/messages';
-import { runNode, startNodeFixture, type NodeFixture } from '../../../helpers/effects-n8n';
+import { runNode, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** The Message operations on one message, in n8n-core's real ExecuteContext against a real server. */
 describe('Mailroom node: message operations', () => {

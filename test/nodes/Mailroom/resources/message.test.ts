@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { sendMail } from '../../../helpers/messages';
-import { nodeDescription, nodeJson, property, runNode, startNodeFixture, type NodeFixture } from '../../../helpers/effects-n8n';
+import { nodeDescription, nodeJson, property, runNode, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** The Message resource's own operations (Get Text, Wait For), in n8n-core's real ExecuteContext against a real server. */
 describe('Mailroom node: Message', () => {

@@ -13,13 +13,13 @@ describe('HtmlSanitizer: GET /api/body sanitises on a thread of its own', () => 
 	afterAll(() => server.stop());
 
 	it('GET body sanitises off the event loop: a request made while a large body is sanitised is answered first', async () => {
-		const html = `<html><body>${`<p onclick="steal()">Line <b>bold</b> <a href="https://example.test/">a link</a><script>x()</script></p>\n`.repeat(40_000)}</body></html>`;
+		const html = `<html><body>${`<p onclick="steal()">Line <b>bold</b> <a href="https://example.test/">a link</a><script>x()</script></p>\n`.repeat(120_000)}</body></html>`;
 		const [bigId] = await sendMail(server, { to: inbox, subject: 'Large HTML', html });
 		const answered: string[] = [];
 		// fetch resolves once the response's headers arrive: for the body, once it is sanitised.
 		const body = fetch(`${server.httpUrl}/api/body/${inbox}/${bigId}`).then((response) => (answered.push('body'), response));
-		// Sanitising 4 MB takes hundreds of milliseconds; this request comes in while it runs.
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		// Sanitising 12 MB takes seconds; this request comes in while it runs, even on a loaded machine.
+		await new Promise((resolve) => setTimeout(resolve, 300));
 		const count = await fetch(`${server.httpUrl}/api/addresses/${inbox}/message-count`).then(
 			(response) => (answered.push('count'), response),
 		);

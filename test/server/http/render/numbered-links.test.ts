@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { numberLinks, numberedLinkPieces } from 'mailroom-server/dist/http/render/numbered-links';
-import { SchemeEndSearch, findTextLinks } from 'mailroom-server/dist/parse/links';
+import { findTextLinks } from 'mailroom-server/dist/parse/links';
+import { cut, cuts, linkText } from '../../../helpers/cuts';
 
 describe('numberLinks', () => {
 	it('leaves text without links as it is', () => {
@@ -66,37 +67,13 @@ function numberLinksWhole(text: string): string {
 }
 
 /** Cuts text at code point positions (as UTF-8 decoding a piece at a time does: never inside a character). */
-function cutText(text: string, cuts: number[]): string[] {
-	const chars = Array.from(text);
-	const at = [...new Set(cuts.map((cut) => cut % (chars.length + 1)))].sort((a, b) => a - b);
-	return [0, ...at].map((start, i) => chars.slice(start, at[i] ?? chars.length).join(''));
-}
-
-/** Text with links, whitespace (U+FEFF and U+3000 too), characters outside the BMP and runs too long to scan. */
-const linkText = fc
-	.array(
-		fc.oneof(
-			fc.constantFrom(
-				'https://example.org/a',
-				'http://b.example/p?q=1&r=😀',
-				'ftp://f.example/x',
-				'https://example.org/a.',
-				'(https://c.example)',
-				'mailto:m@x.example',
-			),
-			fc.constantFrom(' ', '\n', '\r\n', '\t', '\u3000', '\ufeff', '  \n\n', 'Zürich', '😀', '“q”', 'word', '://', 'https:'),
-			fc.constantFrom('x'.repeat(4100), `${'😀'.repeat(2050)}https://long.example/`, `${'y'.repeat(4090)}https://edge.example/`),
-			fc.string({ maxLength: 6 }),
-		),
-		{ maxLength: 40 },
-	)
-	.map((parts) => parts.join(''));
+const cutText = (text: string, at: number[]) => cut(Array.from(text), at).map((chars) => chars.join(''));
 
 describe('numberedLinkPieces', () => {
 	it('gives what numbering the whole text gives, and the same UTF-8 bytes, wherever the text is cut', () => {
 		fc.assert(
-			fc.property(linkText, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
-				const pieces = [...numberedLinkPieces(cutText(text, cuts))];
+			fc.property(linkText, cuts(12), (text, at) => {
+				const pieces = [...numberedLinkPieces(cutText(text, at))];
 				const whole = numberLinksWhole(text);
 				expect(pieces.join('')).toBe(whole);
 				expect(Buffer.concat(pieces.map((piece) => Buffer.from(piece))).equals(Buffer.from(whole))).toBe(true);
@@ -110,25 +87,5 @@ describe('numberedLinkPieces', () => {
 		expect([...numberedLinkPieces(['see https://example.org/z', '  ', '\n\n'])].join('')).toBe(
 			'see [1]\n\n\n\n[1] https://example.org/z\n',
 		);
-	});
-});
-
-describe('SchemeEndSearch', () => {
-	const foundIn = (pieces: Buffer[]) => {
-		const search = new SchemeEndSearch();
-		return pieces.some((piece) => search.foundIn(piece));
-	};
-
-	it("finds '://' in UTF-8 bytes wherever they are cut, and only that", () => {
-		fc.assert(
-			fc.property(linkText, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
-				const bytes = Buffer.from(text);
-				const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-				expect(foundIn([0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length)))).toBe(text.includes('://'));
-			}),
-			{ numRuns: 1000 },
-		);
-		expect(foundIn([Buffer.from('a:'), Buffer.from('/'), Buffer.from('/b')])).toBe(true);
-		expect(foundIn([Buffer.from('a:/'), Buffer.from(''), Buffer.from('x/')])).toBe(false);
 	});
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
 import { expectError, sendMail } from '../../../helpers/messages';
-import { INBOXES, seedInboxes, type SeededInboxes } from '../../../helpers/http-inboxes';
+import { INBOXES, seedInboxes, type SeededInboxes } from '../../../helpers/inboxes';
 
 /** What GET /api/addresses/:email/message-count answers. */
 interface MessageCount {

@@ -32,3 +32,23 @@ export const hardText = fc
 		{ maxLength: 40 },
 	)
 	.map((parts) => parts.join(''));
+
+/** Text with links, whitespace (U+FEFF and U+3000 too), characters outside the BMP and runs too long to scan. */
+export const linkText = fc
+	.array(
+		fc.oneof(
+			fc.constantFrom(
+				'https://example.org/a',
+				'http://b.example/p?q=1&r=😀',
+				'ftp://f.example/x',
+				'https://example.org/a.',
+				'(https://c.example)',
+				'mailto:m@x.example',
+			),
+			fc.constantFrom(' ', '\n', '\r\n', '\t', '\u3000', '\ufeff', '  \n\n', 'Zürich', '😀', '“q”', 'word', '://', 'https:'),
+			fc.constantFrom('x'.repeat(4100), `${'😀'.repeat(2050)}https://long.example/`, `${'y'.repeat(4090)}https://edge.example/`),
+			fc.string({ maxLength: 6 }),
+		),
+		{ maxLength: 40 },
+	)
+	.map((parts) => parts.join(''));

@@ -1,11 +1,12 @@
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import type { AddressObject } from 'mailroom-server/dist/schemas/message';
-import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
+import type { StreamedString } from 'mailroom-server/dist/bytes/streamed-json';
+import type { MailroomConfig } from 'mailroom-server/dist/config/settings';
+import type { WebhookPayload } from 'mailroom-server/dist/payload/webhook-payload';
 import type { WebhookAttempt, WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
-import type { TestMailroom } from './mailroom';
+import { startTestMailroom, type TestMailroom } from './mailroom';
 import { enc } from './messages';
-import { waitFor, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver, waitFor, type ReceivedRequest } from './webhook-receiver';
 
 /** The fields of the webhook payload (spec 2.3), no more and no fewer. */
 export const PAYLOAD_FIELDS = [
@@ -28,26 +29,11 @@ export const PAYLOAD_FIELDS = [
 	'ip',
 ];
 
-/** The JSON a webhook receives (spec 2.3). */
-export interface PayloadJson {
-	text: string;
-	headers: Record<string, string>;
-	subject: string;
-	messageId: string;
-	priority: string;
-	from: AddressObject[];
-	to: AddressObject[];
-	date: string;
-	receivedDate: string;
-	originalInbox: string;
-	inbox: string;
-	domain: string;
-	encryptedInbox: string;
-	raw: string;
-	received: string;
-	_id: string;
-	ip: string;
-}
+/** A value as JSON carries it: a StreamedString as the string it streams. */
+type AsJson<T> = T extends StreamedString ? string : T;
+
+/** The JSON a webhook receives (spec 2.3): the payload the server builds. */
+export type PayloadJson = { [Field in keyof WebhookPayload]: AsJson<WebhookPayload[Field]> };
 
 /** The JSON body a receiver got. */
 export const jsonBody = <Body = PayloadJson>(request: ReceivedRequest): Body => JSON.parse(request.body) as Body;
@@ -55,22 +41,35 @@ export const jsonBody = <Body = PayloadJson>(request: ReceivedRequest): Body => 
 /** Fast retries so the schedule runs out within a test. */
 export const FAST = { webhookRetrySchedule: [0, 200, 200, 200], webhookTimeout: 500 };
 
-/** Reserves `email` for the key's account and points its webhook at `url`. */
-export async function withWebhook(server: TestMailroom, key: string, email: string, url: string): Promise<void> {
-	expect((await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key })).status).toBe(200);
-	const put = await server.api<ForwardingRecord>(`/api/private-address-forwarding/${enc(email)}`, {
-		method: 'PUT',
-		key,
-		body: { webhook: url },
-	});
-	expect(put.status).toBe(200);
-	expect(put.body.webhook).toBe(url);
+/** A server, a receiver for its webhooks and an account on the server. */
+export interface WebhookSetup {
+	server: TestMailroom;
+	receiver: WebhookReceiver;
+	account: { id: string; key: string };
 }
 
-/** Sends one message over SMTP; the id of its record. */
-export async function deliveredMessageId(server: TestMailroom, to: string, subject = 'hi'): Promise<string> {
-	const info = await server.send({ from: 'sender@example.org', to, subject, text: 'body' });
-	return /stored as (\S+)/.exec(info.response)![1];
+/**
+ * For the tests of the describe block that calls it: a server (with FAST retries unless `config` says otherwise), a
+ * webhook receiver and an account named `account`, started before them and stopped after them. Before each test the
+ * receiver forgets the requests it got and answers 200 again.
+ */
+export function webhookSetup(account = 'alice', config: Partial<MailroomConfig> = FAST): WebhookSetup {
+	const setup = {} as WebhookSetup;
+	beforeAll(async () => {
+		setup.server = await startTestMailroom(config);
+		setup.receiver = new WebhookReceiver();
+		await setup.receiver.listen();
+		setup.account = setup.server.createAccount(account);
+	});
+	afterAll(async () => {
+		await setup.server.stop();
+		await setup.receiver.close();
+	});
+	beforeEach(() => {
+		setup.receiver.requests.length = 0;
+		setup.receiver.reply = () => ({ status: 200 });
+	});
+	return setup;
 }
 
 /** GET .../webhook-status of a message. */
@@ -110,11 +109,6 @@ export function signatureHeaders(request: ReceivedRequest): Record<'webhook-id' 
 /** Verifies a received request with `secret` as a receiver would (the standardwebhooks package); its payload. */
 export function verifiedPayload(secret: string, request: ReceivedRequest): PayloadJson {
 	return new Webhook(secret).verify(request.body, signatureHeaders(request)) as PayloadJson;
-}
-
-/** Reserves `email` for the key's account with these forwarding settings (POST /api/addresses/:email). */
-export function reserveWith(server: TestMailroom, key: string, email: string, body: Record<string, unknown>) {
-	return server.api<ForwardingRecord>(`/api/addresses/${enc(email)}`, { method: 'POST', key, body });
 }
 
 /** The requests a receiver got at `path`. */

@@ -3,6 +3,8 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { AttachmentMeta, MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
+import { sendRawTo } from './messages';
+import { fetchRaw } from './raw-http';
 
 /**
  * A large message (a few MB: well past a lowered spool threshold, of 64 KB say) with attachments that are not text
@@ -40,7 +42,7 @@ export function largeRaw(): Promise<Buffer> {
 
 /** Sends LARGE_MESSAGE's raw source to `to`. */
 export async function sendLarge(server: TestMailroom, to: string): Promise<void> {
-	await server.send({ envelope: { from: 'big@sender.test', to: [to] }, raw: await largeRaw() });
+	await sendRawTo(server, to, await largeRaw(), 'big@sender.test');
 }
 
 /** Everything the API serves of one message, as bytes or JSON. */
@@ -55,7 +57,7 @@ export interface Served {
 }
 
 export async function served(server: TestMailroom, inbox: string, id: string): Promise<Served> {
-	const get = async (path: string) => Buffer.from(await (await fetch(`${server.httpUrl}${path}`)).arrayBuffer());
+	const get = async (path: string) => (await fetchRaw(server, path)).bytes;
 	const attachments = (await server.api<AttachmentMeta[]>(`/api/addresses/${inbox}/messages/${id}/attachments`)).body;
 	return {
 		record: (await server.api<MessageRecord>(`/api/addresses/${inbox}/messages/${id}`)).body,
@@ -66,14 +68,6 @@ export async function served(server: TestMailroom, inbox: string, id: string): P
 		attachments,
 		attachmentBytes: await Promise.all(attachments.map((a) => get(`/api/addresses/${inbox}/messages/${id}/attachments/${a.checksum}`))),
 	};
-}
-
-/** A record without what differs between two servers storing the same message: its id and when it came. */
-export function withoutIdentity(record: MessageRecord): Partial<MessageRecord> {
-	const rest: Partial<MessageRecord> = { ...record };
-	delete rest._id;
-	delete rest.received;
-	return rest;
 }
 
 /**
@@ -119,9 +113,4 @@ export function largeHtmlOnly(): Promise<Buffer> {
 		(_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`,
 	);
 	return composeMail({ subject: 'html', html: paragraphs.join('\n') });
-}
-
-/** Sends a raw message to `inbox`. */
-export async function sendRawTo(server: TestMailroom, inbox: string, raw: Buffer, from = 'bodies@sender.test'): Promise<void> {
-	await server.send({ envelope: { from, to: [inbox] }, raw });
 }

@@ -1,9 +1,30 @@
 import http from 'node:http';
+import type { TestMailroom } from './mailroom';
 
 /**
- * Requests sent with node:http, whose path goes out exactly as written (fetch would normalise dot segments and
- * escapes), for hostile paths, bodies and queries; and what a refusal of them must look like.
+ * Answers as they come over the wire rather than parsed: a route's bytes with the headers that describe them; and
+ * requests sent with node:http, whose path goes out exactly as written (fetch would normalise dot segments and
+ * escapes), for hostile paths, bodies and queries, with what a refusal of them must look like.
  */
+
+/** A route's answer as the bytes sent, with the headers that describe them. */
+export interface RawResponse {
+	status: number;
+	contentType: string | null;
+	contentLength: string | null;
+	bytes: Buffer;
+}
+
+/** GETs `path` from the server; the answer as the bytes sent. */
+export async function fetchRaw(server: TestMailroom, path: string): Promise<RawResponse> {
+	const response = await fetch(`${server.httpUrl}${path}`);
+	return {
+		status: response.status,
+		contentType: response.headers.get('content-type'),
+		contentLength: response.headers.get('content-length'),
+		bytes: Buffer.from(await response.arrayBuffer()),
+	};
+}
 
 export interface RawAnswer {
 	status: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
-import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { enc } from '../../helpers/messages';
+import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
+import { enc } from '../../../helpers/messages';
 
 describe('GET /incoming-messages without a websocket', () => {
 	let server: TestMailroom;

@@ -1,10 +1,7 @@
-import { expect } from '@jest/globals';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
-import { enc } from './messages';
 import { waitFor } from './webhook-receiver';
 
 /** The message of a frame: its record with text, headers and raw source. */
@@ -46,16 +43,4 @@ export function pausedReading(listener: Listener): Socket {
 
 export function resumeReading(listener: Listener): void {
 	tcpOf(listener).resume();
-}
-
-/** Reserves `email` for the key's account with enablews on or off. */
-export async function reserve(server: TestMailroom, key: string, email: string, enablews: boolean): Promise<void> {
-	expect((await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key })).status).toBe(200);
-	const put = await server.api<ForwardingRecord>(`/api/private-address-forwarding/${enc(email)}`, {
-		method: 'PUT',
-		key,
-		body: { enablews },
-	});
-	expect(put.status).toBe(200);
-	expect(put.body.enablews).toBe(enablews);
 }

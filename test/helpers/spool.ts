@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from '@jest/globals';
 import type { TestMailroom } from './mailroom';
 import { RawSmtp } from './raw-smtp';
 
@@ -17,14 +16,7 @@ export function linesMessage(to: string, bytes: number, extra = ''): string {
 export async function sendData(server: TestMailroom, raw: string, declaredSize?: number): Promise<string> {
 	const { client } = await RawSmtp.connect(server.smtpPort);
 	try {
-		for (const line of [
-			'EHLO client.test',
-			`MAIL FROM:<a@sender.test>${declaredSize === undefined ? '' : ` SIZE=${declaredSize}`}`,
-			'RCPT TO:<raw@spool.test>',
-			'DATA',
-		]) {
-			expect(await client.command(line)).toMatch(/^(250|354)/);
-		}
+		await client.envelope('a@sender.test', ['raw@spool.test'], declaredSize === undefined ? '' : ` SIZE=${declaredSize}`);
 		client.write(`${raw}\r\n.\r\n`);
 		return await client.reply();
 	} finally {

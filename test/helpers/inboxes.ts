@@ -1,7 +1,9 @@
 import { expect } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
-import { enc } from './messages';
+import { enc, sendMail } from './messages';
+
+/** Inboxes through the API: what one holds, and the three kinds of inbox with a message in each. */
 
 /** The fields of a record, exactly as spec 2.1 lists them (sorted). */
 export const RECORD_FIELDS = [
@@ -62,4 +64,31 @@ export async function stillAccepts(server: TestMailroom, inbox: string): Promise
 /** Rows in a table of the server's database. */
 export function countRows(server: TestMailroom, table: string): number {
 	return server.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+}
+
+/** The three kinds of inbox: open to anyone, reserved by an account, and an address of a domain an account claimed. */
+export type InboxKind = 'public' | 'reserved' | 'domain';
+
+export const INBOXES: Record<InboxKind, string> = { public: 'open@example.test', reserved: 'mine@example.test', domain: 'any@owned.test' };
+
+export interface SeededInboxes {
+	/** Holds the reserved address and the domain owned.test. */
+	owner: { id: string; key: string };
+	/** An account that holds neither. */
+	other: { id: string; key: string };
+	/** The id of the one message (with the attachment note.txt) sent to each of INBOXES. */
+	ids: Record<InboxKind, string>;
+}
+
+/** Makes the accounts and inboxes of INBOXES and sends one message to each. */
+export async function seedInboxes(server: TestMailroom): Promise<SeededInboxes> {
+	const owner = server.createAccount('owner');
+	const other = server.createAccount('other');
+	server.addresses.reserve(INBOXES.reserved, owner.id);
+	server.domains.claim('owned.test', owner.id);
+	const ids: Partial<Record<InboxKind, string>> = {};
+	for (const [kind, inbox] of Object.entries(INBOXES) as [InboxKind, string][]) {
+		[ids[kind]] = await sendMail(server, { to: inbox, attachments: [{ filename: 'note.txt', content: 'a note' }] });
+	}
+	return { owner, other, ids: ids as Record<InboxKind, string> };
 }

@@ -1,8 +1,23 @@
 import fc from 'fast-check';
 
 /**
- * Raw messages for property-based fuzzing of the raw-message-to-record path: structured ones steered into the parser's
- * odd corners, and plain random bytes. FUZZ_RUNS raises the number of cases for a longer local run; CI runs the default.
+ * Raw messages, the bytes a client sends after DATA: one written out header by header, and random ones for
+ * property-based fuzzing of the raw-message-to-record path.
+ */
+
+export const CRLF = '\r\n';
+
+/** A message from hostile@sender.test to `to` with `headers` (lines without CRLF), then `body` as it is (latin1 when text). */
+export function mimeMessage(to: string, headers: string[], body: string | Buffer): Buffer {
+	return Buffer.concat([
+		Buffer.from([`From: hostile@sender.test`, `To: ${to}`, ...headers, '', ''].join(CRLF), 'latin1'),
+		Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+	]);
+}
+
+/**
+ * For fuzzing: structured raw messages steered into the parser's odd corners, and plain random bytes. FUZZ_RUNS raises
+ * the number of cases for a longer local run; CI runs the default.
  */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
