@@ -16,6 +16,7 @@ import { AccountInbox } from './store/account-inbox';
 import { AttachmentStore } from './store/attachments';
 import { EncryptedInboxStore } from './store/encrypted-inboxes';
 import { OutgoingStore } from './store/outgoing';
+import { WebhookSubscriptionStore } from './store/webhook-subscriptions';
 import { WalSync } from './store/wal-sync';
 import { Checkpointer } from './store/checkpointer';
 import { Ingest } from './ingest/ingest';
@@ -34,6 +35,8 @@ export interface Mailroom {
 	smtpPort: number;
 	httpPort: number;
 	httpUrl: string;
+	/** Where clients reach the API, for links in what the server sends: --public-url, else httpUrl (loopback for a wildcard host). */
+	publicUrl: string;
 	db: Db;
 	accounts: AccountStore;
 	addresses: AddressStore;
@@ -56,6 +59,12 @@ function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
 	const account = accounts.create('admin', { admin: true });
 	return { account, key: accounts.createKey(account.id, 'created on first start').key };
 }
+
+/** http://host:port, the host in brackets when it is an IPv6 address. */
+const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** Listening on every interface, the server is reached on loopback by default. */
+const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
 
 /** The composition root: opens the store, builds every part of the server on it, and starts them. */
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
@@ -103,10 +112,15 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		log,
 	});
 
+	// Known once the server listens: a port of 0 is chosen then.
+	let publicUrl = config.publicUrl ?? '';
+	const whereClientsReach = () => publicUrl;
+
 	// What stored mail sets off.
-	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, log });
+	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, publicUrl: whereClientsReach, log });
 	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
 	const incomingMessages = new IncomingMessagesHub({
+		publicUrl: whereClientsReach,
 		ingest,
 		accounts,
 		addresses,
@@ -142,6 +156,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		messageState: new MessageStateStore(db),
 		accountInbox: new AccountInbox(db),
 		attachments: new AttachmentStore(db),
+		subscriptions: new WebhookSubscriptionStore(db),
 		webhooks,
 		incomingMessages,
 		sender,
@@ -173,6 +188,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		throw err;
 	}
 	const httpPort = (http.server.address() as { port: number }).port;
+	publicUrl = config.publicUrl ?? urlOf(WILDCARD_HOSTS[config.httpHost] ?? config.httpHost, httpPort);
 	outbox.start();
 	webhooks.start();
 	retention.start();
@@ -186,7 +202,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		config,
 		smtpPort,
 		httpPort,
-		httpUrl: `http://${config.httpHost.includes(':') ? `[${config.httpHost}]` : config.httpHost}:${httpPort}`,
+		httpUrl: urlOf(config.httpHost, httpPort),
+		publicUrl,
 		db,
 		accounts,
 		addresses,

@@ -7,6 +7,8 @@ export interface MailroomConfig {
 	smtpPort: number;
 	httpHost: string;
 	httpPort: number;
+	/** Where clients reach the HTTP API, for the links in what Mailroom sends (attachment downloads); none: from the HTTP host and port. */
+	publicUrl?: string;
 	dataDir: string;
 	/** Domains we accept mail for; empty means every domain. */
 	domains: string[];
@@ -135,20 +137,29 @@ export function parseDurations(value: string): number[] {
 		});
 }
 
-function relayUrl(value: string): string | undefined {
+/**
+ * A URL setting with one of `protocols` and a host; undefined when empty. Errors name the setting and show `example`,
+ * never the value: it may hold a password.
+ */
+function checkedUrl(value: string, what: string, protocols: string[], example: string): URL | undefined {
 	if (value.trim() === '') return undefined;
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
-		// The value is not echoed: it may hold the relay's password.
-		throw new ConfigError('relay URL must look like smtp://user:pass@smtp.example.com:587');
+		throw new ConfigError(`${what} must look like ${example}`);
 	}
-	if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
-		throw new ConfigError(`relay URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
-	if (!url.hostname) throw new ConfigError('relay URL has no host');
-	return value;
+	if (!protocols.includes(url.protocol))
+		throw new ConfigError(`${what} must start with ${protocols.map((protocol) => `${protocol}//`).join(' or ')}, got "${url.protocol}//"`);
+	if (!url.hostname) throw new ConfigError(`${what} has no host`);
+	return url;
 }
+
+const relayUrl = (value: string) => checkedUrl(value, 'relay URL', ['smtp:', 'smtps:'], 'smtp://user:pass@smtp.example.com:587') && value;
+
+/** An http(s) URL without a trailing slash: links are made by appending paths to it. */
+const publicUrl = (value: string) =>
+	checkedUrl(value, 'public URL', ['http:', 'https:'], 'https://mail.example.com') && value.trim().replace(/\/+$/, '');
 
 function duration(name: string) {
 	return (value: string) => {
@@ -215,6 +226,14 @@ export const SETTINGS: SettingSpec[] = [
 		default: '3000',
 		description: 'HTTP API port (0 picks a free port)',
 		parse: port('HTTP port'),
+	},
+	{
+		key: 'publicUrl',
+		flag: '--public-url <url>',
+		env: 'MAILROOM_PUBLIC_URL',
+		description:
+			'where clients reach the HTTP API (behind a proxy, say), for the attachment links in webhook payloads and websocket frames; none: http://<http-host>:<http-port>',
+		parse: publicUrl,
 	},
 	{
 		key: 'dataDir',

@@ -11,6 +11,7 @@ import type { MessageStateStore } from '../store/message-state';
 import type { AccountInbox } from '../store/account-inbox';
 import type { AttachmentStore } from '../store/attachments';
 import type { MessageStore } from '../store/messages';
+import type { WebhookSubscriptionStore } from '../store/webhook-subscriptions';
 import type { Logger } from '../log';
 import type { OutgoingStore } from '../store/outgoing';
 import type { Sender } from '../outbound/sender';
@@ -29,6 +30,7 @@ export interface HttpDeps {
 	messageState: MessageStateStore;
 	accountInbox: AccountInbox;
 	attachments: AttachmentStore;
+	subscriptions: WebhookSubscriptionStore;
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;

@@ -19,10 +19,19 @@ import { domainRoutes } from './routes/domains';
 import { outgoingRoutes } from './routes/outgoing';
 import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
+import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
 
 /** Largest JSON body the API reads. */
 export const BODY_LIMIT = 1024 * 1024;
+
+/** What a request got wrong, naming the part: an unknown field by its name, anything else as the validator says it. */
+function validationMessage(err: FastifyError): string {
+	const unknown = err.validation?.find((problem) => problem.keyword === 'additionalProperties');
+	if (!unknown) return err.message;
+	const where = `${err.validationContext ?? 'body'}${unknown.instancePath}`;
+	return `${where} has a field it does not take: "${String(unknown.params.additionalProperty)}"`;
+}
 
 export async function buildHttpServer(deps: HttpDeps) {
 	const app = Fastify({
@@ -30,6 +39,8 @@ export async function buildHttpServer(deps: HttpDeps) {
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: BODY_LIMIT,
 		return503OnClosing: true,
+		// A body a schema closes (additionalProperties: false) is refused for a field it does not know, not quietly stripped of it.
+		ajv: { customOptions: { removeAdditional: false } },
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
 		routerOptions: { maxParamLength: 1024 },
 		// Malformed percent-encoding and over-long parameters: the same error shape as every other error.
@@ -44,7 +55,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
 		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
 		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
-		if (err.validation) return reply.code(400).send(errorBody(400, err.message));
+		if (err.validation) return reply.code(400).send(errorBody(400, validationMessage(err)));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');
 		return reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : err.message));
@@ -81,6 +92,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	accountRoutes(app, deps);
 	outgoingRoutes(app, deps);
 	webhookRoutes(app, deps);
+	addressWebhookRoutes(app, deps);
 	await incomingMessagesRoutes(app, deps);
 	await app.register(dashboardRoutes);
 	return app;

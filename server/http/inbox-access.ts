@@ -1,9 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import type { AddressStore } from '../store/addresses';
 import type { EmailAddress } from '../mail/email-address';
-import { authorizeInbox } from './auth';
-import { notFound, type HttpError } from './errors';
+import type { ForwardingRecord } from '../schemas/address';
+import { authorizeInbox, requireAccount } from './auth';
+import { forbidden, notFound, type HttpError } from './errors';
 import { emailParam } from './params';
+
+/** A request naming one address (:email). */
+export type AddressRequest = FastifyRequest & { params: { email: string } };
+
+/** The caller's own forwarding record for :email: 404 when it is not reserved, 403 when another account holds it. */
+export function ownAddress(request: AddressRequest, addresses: AddressStore): ForwardingRecord {
+	const account = requireAccount(request);
+	const email = emailParam(request.params.email).address;
+	const record = addresses.get(email);
+	if (!record) throw notFound(`${email} is not reserved; reserve it with POST /api/addresses/${email}`);
+	if (record.owner !== account.id) throw forbidden(`${email} is reserved by another account`);
+	return record;
+}
 
 /** The :email of a message route, validated, after checking the caller may use that inbox. */
 export function accessibleInbox(request: FastifyRequest, addresses: AddressStore, email: string): EmailAddress {

@@ -5,6 +5,7 @@ import { AddressObjectSchema, AttachmentMetaSchema, MessageSchema } from '../sch
 import { ForwardingSchema, ForwardingUpdateSchema } from '../schemas/address';
 import { DomainSchema } from '../schemas/domain';
 import { OutgoingSchema } from '../schemas/outgoing';
+import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { ErrorSchema } from '../schemas/error';
 import { refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
@@ -19,6 +20,7 @@ export const SHARED_SCHEMAS = [
 	ForwardingUpdateSchema,
 	DomainSchema,
 	OutgoingSchema,
+	WebhookSubscriptionSchema,
 ];
 
 const email = Type.String({ maxLength: 254 });

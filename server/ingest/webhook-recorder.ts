@@ -1,11 +1,24 @@
 import type { MessageRecord } from '../schemas/message';
-import type { WebhookDeliveryStore } from '../store/webhook-deliveries';
+import type { SubscriptionFilter } from '../schemas/webhook';
+import type { NewDelivery, WebhookDeliveryStore } from '../store/webhook-deliveries';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { InboxSettingsStore } from '../store/inbox-settings';
 
+const contains = (text: string, part: string) => text.toLowerCase().includes(part.toLowerCase());
+
+/** Whether a message passes a subscription's filter: every part given must match (none given: every message does). */
+function passes(record: MessageRecord, filter: SubscriptionFilter | null): boolean {
+	if (!filter) return true;
+	const { from, subject, hasAttachments } = filter;
+	if (from !== undefined && !record.from.some((sender) => contains(sender.address, from) || contains(sender.name, from))) return false;
+	if (subject !== undefined && !contains(record.subject, subject)) return false;
+	return hasAttachments === undefined || hasAttachments === (record.attachments?.length ?? 0) > 0;
+}
+
 /**
- * Records the webhook and Slack deliveries of new messages (each inbox's webhook and Slack webhook, see InboxSettings).
- * It runs on the ingest thread, inside the messages' own transaction, so a crash cannot lose a delivery to make.
+ * Records the deliveries new messages make: each inbox's webhook, its Slack webhook and its webhook subscriptions whose
+ * filter the message passes (see InboxSettings for whose they are). It runs on the ingest thread, inside the messages'
+ * own transaction, so a crash cannot lose a delivery to make.
  */
 export class WebhookRecorder {
 	constructor(
@@ -21,21 +34,29 @@ export class WebhookRecorder {
 		const due = Date.now() + this.firstAttemptDelay;
 		const withDeliveries: string[] = [];
 		for (const record of records) {
-			const settings = this.settings.of(record.inbox, record.domain);
-			const webhook = settings.get('webhook');
-			const slack = settings.get('webhookSlack');
-			const delivery = { messageId: record._id, address: record.inbox };
-			if (webhook) {
-				// The payload reveals the encrypted address, so it must route from now on.
-				this.encryptedInboxes.remember(record.inbox);
-				this.deliveries.create({ ...delivery, accountId: webhook.from.owner, url: webhook.value, kind: 'webhook' }, due);
-			}
-			if (slack) {
-				const kind = slack.from.webhookSlackToFrom ? 'slack-to-from' : 'slack';
-				this.deliveries.create({ ...delivery, accountId: slack.from.owner, url: slack.value, kind }, due);
-			}
-			if (webhook || slack) withDeliveries.push(record._id);
+			const made = this.deliveriesOf(record);
+			if (made.length === 0) continue;
+			// A webhook's payload reveals the encrypted address, so it must route from now on.
+			if (made.some((delivery) => delivery.kind === 'webhook')) this.encryptedInboxes.remember(record.inbox);
+			for (const delivery of made) this.deliveries.create(delivery, due);
+			withDeliveries.push(record._id);
 		}
 		return withDeliveries;
+	}
+
+	private deliveriesOf(record: MessageRecord): NewDelivery[] {
+		const settings = this.settings.of(record.inbox, record.domain);
+		const of = { messageId: record._id, address: record.inbox };
+		const made: NewDelivery[] = [];
+		const webhook = settings.get('webhook');
+		if (webhook) made.push({ ...of, accountId: webhook.from.owner, url: webhook.value, kind: 'webhook' });
+		const slack = settings.get('webhookSlack');
+		if (slack)
+			made.push({ ...of, accountId: slack.from.owner, url: slack.value, kind: slack.from.webhookSlackToFrom ? 'slack-to-from' : 'slack' });
+		const subscriptions = settings.subscriptions();
+		for (const subscription of subscriptions?.value.filter((candidate) => passes(record, candidate.filter)) ?? []) {
+			made.push({ ...of, accountId: subscriptions!.from.owner, url: subscription.url, kind: 'webhook', subscriptionId: subscription._id });
+		}
+		return made;
 	}
 }

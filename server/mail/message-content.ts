@@ -1,4 +1,5 @@
 import type { StoredBytes } from '../bytes/stored-bytes';
+import type { AttachmentMeta } from '../schemas/message';
 
 /** Text, HTML, headers and the raw source of a message: what the record leaves out. */
 export interface MessageContent {
@@ -15,4 +16,6 @@ export interface MessageContent {
 	htmlBytes(): StoredBytes | null;
 	/** The source as received, as stored (a large one in pieces): read only when asked for. */
 	raw(): StoredBytes;
+	/** What the message's attachments are (their bytes stay in the store), in order. */
+	attachments(): AttachmentMeta[];
 }

@@ -1,16 +1,34 @@
 import type { MessageContent } from '../mail/message-content';
+import type { MessageRecord } from '../schemas/message';
 import { storedPieces, type StoredBytes } from '../bytes/stored-bytes';
 import { crlfPieces, utf8Pieces } from '../bytes/text-pieces';
 import { StreamedString } from '../bytes/streamed-json';
 
+/** An attachment as a payload lists it: what it is, and the URL that downloads it from this server's API. */
+export interface AttachmentLink {
+	filename: string | null;
+	contentType: string;
+	/** Bytes of the decoded content. */
+	size: number;
+	/** MD5 hex of the content: the attachment's identifier in the message record (spec 2.1). */
+	checksum: string;
+	contentId: string | null;
+	/** Absolute: the server's public URL, then the attachment route (a private address's needs its owner's key). */
+	url: string;
+}
+
 /**
- * text, headers and raw: what webhook payloads and websocket frames add to a message record. The text and raw source are
- * streamed (see jsonPieces): a large message's are megabytes, read from its stored pieces as the JSON is made.
+ * What webhook payloads and websocket frames add to a message record: its text, HTML, headers and raw source, and its
+ * attachments with their download URLs. The text, HTML and raw source are streamed (see jsonPieces): a large message's are
+ * megabytes, read from its stored pieces as the JSON is made.
  */
 export interface BodyProps {
 	text: StreamedString;
+	/** The HTML body as received; null without one. */
+	html: StreamedString | null;
 	headers: Record<string, string>;
 	raw: StreamedString;
+	attachments: AttachmentLink[];
 }
 
 /**
@@ -29,10 +47,27 @@ export function crlfTextPieces(raw: StoredBytes): Generator<string> {
 	return crlfPieces(utf8Pieces(storedPieces(raw)));
 }
 
-export function bodyProps(content: MessageContent): BodyProps {
+/** Where the API serves an attachment of a stored message; `publicUrl` is where clients reach this server. */
+export function attachmentUrl(publicUrl: string, record: MessageRecord, checksum: string): string {
+	return `${publicUrl}/api/addresses/${encodeURIComponent(record.inbox)}/messages/${record._id}/attachments/${checksum}`;
+}
+
+const utf8Text = (bytes: () => StoredBytes) => new StreamedString(() => utf8Pieces(storedPieces(bytes())));
+
+export function bodyProps(record: MessageRecord, content: MessageContent, publicUrl: string): BodyProps {
+	const html = content.htmlBytes();
 	return {
-		text: new StreamedString(() => utf8Pieces(storedPieces(content.textBytes()))),
+		text: utf8Text(() => content.textBytes()),
+		html: html === null ? null : utf8Text(() => content.htmlBytes()!),
 		headers: headerObject(content.headers),
 		raw: new StreamedString(() => crlfTextPieces(content.raw())),
+		attachments: content.attachments().map((attachment) => ({
+			filename: attachment.fileName,
+			contentType: attachment.contentType,
+			size: attachment.length,
+			checksum: attachment.checksum,
+			contentId: attachment.contentId,
+			url: attachmentUrl(publicUrl, record, attachment.checksum),
+		})),
 	};
 }

@@ -1,10 +1,12 @@
 import type { MessageContent } from '../mail/message-content';
-import type { MessageRecord } from '../schemas/message';
-import type { AddressObject } from '../schemas/message';
-import { bodyProps } from './body-props';
+import type { AddressObject, MessageRecord } from '../schemas/message';
 import type { StreamedString } from '../bytes/streamed-json';
+import { bodyProps, type AttachmentLink } from './body-props';
 
-/** The JSON posted to a webhook: exactly the fields of spec 2.3 (the text and raw source streamed, see BodyProps). */
+/**
+ * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc` and
+ * `attachments` (the text, HTML and raw source streamed, see BodyProps).
+ */
 export interface WebhookPayload {
 	text: StreamedString;
 	headers: Record<string, string>;
@@ -23,10 +25,13 @@ export interface WebhookPayload {
 	received: string;
 	_id: string;
 	ip: string;
+	html: StreamedString | null;
+	cc: AddressObject[] | null;
+	attachments: AttachmentLink[];
 }
 
-export function buildPayload(record: MessageRecord, content: MessageContent, encryptedInbox: string): WebhookPayload {
-	const { text, headers, raw } = bodyProps(content);
+export function buildPayload(record: MessageRecord, content: MessageContent, encryptedInbox: string, publicUrl: string): WebhookPayload {
+	const { text, html, headers, raw, attachments } = bodyProps(record, content, publicUrl);
 	return {
 		text,
 		headers,
@@ -46,5 +51,8 @@ export function buildPayload(record: MessageRecord, content: MessageContent, enc
 		received: record.received,
 		_id: record._id,
 		ip: record.ip,
+		html,
+		cc: record.cc,
+		attachments,
 	};
 }

@@ -1,6 +1,6 @@
 /** A private address as the API shows it (its forwarding record, spec 2.2), and the body that changes it. */
 import Type, { type Static } from 'typebox';
-import { DateTime, Nullable } from './shared';
+import { DateTime, Nullable, WebhookUrl } from './shared';
 
 export const ForwardingSchema = Type.Object(
 	{
@@ -22,10 +22,7 @@ export const ForwardingSchema = Type.Object(
 export type ForwardingRecord = Static<typeof ForwardingSchema>;
 
 /** A URL setting: "" or null clears it. */
-const urlOrClear = (description: string) =>
-	Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 2048, format: 'uri', pattern: '^https?://' })], {
-		description,
-	});
+const urlOrClear = (description: string) => Type.Union([Type.Null(), Type.String({ maxLength: 0 }), WebhookUrl()], { description });
 
 /** The one body for changing an address's forwarding: PUT /api/addresses/:email, reserve, and private-address-forwarding. */
 export const ForwardingUpdateSchema = Type.Object(

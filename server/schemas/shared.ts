@@ -12,5 +12,9 @@ export function refTo<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
 	Type.Union([schema, Type.Null()], options);
 
+/** An http(s) URL mail is posted to: a webhook. */
+export const WebhookUrl = (options: { description?: string } = {}) =>
+	Type.String({ maxLength: 2048, format: 'uri', pattern: '^https?://', ...options });
+
 /** A time as ISO 8601 text. */
 export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });

@@ -1,6 +1,42 @@
-/** Webhook deliveries as the API shows them: a message's delivery, and each attempt (Recent Activity). */
+/** Webhooks as the API shows them: subscriptions, a message's delivery, and each attempt (Recent Activity). */
 import Type, { type Static } from 'typebox';
-import { DateTime, Nullable } from './shared';
+import { DateTime, Nullable, WebhookUrl } from './shared';
+
+/** Most subscriptions one address may have: each message makes a delivery for every one of them. */
+export const MAX_SUBSCRIPTIONS = 25;
+
+export const SubscriptionFilterSchema = Type.Object(
+	{
+		from: Type.Optional(
+			Type.String({ minLength: 1, maxLength: 256, description: "a sender's address or name contains this (case-insensitive)" }),
+		),
+		subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'the subject contains this (case-insensitive)' })),
+		hasAttachments: Type.Optional(Type.Boolean({ description: 'true: only mail with attachments; false: only mail without' })),
+	},
+	{ additionalProperties: false, description: 'Every part given must match; mail that does not match makes no delivery.' },
+);
+export type SubscriptionFilter = Static<typeof SubscriptionFilterSchema>;
+
+export const WebhookSubscriptionSchema = Type.Object(
+	{
+		_id: Type.String({ description: 'subscription id' }),
+		address: Type.String({ description: 'the address (private or catch-all) whose mail it gets' }),
+		url: Type.String(),
+		filter: Nullable(SubscriptionFilterSchema, { description: 'null: every message' }),
+		created: DateTime(),
+	},
+	{ $id: 'WebhookSubscription', description: 'A consumer of the mail of an address: each message is POSTed to its url (spec 2.3 payload)' },
+);
+export type WebhookSubscription = Static<typeof WebhookSubscriptionSchema>;
+
+export const NewSubscriptionSchema = Type.Object(
+	{
+		url: WebhookUrl({ description: 'http(s) URL to POST each message to as JSON' }),
+		filter: Type.Optional(SubscriptionFilterSchema),
+	},
+	{ additionalProperties: false },
+);
+export type NewSubscription = Static<typeof NewSubscriptionSchema>;
 
 const deliveryStatus = Type.Enum(['pending', 'delivered', 'failed', 'refused']);
 export type DeliveryStatus = Static<typeof deliveryStatus>;
@@ -14,6 +50,7 @@ export const WebhookDeliverySchema = Type.Object(
 		messageId: Type.String(),
 		address: Type.String(),
 		url: Type.String(),
+		subscriptionId: Nullable(Type.String(), { description: "the subscription it was made for; null for the address's webhook" }),
 		status: deliveryStatus,
 		attempts: Type.Integer(),
 		lastStatusCode: Nullable(Type.Integer()),
@@ -33,6 +70,7 @@ export const WebhookAttemptSchema = Type.Object(
 		messageId: Type.String(),
 		address: Type.String(),
 		url: Type.String(),
+		subscriptionId: Nullable(Type.String(), { description: "the subscription it was made for; null for the address's webhook" }),
 		attempt: Type.Integer({ description: '1 for the first attempt of the delivery' }),
 		status: AttemptStatusSchema,
 		statusCode: Nullable(Type.Integer(), { description: "the receiver's HTTP status; null when no response came" }),

@@ -28,7 +28,12 @@ export class AttachmentStore {
 	/** The message's attachments in order; undefined when the inbox has no such message. */
 	list(inbox: string, messageId: string): AttachmentMeta[] | undefined {
 		const content = this.selectMessage.get(messageId, inbox) as number | undefined;
-		return content === undefined ? undefined : (this.selectAll.all(content) as AttachmentMeta[]);
+		return content === undefined ? undefined : this.ofContent(content);
+	}
+
+	/** The attachments of a stored content (shared by the records of one message), in order. */
+	ofContent(contentId: number): AttachmentMeta[] {
+		return this.selectAll.all(contentId) as AttachmentMeta[];
 	}
 
 	find(inbox: string, messageId: string, identifier: string): AttachmentMeta | undefined {

@@ -7,6 +7,7 @@ import type { StoredBytes } from '../bytes/stored-bytes';
 import { isSpooled } from '../bytes/spooled-bytes';
 import { newId } from './ids';
 import { ContentPieces, type BodyKind } from './content-pieces';
+import { AttachmentStore } from './attachments';
 
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
 	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
@@ -109,9 +110,11 @@ export class MessageStore {
 	private readonly selectRaw: Statement;
 	private readonly selectRawBlob: Statement;
 	private readonly pieces: ContentPieces;
+	private readonly attachmentStore: AttachmentStore;
 
 	constructor(db: Db) {
 		this.pieces = new ContentPieces(db);
+		this.attachmentStore = new AttachmentStore(db);
 		this.insertContent = db.prepare(
 			'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES (?, ?, ?, ?, ?, ?, ?)',
 		);
@@ -286,6 +289,7 @@ export class MessageStore {
 			textBytes: () => bodyBytes('text', row.text),
 			htmlBytes: () => (row.html === null ? null : bodyBytes('html', row.html)),
 			raw: () => this.storedRaw(row.id, this.selectRawBlob.get(row.id) as Buffer),
+			attachments: () => this.attachmentStore.ofContent(row.id),
 		};
 	}
 

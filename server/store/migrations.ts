@@ -316,4 +316,19 @@ export const MIGRATIONS: string[] = [
 		PRIMARY KEY (content_id, kind, seq)
 	);
 	`,
+	`
+	-- Webhook subscriptions: beside an address's one webhook, any number of consumers of its mail (an n8n trigger each, say),
+	-- each with an optional filter ({"from", "subject", "hasAttachments"}). They go with their address when it is released.
+	-- A delivery (and each of its attempts) made for one names it.
+	CREATE TABLE webhook_subscriptions (
+		id TEXT PRIMARY KEY,
+		address TEXT NOT NULL REFERENCES addresses(email) ON DELETE CASCADE,
+		url TEXT NOT NULL,
+		filter_json TEXT,
+		created TEXT NOT NULL
+	);
+	CREATE INDEX webhook_subscriptions_address ON webhook_subscriptions(address, created);
+	ALTER TABLE webhook_deliveries ADD COLUMN subscription_id TEXT;
+	ALTER TABLE webhook_attempts ADD COLUMN subscription_id TEXT;
+	`,
 ];

@@ -12,6 +12,8 @@ export interface DeliveryRow {
 	address: string;
 	url: string;
 	kind: DeliveryKind;
+	/** The subscription the delivery is made for; null for the address's own webhook (or Slack webhook). */
+	subscription_id: string | null;
 	status: DeliveryStatus;
 	attempts: number;
 	schedule_start: number;
@@ -20,6 +22,17 @@ export interface DeliveryRow {
 	last_error: string | null;
 	created: number;
 	updated: number;
+}
+
+/** A delivery to make: of a message, by an account (its secret signs it, its Recent Activity shows it), to a URL. */
+export interface NewDelivery {
+	messageId: string;
+	accountId: string;
+	address: string;
+	url: string;
+	kind: DeliveryKind;
+	/** Set when the delivery is made for one of the address's subscriptions. */
+	subscriptionId?: string;
 }
 
 /** What one attempt came to, as the worker records it. */
@@ -39,6 +52,7 @@ interface AttemptRow {
 	message_id: string;
 	address: string;
 	url: string;
+	subscription_id: string | null;
 	attempt: number;
 	status: AttemptStatus;
 	status_code: number | null;
@@ -56,6 +70,7 @@ export function toStatusView(row: DeliveryRow): WebhookDelivery {
 		messageId: row.message_id,
 		address: row.address,
 		url: row.url,
+		subscriptionId: row.subscription_id,
 		status: row.status,
 		attempts: row.attempts,
 		lastStatusCode: row.last_status_code,
@@ -72,6 +87,7 @@ const toAttemptView = (row: AttemptRow): WebhookAttempt => ({
 	messageId: row.message_id,
 	address: row.address,
 	url: row.url,
+	subscriptionId: row.subscription_id,
 	attempt: row.attempt,
 	status: row.status,
 	statusCode: row.status_code,
@@ -103,12 +119,13 @@ export class WebhookDeliveryStore {
 
 	constructor(private readonly db: Db) {
 		this.insertDelivery =
-			db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, status, next_attempt, created, updated)
-			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`);
+			db.prepare(`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, subscription_id, status, next_attempt,
+				created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`);
 		this.selectOne = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
 		this.selectPendingForMessage = db.prepare("SELECT * FROM webhook_deliveries WHERE message_id = ? AND status = 'pending'");
 		this.selectForMessage = db.prepare(
-			"SELECT * FROM webhook_deliveries WHERE message_id = ? AND address = ? AND kind = 'webhook' ORDER BY created DESC LIMIT 1",
+			`SELECT * FROM webhook_deliveries WHERE message_id = ? AND address = ? AND kind = 'webhook' AND subscription_id IS NULL
+				ORDER BY created DESC LIMIT 1`,
 		);
 		const due = "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt <= ?";
 		this.selectDue = db.prepare(`${due} ORDER BY next_attempt, id LIMIT ?`);
@@ -119,16 +136,18 @@ export class WebhookDeliveryStore {
 		this.updateAfterAttempt = db.prepare(`UPDATE webhook_deliveries SET status = @status, attempts = @attempt, next_attempt = @nextRetry,
 			last_status_code = @statusCode, last_error = @error, updated = @time WHERE id = @id`);
 		this.insertAttempt = db.prepare(`INSERT INTO webhook_attempts
-			(id, delivery_id, account_id, message_id, address, url, attempt, status, status_code, error, duration_ms, time, next_retry)
-			VALUES (@attemptId, @id, @accountId, @messageId, @address, @url, @attempt, @attemptStatus, @statusCode, @error, @durationMs, @time, @nextRetry)`);
+			(id, delivery_id, account_id, message_id, address, url, subscription_id, attempt, status, status_code, error, duration_ms, time,
+				next_retry) VALUES (@attemptId, @id, @accountId, @messageId, @address, @url, @subscriptionId, @attempt, @attemptStatus, @statusCode,
+				@error, @durationMs, @time, @nextRetry)`);
 		this.restart = db.prepare(`UPDATE webhook_deliveries SET status = 'pending', schedule_start = attempts, next_attempt = ?, updated = ?
 			WHERE id = ? AND status IN ('failed', 'refused')`);
 	}
 
 	/** Records a delivery to make, due at once. Call inside the message's transaction. */
-	create(delivery: { messageId: string; accountId: string; address: string; url: string; kind: DeliveryKind }, now: number): string {
+	create(delivery: NewDelivery, now: number): string {
 		const id = newId();
-		this.insertDelivery.run(id, delivery.messageId, delivery.accountId, delivery.address, delivery.url, delivery.kind, now, now, now);
+		const { messageId, accountId, address, url, kind, subscriptionId = null } = delivery;
+		this.insertDelivery.run(id, messageId, accountId, address, url, kind, subscriptionId, now, now, now);
 		return id;
 	}
 
@@ -165,6 +184,7 @@ export class WebhookDeliveryStore {
 			messageId: delivery.message_id,
 			address: delivery.address,
 			url: delivery.url,
+			subscriptionId: delivery.subscription_id,
 			attempt: delivery.attempts + 1,
 			attemptStatus: attempt.status,
 			status: DELIVERY_STATUS_OF[attempt.status],

@@ -24,6 +24,8 @@ export interface WebhookDispatcherOptions {
 	 */
 	attemptLog: GroupCommit;
 	sender: WebhookSender;
+	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
+	publicUrl: () => string;
 	/** Delay (ms) before each attempt; schedule[n] is the wait after the n-th failed attempt. */
 	schedule: number[];
 	hostConcurrency: number;
@@ -190,13 +192,13 @@ export class WebhookDispatcher {
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
 	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
-		const { messages, secrets, encryptedInboxes, sender } = this.options;
+		const { messages, secrets, encryptedInboxes, sender, publicUrl } = this.options;
 		const record = messages.get(delivery.address, delivery.message_id);
 		const content = record && messages.content(delivery.address, delivery.message_id);
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
 		const payload =
 			delivery.kind === 'webhook'
-				? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox))
+				? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox), publicUrl())
 				: buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 		const now = new Date();
 		const signer =

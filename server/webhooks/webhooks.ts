@@ -19,6 +19,8 @@ export interface WebhooksOptions {
 	ingest: Ingest;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
+	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
+	publicUrl: () => string;
 	log: Logger;
 }
 
@@ -46,6 +48,7 @@ export class Webhooks {
 			encryptedInboxes: options.encryptedInboxes,
 			attemptLog: new GroupCommit(db),
 			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate }),
+			publicUrl: options.publicUrl,
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,
 			log: options.log,

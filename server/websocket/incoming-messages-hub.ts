@@ -25,6 +25,8 @@ export interface IncomingMessagesHubDeps {
 	domains: DomainStore;
 	settings: InboxSettingsStore;
 	messages: MessageStore;
+	/** Where clients reach this server's API, for the attachment links in frames (known once the server listens). */
+	publicUrl: () => string;
 	log: Logger;
 }
 
@@ -133,7 +135,7 @@ export class IncomingMessagesHub {
 		const content = this.deps.messages.content(record.inbox, record._id);
 		if (!content) return null;
 		try {
-			return messageFrame(record, content);
+			return messageFrame(record, content, this.deps.publicUrl());
 		} catch (err) {
 			if (err instanceof DeletedWhileReadError) return null;
 			throw err;

@@ -12,11 +12,14 @@ const FRAGMENT_BYTES = 64 * 1024;
  */
 export type MessageFrame = { whole: Buffer } | { fragments: () => Generator<Buffer> };
 
-/** The record plus text, headers and raw as JSON, in fragments of at least FRAGMENT_BYTES (the last one may be shorter). */
-function* frameFragments(record: MessageRecord, content: MessageContent): Generator<Buffer> {
+/**
+ * The record plus text, HTML, headers, raw and the attachments (objects with their download URLs, in place of the record's
+ * list of checksums) as JSON, in fragments of at least FRAGMENT_BYTES (the last one may be shorter).
+ */
+function* frameFragments(record: MessageRecord, content: MessageContent, publicUrl: string): Generator<Buffer> {
 	let gathered: Buffer[] = [];
 	let size = 0;
-	for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(content) } })) {
+	for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(record, content, publicUrl) } })) {
 		const bytes = Buffer.from(piece);
 		gathered.push(bytes);
 		size += bytes.length;
@@ -29,8 +32,8 @@ function* frameFragments(record: MessageRecord, content: MessageContent): Genera
 }
 
 /** Throws DeletedWhileReadError if the message's pieces go while its first fragments are made. */
-export function messageFrame(record: MessageRecord, content: MessageContent): MessageFrame {
-	const fragments = () => frameFragments(record, content);
+export function messageFrame(record: MessageRecord, content: MessageContent, publicUrl: string): MessageFrame {
+	const fragments = () => frameFragments(record, content, publicUrl);
 	const probe = fragments();
 	const first = probe.next();
 	if (probe.next().done) return { whole: first.value as Buffer };

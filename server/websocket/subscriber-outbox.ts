@@ -11,6 +11,8 @@ const MAX_WAITING_FRAMES = 1000;
 const HIGH_WATER_BYTES = 1024 * 1024;
 /** Fragments the socket takes at once give the event loop no turn: it gets one after this many (1 MB). */
 const FRAGMENTS_BETWEEN_YIELDS = 16;
+/** Frames are JSON text: sent as text frames, so a browser's `event.data` is a string (a Buffer would go as binary). */
+const TEXT = { binary: false };
 /** Close code 1011: part of a frame went out, and the rest cannot be made (its message was deleted meanwhile, say). */
 const CLOSE_FRAME_LOST = 1011;
 
@@ -38,7 +40,7 @@ export class SubscriberOutbox {
 			return;
 		}
 		if (!this.sending && 'whole' in frame) {
-			socket.send(frame.whole);
+			socket.send(frame.whole, TEXT);
 			return;
 		}
 		this.waiting.push(frame);
@@ -52,7 +54,7 @@ export class SubscriberOutbox {
 			if (!('whole' in frame)) await this.sendInFragments(frame.fragments());
 			else {
 				this.waitingBytes -= frame.whole.length;
-				this.socket.send(frame.whole);
+				this.socket.send(frame.whole, TEXT);
 			}
 		}
 		this.waiting.length = 0;
@@ -68,7 +70,7 @@ export class SubscriberOutbox {
 			for (let next = fragments.next(); !next.done; sent++) {
 				const fragment = next.value;
 				next = fragments.next();
-				const options = { binary: false, fin: next.done === true };
+				const options = { ...TEXT, fin: next.done === true };
 				if (socket.bufferedAmount < HIGH_WATER_BYTES) socket.send(fragment, options);
 				else await new Promise<void>((resolve, reject) => socket.send(fragment, options, (err) => (err ? reject(err) : resolve())));
 				if (sent % FRAGMENTS_BETWEEN_YIELDS === FRAGMENTS_BETWEEN_YIELDS - 1) await new Promise(setImmediate);

@@ -3,13 +3,13 @@ import { Webhook } from 'standardwebhooks';
 import type { StreamedString } from 'mailroom-server/dist/bytes/streamed-json';
 import type { MailroomConfig } from 'mailroom-server/dist/config/settings';
 import type { WebhookPayload } from 'mailroom-server/dist/payload/webhook-payload';
-import type { WebhookAttempt, WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
+import type { NewSubscription, WebhookAttempt, WebhookDelivery, WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
 import { startTestMailroom, type TestMailroom } from './mailroom';
 import { enc } from './messages';
 import { WebhookReceiver, waitFor, type ReceivedRequest } from './webhook-receiver';
 
-/** The fields of the webhook payload (spec 2.3), no more and no fewer. */
-export const PAYLOAD_FIELDS = [
+/** The fields of the webhook payload that spec 2.3 shows. */
+export const SPEC_PAYLOAD_FIELDS = [
 	'text',
 	'headers',
 	'subject',
@@ -28,6 +28,9 @@ export const PAYLOAD_FIELDS = [
 	'_id',
 	'ip',
 ];
+
+/** The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc and the attachments. */
+export const PAYLOAD_FIELDS = [...SPEC_PAYLOAD_FIELDS, 'html', 'cc', 'attachments'];
 
 /** A value as JSON carries it: a StreamedString as the string it streams. */
 type AsJson<T> = T extends StreamedString ? string : T;
@@ -116,3 +119,10 @@ export const postsTo = (receiver: WebhookReceiver, path: string) => receiver.req
 
 /** Waits for the first POST to `path`. */
 export const firstPost = (receiver: WebhookReceiver, path: string) => waitFor(() => postsTo(receiver, path)[0], `a POST to ${path}`);
+
+/** Adds a webhook subscription to one of the key's addresses (POST /api/addresses/:email/webhooks); it must take. */
+export async function subscribe(server: TestMailroom, key: string, email: string, body: NewSubscription): Promise<WebhookSubscription> {
+	const response = await server.api<WebhookSubscription>(`/api/addresses/${enc(email)}/webhooks`, { method: 'POST', key, body });
+	expect(response.status).toBe(201);
+	return response.body;
+}

@@ -1,11 +1,18 @@
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
+import type { AttachmentLink } from 'mailroom-server/dist/payload/body-props';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
 import { waitFor } from './webhook-receiver';
 
-/** The message of a frame: its record with text, headers and raw source. */
-export type FrameEmail = MessageRecord & { text: string; headers: Record<string, string>; raw: string };
+/** The message of a frame: its record with text, HTML, headers and raw source, and its attachments with their links. */
+export type FrameEmail = Omit<MessageRecord, 'attachments'> & {
+	text: string;
+	html: string | null;
+	headers: Record<string, string>;
+	raw: string;
+	attachments: AttachmentLink[];
+};
 
 export interface Frame {
 	status: number;
@@ -17,6 +24,8 @@ export interface Frame {
 
 export interface Listener {
 	frames: Frame[];
+	/** Whether each frame came as a binary frame (JSON belongs in text frames: a browser gets a Blob otherwise). */
+	binary: boolean[];
 	closed: Promise<number>;
 	socket: WebSocket;
 }
@@ -25,11 +34,15 @@ export interface Listener {
 export async function listen(server: TestMailroom, query: string): Promise<Listener> {
 	const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`);
 	const frames: Frame[] = [];
+	const binary: boolean[] = [];
 	// ws hands a whole message, fragmented or not, over as one Buffer (binaryType nodebuffer).
-	socket.on('message', (data) => frames.push(JSON.parse((data as Buffer).toString()) as Frame));
+	socket.on('message', (data, isBinary) => {
+		frames.push(JSON.parse((data as Buffer).toString()) as Frame);
+		binary.push(isBinary);
+	});
 	const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
 	await waitFor(() => frames.length > 0, 'the first frame');
-	return { frames, closed, socket };
+	return { frames, binary, closed, socket };
 }
 
 const tcpOf = (listener: Listener) => (listener.socket as unknown as { _socket: Socket })._socket;

@@ -476,6 +476,24 @@ const CASES: Record<string, FlagCase> = {
 		settings: { 'http-port': (_fixture, where) => String(where.httpPort) },
 		check: async (server) => expect((await server.api('/openapi.json')).status).toBe(200),
 	},
+	'public-url': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			await receiver.listen();
+			return { receiver, close: () => receiver.close() };
+		},
+		settings: { 'public-url': 'https://mail.example.com/' },
+		check: async (server, { receiver }) => {
+			const key = await server.key();
+			await server.api('/api/addresses/public%40flags.test', { key, method: 'POST', body: { webhook: `${receiver!.url}/hook` } });
+			await server.send({ to: 'public@flags.test', attachments: [{ filename: 'a.txt', content: 'attached' }] });
+			const request = await waitFor(() => receiver!.requests[0], 'the delivery');
+			const [attachment] = (JSON.parse(request.body) as { attachments: { url: string }[] }).attachments;
+			expect(attachment.url).toMatch(
+				/^https:\/\/mail\.example\.com\/api\/addresses\/public%40flags\.test\/messages\/\S+\/attachments\/[0-9a-f]{32}$/,
+			);
+		},
+	},
 	'data-dir': {
 		settings: { 'data-dir': (_fixture, where) => where.dataDir },
 		check: async (server) => {

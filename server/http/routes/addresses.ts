@@ -1,13 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden } from '../errors';
+import { ownAddress, type AddressRequest } from '../inbox-access';
 import { emailParam, optionalBody } from '../params';
 import { EmailParams, errorResponses } from '../schemas';
 import { parseEmailAddress } from '../../mail/email-address';
 import type { AddressStore, ForwardingUpdate } from '../../store/addresses';
-import { ForwardingSchema, ForwardingUpdateSchema, type ForwardingRecord, type ForwardingUpdateBody } from '../../schemas/address';
+import { ForwardingSchema, ForwardingUpdateSchema, type ForwardingUpdateBody } from '../../schemas/address';
 import { refTo } from '../../schemas/shared';
 
 /** Most addresses one bulk reservation may hold (as Mailsac). */
@@ -16,19 +16,6 @@ export const MAX_BULK_ADDRESSES = 100;
 const recordResponse = { 200: refTo(ForwardingSchema), ...errorResponses(400, 401, 403, 404, 429) };
 const recordList = Type.Array(refTo(ForwardingSchema));
 const forwardingBody = refTo(ForwardingUpdateSchema);
-
-/** A request naming one address (:email). */
-type AddressRequest = FastifyRequest & { params: { email: string } };
-
-/** The caller's own forwarding record for :email, or 404. */
-function ownAddress(request: AddressRequest, addresses: AddressStore): ForwardingRecord {
-	const account = requireAccount(request);
-	const email = emailParam(request.params.email).address;
-	const record = addresses.get(email);
-	if (!record) throw notFound(`${email} is not reserved; reserve it with POST /api/addresses/${email}`);
-	if (record.owner !== account.id) throw forbidden(`${email} is reserved by another account`);
-	return record;
-}
 
 /** Refuses an address that is another account's mail: reserved by it, or in its domain even before anyone reserves it. */
 function assertNotOthers(addresses: AddressStore, accountId: string, email: string, domain: string): void {

@@ -153,6 +153,10 @@ describe('sending settings', () => {
 		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).toThrow(/relay URL/);
 		expect(() => resolveConfig({ relayUrl: 'smtp://user:hunter2@' }, {})).not.toThrow(/hunter2/);
 		expect(() => resolveConfig({ relayRetryDelays: '5x' }, {})).toThrow(/durations/);
+		expect(() => resolveConfig({ publicUrl: 'mail.example.com' }, {})).toThrow(/public URL must look like https:\/\/mail\.example\.com/);
+		expect(() => resolveConfig({ publicUrl: 'ftp://mail.example.com' }, {})).toThrow(/public URL must start with http:\/\/ or https:\/\//);
+		// Links are made by appending paths: a trailing slash would double.
+		expect(resolveConfig({ publicUrl: 'https://mail.example.com/base/' }, {}).publicUrl).toBe('https://mail.example.com/base');
 		expect(() => resolveConfig({ dkimDomain: 'example.com' }, {})).toThrow(
 			/--dkim-domain, --dkim-selector and --dkim-key must be given together/,
 		);

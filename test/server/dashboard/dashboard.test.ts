@@ -167,10 +167,14 @@ describe('Dashboard in a real browser', () => {
 		// The address has web socket forwarding on, so the page also gets the message over its websocket.
 		const frames: string[] = [];
 		page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
+		const pageErrors: string[] = [];
+		page.on('pageerror', (error) => pageErrors.push(error.message));
 		await nav('Inbox').click();
 		await page.getByLabel('Email address').fill(address);
 		await page.getByRole('button', { name: 'Show messages' }).click();
 		await page.getByText('No messages yet.').waitFor();
+		// A socket of the test's own in the page, reading frames as a browser script does: JSON.parse(event.data).
+		await page.evaluate(listenInPage(mailroom.adminKey, address));
 
 		await mailroom.send({
 			from: 'Sender <sender@example.org>',
@@ -185,6 +189,12 @@ describe('Dashboard in a real browser', () => {
 		await status('1 new message').waitFor();
 		await screenshot(page, '03-inbox');
 		await until(() => frames.some((frame) => frame.includes('"subject":"Dashboard hello"')));
+		await page.waitForFunction('window.framesRead.length >= 2');
+		const read = await page.evaluate('window.framesRead');
+		expect(read).toEqual([
+			{ type: 'string', frame: expect.objectContaining({ status: 200, msg: 'Listening' }) },
+			{ type: 'string', frame: { status: 200, email: expect.objectContaining({ subject: 'Dashboard hello', html: expect.any(String) }) } },
+		]);
 
 		await link.click();
 		await page.getByRole('heading', { name: 'Dashboard hello', level: 1 }).waitFor();
@@ -209,6 +219,9 @@ describe('Dashboard in a real browser', () => {
 		await screenshot(page, '04-message');
 		await frame.scrollIntoViewIfNeeded();
 		await screenshot(page, '04-message-html-part', false);
+
+		// The page's own live update read its frame without an error.
+		expect(pageErrors).toEqual([]);
 
 		await page.getByRole('button', { name: 'Delete message' }).click();
 		await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
@@ -358,6 +371,30 @@ describe('Dashboard in a real browser', () => {
 });
 
 /** Waits for a condition of the test's own state (a receiver's requests). */
+/**
+ * Browser code (a string: the tests are not typed for the DOM) that opens /incoming-messages for `inbox` and keeps what
+ * each frame's event.data is, and JSON.parse of it (or the error), in window.framesRead; it resolves on the first frame.
+ */
+function listenInPage(key: string, inbox: string): string {
+	return `new Promise((resolve, reject) => {
+		const url = new URL('/incoming-messages', location.href);
+		url.protocol = 'ws:';
+		url.searchParams.set('key', ${JSON.stringify(key)});
+		url.searchParams.set('addresses', ${JSON.stringify(inbox)});
+		const socket = new WebSocket(url);
+		window.framesRead = [];
+		socket.onmessage = (event) => {
+			try {
+				window.framesRead.push({ type: typeof event.data, frame: JSON.parse(event.data) });
+			} catch (error) {
+				window.framesRead.push({ type: typeof event.data, error: String(error) });
+			}
+			resolve();
+		};
+		socket.onerror = () => reject(new Error('the websocket failed'));
+	})`;
+}
+
 async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!condition()) {

@@ -41,7 +41,9 @@ describe('OpenAPI document', () => {
 		expect(doc.body.openapi).toMatch(/^3\./);
 		expect(doc.body.info.title).toBe('Mailroom API');
 		expect(doc.body.components.securitySchemes.ServiceKey).toEqual({ type: 'apiKey', in: 'header', name: 'service-key' });
-		expect(Object.keys(doc.body.components.schemas)).toEqual(expect.arrayContaining(['Error', 'Message', 'Forwarding']));
+		expect(Object.keys(doc.body.components.schemas)).toEqual(
+			expect.arrayContaining(['Error', 'Message', 'Forwarding', 'WebhookSubscription']),
+		);
 	});
 
 	it('documents every route with a summary, its parameters and a schema for every response', async () => {
@@ -61,6 +63,9 @@ describe('OpenAPI document', () => {
 				'GET /api/domains/{domain}/messages',
 				'GET /api/me/stats',
 				'DELETE /api/me/keys/{keyId}',
+				'POST /api/addresses/{email}/webhooks',
+				'GET /api/addresses/{email}/webhooks',
+				'DELETE /api/addresses/{email}/webhooks/{id}',
 			]),
 		);
 		const problems: string[] = [];
@@ -93,6 +98,7 @@ describe('OpenAPI document', () => {
 		expect(doc.paths['/api/me/keys'].post.requestBody!.required).toBe(false);
 		expect(doc.paths['/api/addresses/{email}'].put.requestBody!.required).toBe(true);
 		expect(doc.paths['/api/private-addresses-bulk'].post.requestBody!.required).toBe(true);
+		expect(doc.paths['/api/addresses/{email}/webhooks'].post.requestBody!.required).toBe(true);
 		expect(JSON.stringify(doc)).not.toContain('x-optional-body');
 	});
 

@@ -9,6 +9,7 @@ import {
 	firstPost,
 	jsonBody,
 	postsTo,
+	subscribe,
 	verifiedPayload,
 	waitForStatus,
 	webhookSecret,
@@ -41,6 +42,30 @@ describe('webhook attempts and retries', () => {
 		expect(
 			(await activity(server, alice.key, '?address=flaky%40hooks.test&status=retrying')).every((entry) => entry.status === 'retrying'),
 		).toBe(true);
+	});
+
+	it("retries a subscription's delivery like the webhook's, and Recent Activity names the subscription", async () => {
+		const { server, receiver, account: alice } = setup;
+		receiver.reply = (request) => (request.url === '/sub' && postsTo(receiver, '/sub').length < 2 ? { status: 503 } : { status: 200 });
+		await reserveForwarding(server, alice.key, 'sub-retry@hooks.test', { webhook: `${receiver.url}/own` });
+		const subscription = await subscribe(server, alice.key, 'sub-retry@hooks.test', { url: `${receiver.url}/sub` });
+		const [messageId] = await sendMail(server, { to: 'sub-retry@hooks.test' });
+		await waitFor(() => postsTo(receiver, '/sub').length === 3, 'three attempts at the subscription');
+
+		const log = (await activity(server, alice.key, '?address=sub-retry%40hooks.test')).reverse();
+		const ofSubscription = log.filter((entry) => entry.subscriptionId === subscription._id);
+		expect(ofSubscription.map((entry) => [entry.attempt, entry.status, entry.statusCode, entry.url])).toEqual([
+			[1, 'retrying', 503, `${receiver.url}/sub`],
+			[2, 'retrying', 503, `${receiver.url}/sub`],
+			[3, 'delivered', 200, `${receiver.url}/sub`],
+		]);
+		expect(new Set(ofSubscription.map((entry) => entry.deliveryId)).size).toBe(1);
+		expect(new Set(postsTo(receiver, '/sub').map((request) => request.headers['webhook-id']))).toEqual(
+			new Set([ofSubscription[0].deliveryId]),
+		);
+		expect(log.filter((entry) => entry.subscriptionId === null).map((entry) => [entry.url, entry.status, entry.messageId])).toEqual([
+			[`${receiver.url}/own`, 'delivered', messageId],
+		]);
 	});
 
 	it('stops at 410, and a redelivery sends it again; only failed deliveries can be redelivered', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { RECORD_FIELDS } from '../../helpers/inboxes';
-import { enc } from '../../helpers/messages';
+import { enc, sendMail } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { listen } from '../../helpers/websocket';
 import { reserveForwarding } from '../../helpers/addresses';
@@ -51,6 +51,28 @@ describe('websocket /incoming-messages', () => {
 		expect(first.headers.subject).toBe('to on@ws.test');
 		expect(first.raw).toEqual(expect.stringContaining('\r\nSubject: to on@ws.test\r\n'));
 		for (const field of RECORD_FIELDS) expect(first).toHaveProperty(field);
+		expect(first).toMatchObject({ html: null, attachments: [] });
+		// JSON in text frames: what a browser gets as a string for JSON.parse(event.data).
+		expect(listener.binary).toEqual(listener.frames.map(() => false));
+		listener.socket.close();
+	});
+
+	it('gives the HTML body, and the attachments with the links that download them, as webhook payloads do', async () => {
+		const listener = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}`);
+		const [messageId] = await sendMail(server, {
+			to: 'on@ws.test',
+			subject: 'with parts',
+			html: '<p>Hi <b>there</b></p>',
+			attachments: [{ filename: 'a.txt', content: 'attached text', contentType: 'text/plain' }],
+		});
+		await waitFor(() => listener.frames.length >= 2, 'the message frame');
+		const { email } = listener.frames[1];
+		expect(email).toMatchObject({ _id: messageId, html: '<p>Hi <b>there</b></p>' });
+		const [attachment] = email!.attachments;
+		expect(attachment).toMatchObject({ filename: 'a.txt', contentType: 'text/plain', size: 13, contentId: null });
+		const download = await fetch(attachment.url, { headers: { 'Service-Key': alice.key } });
+		expect(await download.text()).toBe('attached text');
+		expect(listener.binary).toEqual([false, false]);
 		listener.socket.close();
 	});
 

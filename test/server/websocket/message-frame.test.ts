@@ -28,6 +28,8 @@ describe('websocket frames of a large message', () => {
 				await waitFor(() => listener.frames.length >= 3, 'both message frames');
 				const [large, small] = listener.frames.slice(1).map((frame) => frame.email!);
 				expect(small.subject).toBe('Small');
+				// The large one in fragments too: a text frame, as a browser's JSON.parse(event.data) needs.
+				expect(listener.binary).toEqual([false, false, false]);
 				const raw = await fetch(`${server.httpUrl}/api/raw/big@ws.test/${large._id}`, { headers: { 'Service-Key': owner.key } });
 				expect(large.raw).toBe(
 					Buffer.from(await raw.arrayBuffer())
