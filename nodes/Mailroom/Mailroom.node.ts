@@ -5,6 +5,7 @@ import { addressDescription, executeAddress } from './resources/address';
 import { domainDescription, executeDomain } from './resources/domain';
 import { emailDescription, executeEmail } from './resources/email';
 import { executeMessage, messageDescription } from './resources/message';
+import { executeWebhookSubscription, webhookSubscriptionDescription } from './resources/webhook-subscription';
 
 type ResourceExecutor = (
 	this: IExecuteFunctions,
@@ -22,6 +23,7 @@ const executors: Record<string, ResourceExecutor> = {
 	domain: executeDomain,
 	email: executeEmail,
 	message: executeMessage,
+	webhookSubscription: executeWebhookSubscription,
 };
 
 /** Our operations fail with NodeApiError or NodeOperationError already; anything else gets wrapped. */
@@ -59,6 +61,11 @@ export class Mailroom implements INodeType {
 					{ name: 'Domain', value: 'domain', description: 'Read your custom domains and their mail' },
 					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
 					{ name: 'Message', value: 'message', description: 'Read received mail' },
+					{
+						name: 'Webhook Subscription',
+						value: 'webhookSubscription',
+						description: 'Post the mail of an address to more URLs, each with its own filter',
+					},
 				],
 				default: 'message',
 			},
@@ -66,6 +73,7 @@ export class Mailroom implements INodeType {
 			...emailDescription,
 			...addressDescription,
 			...domainDescription,
+			...webhookSubscriptionDescription,
 		],
 	};
 

@@ -1,33 +1,39 @@
-import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { addressPath, getAddressRecord, mailroomRequest } from '../shared/transport';
+import { subscribedAddress, subscriptionFilterOptions, type SubscriptionFilters } from '../shared/subscriptions';
+import { mailroomRequest } from '../shared/transport';
+import { messageItem } from './message-item';
 import { hasValidSignature, signatureProblem } from './signature';
+import { ensureOwnAddress, filtersAs, subscribe, subscriptionsTo, unsubscribe } from './subscription';
 
-/** What the trigger remembers between create and delete. */
+/** What the trigger remembers between its calls (n8n keeps it with the workflow). */
 interface TriggerState {
-	email?: string;
-	webhookUrl?: string;
+	/** The subscription made for each of this trigger's webhook URLs (production, and test while listening). */
+	subscriptions?: Record<string, { email: string; id: string }>;
 	/** The account's webhook signing secret (whsec_...), to verify deliveries with. */
 	secret?: string;
-	/** While listening for a test event: the production webhook URL the address gets back afterwards. */
-	restoreWebhook?: string;
+	/** The webhook-id of the latest deliveries accepted, newest last: a redelivery of one of them starts no execution. */
+	accepted?: string[];
 }
 
-/** Fields kept by the Simplify option. */
-const SIMPLE_FIELDS = ['_id', 'from', 'to', 'subject', 'text', 'received'];
-
-/** The same n8n webhook path (<webhookId>/webhook), whatever the base (/webhook or /webhook-test). */
-const webhookPath = (url: string) => url.split('/').slice(-2).join('/');
+/** How many accepted deliveries the trigger remembers, to run a workflow once per message despite redeliveries. */
+const REMEMBERED_DELIVERIES = 100;
 
 function addressParameter(this: IHookFunctions) {
 	return (this.getNodeParameter('email') as string).trim();
 }
 
-async function setWebhook(this: IHookFunctions, email: string, webhook: string | null) {
-	await mailroomRequest.call(this, 'PUT', `/api/private-address-forwarding/${addressPath(email)}`, {
-		body: { webhook },
-	});
+function filtersParameter(this: IHookFunctions) {
+	return this.getNodeParameter('filters', {}) as SubscriptionFilters;
 }
 
 async function fetchSecret(this: IHookFunctions | IWebhookFunctions): Promise<string> {
@@ -38,13 +44,12 @@ async function fetchSecret(this: IHookFunctions | IWebhookFunctions): Promise<st
  * Why a delivery is not signed by our Mailroom account, or undefined when it is. When the kept
  * secret does not verify, the secret is fetched again once: the account may have rotated it.
  */
-async function unverifiedReason(this: IWebhookFunctions): Promise<string | undefined> {
+async function unverifiedReason(this: IWebhookFunctions, state: TriggerState): Promise<string | undefined> {
 	const headers = this.getHeaderData() as IDataObject;
 	const problem = signatureProblem(headers);
 	if (problem) return problem;
 	const rawBody = (this.getRequestObject() as { rawBody?: Uint8Array }).rawBody;
 	const body = rawBody ?? new TextEncoder().encode(JSON.stringify(this.getBodyData()));
-	const state = this.getWorkflowStaticData('node') as TriggerState;
 	if (state.secret && (await hasValidSignature(state.secret, headers, body))) return undefined;
 	const secret = await fetchSecret.call(this);
 	if (secret === state.secret) return 'The webhook signature does not match';
@@ -52,12 +57,29 @@ async function unverifiedReason(this: IWebhookFunctions): Promise<string | undef
 	return (await hasValidSignature(secret, headers, body)) ? undefined : 'The webhook signature does not match';
 }
 
-function answer(this: IWebhookFunctions, status: number, error: string, message: string): IWebhookResponseData {
+function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	const response = this.getResponseObject();
 	response.writeHead(status, { 'content-type': 'application/json' });
-	response.end(JSON.stringify({ error, message }));
+	response.end(JSON.stringify(body));
 	return { noWebhookResponse: true };
 }
+
+/** Whether the delivery was accepted before (Mailroom delivers at least once); remembers it when it was not. */
+function acceptedBefore(state: TriggerState, webhookId: string): boolean {
+	if (state.accepted?.includes(webhookId)) return true;
+	state.accepted = [...(state.accepted ?? []), webhookId].slice(-REMEMBERED_DELIVERIES);
+	return false;
+}
+
+const simplify = (version: number, simplified: boolean): INodeProperties => ({
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: simplified,
+	displayOptions: { show: { '@version': [version] } },
+	description:
+		'Whether to return only the message itself (ID, inbox, from, to, cc, subject, text, HTML, attachment list and time received) instead of the whole webhook payload with its headers',
+});
 
 export class MailroomTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -65,9 +87,13 @@ export class MailroomTrigger implements INodeType {
 		name: 'mailroomTrigger',
 		icon: { light: 'file:mailroom.svg', dark: 'file:mailroom.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Simplify is on by default.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["email"]}}',
 		description: 'Starts the workflow when mail arrives at a Mailroom address',
+		eventTriggerDescription: 'Waiting for mail: send a message to the address',
+		activationMessage: 'Each message that arrives at the address now starts this workflow.',
 		defaults: { name: 'Mailroom Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -75,14 +101,21 @@ export class MailroomTrigger implements INodeType {
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
 			{
-				displayName: 'Email Address',
-				name: 'email',
-				type: 'string',
-				placeholder: 'orders@example.com',
-				required: true,
+				displayName:
+					"Activating the workflow, or listening for a test event, reserves the address for your account if needed and adds a webhook subscription for this workflow. The address's own webhook and other subscriptions are left alone; deactivating removes only this workflow's subscription.",
+				name: 'subscriptionNotice',
+				type: 'notice',
 				default: '',
-				description: 'A private address or catch-all address of your account; its mail is forwarded to this workflow',
 			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				default: 'messageReceived',
+				description: 'What starts the workflow',
+				options: [{ name: 'Message Received', value: 'messageReceived', description: 'A message arrives at the address' }],
+			},
+			subscribedAddress('A private address or catch-all address of your account; its mail starts this workflow'),
 			{
 				displayName: 'Reserve Address',
 				name: 'reserveAddress',
@@ -90,12 +123,48 @@ export class MailroomTrigger implements INodeType {
 				default: true,
 				description: 'Whether to reserve the address for your account first if it does not own it yet',
 			},
+			simplify(1, false),
+			simplify(1.1, true),
 			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				description: 'Mail that does not pass every filter given starts no execution (Mailroom does not even send it)',
+				options: subscriptionFilterOptions,
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				description: 'What each item carries besides the message: its attachments as binary data, its raw source',
+				options: [
+					{
+						displayName: 'Attachment Prefix',
+						name: 'dataPropertyAttachmentsPrefixName',
+						type: 'string',
+						default: 'attachment_',
+						description:
+							"Prefix for the name of the binary property each attachment is written to, followed by its index from 0: with 'attachment_', the first is 'attachment_0'",
+					},
+					{
+						displayName: 'Download Attachments',
+						name: 'downloadAttachments',
+						type: 'boolean',
+						default: false,
+						description: "Whether to download the message's attachments as binary data",
+					},
+					{
+						displayName: 'Include Raw Source',
+						name: 'includeRawSource',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add the message as received (its RFC 5322 source, which can be large) as `raw`',
+					},
+				],
 			},
 		],
 	};
@@ -103,65 +172,58 @@ export class MailroomTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const record = await getAddressRecord.call(this, addressParameter.call(this));
-				return record?.webhook === this.getNodeWebhookUrl('default');
+				const ours = await subscriptionsTo.call(this, addressParameter.call(this), this.getNodeWebhookUrl('default')!);
+				// Changed filters need a new subscription: the one there is then does not count.
+				return ours.length === 1 && filtersAs(ours[0], filtersParameter.call(this));
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const email = addressParameter.call(this);
-				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const record = await getAddressRecord.call(this, email);
-				if (!record) {
-					if (!(this.getNodeParameter('reserveAddress') as boolean)) {
-						throw new NodeOperationError(this.getNode(), `Your account does not own ${email}`, {
-							description: 'Turn on Reserve Address, or reserve the address with the Mailroom node first.',
-						});
-					}
-					await mailroomRequest.call(this, 'POST', `/api/addresses/${addressPath(email)}`);
-				}
-				// "Listen for test event" on an active workflow: its production URL comes back when the test ends.
-				const previous = record?.webhook;
-				const restoreWebhook =
-					this.getMode() === 'manual' && previous && previous !== webhookUrl && webhookPath(previous) === webhookPath(webhookUrl)
-						? previous
-						: undefined;
-				await setWebhook.call(this, email, webhookUrl);
-				const secret = await fetchSecret.call(this);
+				const url = this.getNodeWebhookUrl('default')!;
+				await ensureOwnAddress.call(this, email, this.getNodeParameter('reserveAddress', true) as boolean);
+				// One subscription per webhook URL: one left from an activation with other filters goes first.
+				for (const stale of await subscriptionsTo.call(this, email, url)) await unsubscribe.call(this, email, stale._id);
+				const subscription = await subscribe.call(this, email, url, filtersParameter.call(this));
 				const state = this.getWorkflowStaticData('node') as TriggerState;
-				Object.assign(state, { email, webhookUrl, secret } satisfies TriggerState);
-				if (restoreWebhook) state.restoreWebhook = restoreWebhook;
-				else delete state.restoreWebhook;
+				state.subscriptions = { ...state.subscriptions, [url]: { email, id: subscription._id } };
+				state.secret = await fetchSecret.call(this);
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
+				const url = this.getNodeWebhookUrl('default')!;
 				const state = this.getWorkflowStaticData('node') as TriggerState;
-				const email = state.email ?? addressParameter.call(this);
-				const webhookUrl = state.webhookUrl ?? this.getNodeWebhookUrl('default');
-				const record = await getAddressRecord.call(this, email);
-				// Someone may have pointed the address elsewhere meanwhile: leave that alone.
-				if (record?.webhook === webhookUrl) await setWebhook.call(this, email, state.restoreWebhook ?? null);
-				delete state.email;
-				delete state.webhookUrl;
-				delete state.secret;
-				delete state.restoreWebhook;
+				// Exactly this webhook URL's subscription: the address's webhook and every other subscription stay.
+				const made = state.subscriptions?.[url];
+				if (made) await unsubscribe.call(this, made.email, made.id);
+				// And one the static data does not know of (n8n keeps it only for production runs).
+				const email = addressParameter.call(this);
+				for (const left of await subscriptionsTo.call(this, email, url)) await unsubscribe.call(this, email, left._id);
+				if (state.subscriptions) delete state.subscriptions[url];
 				return true;
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const state = this.getWorkflowStaticData('node') as TriggerState;
 		// Only the Mailroom server holds the account's signing secret: anything else is refused.
-		const unverified = await unverifiedReason.call(this);
-		if (unverified) return answer.call(this, 401, 'Unauthorized', unverified);
+		const unverified = await unverifiedReason.call(this, state);
+		if (unverified) return answer.call(this, 401, { error: 'Unauthorized', message: unverified });
 		const payload = this.getBodyData();
-		if (typeof payload._id !== 'string') {
-			return answer.call(this, 400, 'Bad Request', 'Expected a Mailroom message as JSON');
-		}
+		if (typeof payload._id !== 'string')
+			return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' });
+		const webhookId = String(this.getHeaderData()['webhook-id']);
+		if (acceptedBefore(state, webhookId)) return answer.call(this, 200, { received: true, duplicate: true });
+		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
-		const json: IDataObject = simplify
-			? Object.fromEntries(SIMPLE_FIELDS.filter((field) => field in payload).map((field) => [field, payload[field]]))
-			: payload;
-		return { workflowData: [[{ json }]] };
+		const item = await messageItem.call(this, payload, {
+			simplify,
+			// Version 1 passed the whole payload on, its raw source included: its workflows keep getting it.
+			includeRawSource: (options.includeRawSource as boolean | undefined) ?? (this.getNode().typeVersion === 1 && !simplify),
+			downloadAttachments: options.downloadAttachments === true,
+			attachmentPrefix: (options.dataPropertyAttachmentsPrefixName as string | undefined) ?? 'attachment_',
+		});
+		return { workflowData: [[item]] };
 	}
 }

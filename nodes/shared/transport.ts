@@ -97,15 +97,21 @@ function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullRe
 }
 
 /**
- * The forwarding record of one of the account's addresses, or undefined when the account does not
- * own it: not reserved by anyone (404) or reserved by another account (403).
+ * What `request` answers, or undefined when the account does not own the address it is about: not
+ * reserved by anyone (404) or reserved by another account (403).
  */
-export async function getAddressRecord(this: MailroomContext, email: string): Promise<AddressRecord | undefined> {
+export async function unlessNotOwned<T>(node: INode, request: Promise<T>): Promise<T | undefined> {
 	try {
-		return (await mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}`)) as AddressRecord;
+		return await request;
 	} catch (error) {
 		const status = httpStatus(error);
 		if (status === 404 || status === 403) return undefined;
-		throw new NodeApiError(this.getNode(), error as JsonObject);
+		throw new NodeApiError(node, error as JsonObject);
 	}
+}
+
+/** The forwarding record of one of the account's addresses, or undefined when the account does not own it. */
+export async function getAddressRecord(this: MailroomContext, email: string): Promise<AddressRecord | undefined> {
+	const request = mailroomRequest.call(this, 'GET', `/api/addresses/${addressPath(email)}`) as Promise<AddressRecord>;
+	return await unlessNotOwned(this.getNode(), request);
 }

@@ -193,7 +193,24 @@ export interface ExecuteOptions {
 	credentials?: CredentialData;
 }
 
+export interface TriggerOptions {
+	/** As on "Listen for test event": the test webhook URL, and the 'manual' mode. */
+	test?: boolean;
+	credentials?: CredentialData;
+	/** The node's version; the version n8n gives a node added now by default. */
+	version?: number;
+	/** Each trigger node of n8n has its own, so its own webhook URL. */
+	webhookId?: string;
+}
+
+/** The version n8n gives a node added to a workflow now. */
+const newestVersion = ({ version, defaultVersion }: INodeTypeDescription) =>
+	defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+
 export type N8nHarness = Awaited<ReturnType<typeof createN8nHarness>>;
+
+/** A trigger node in a workflow of its own, as N8nHarness.trigger makes it. */
+export type Trigger = Awaited<ReturnType<N8nHarness['trigger']>>;
 
 export async function createN8nHarness({ credentials = {}, root }: HarnessOptions = {}) {
 	const { loader, nodeTypes, credentialType } = await loadPackage(root);
@@ -244,7 +261,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			staticData: {},
 		});
 		const node = workflow.getNode('Node')!;
-		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, 1) };
+		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, node.typeVersion) };
 	}
 
 	/** Runs an action node's execute() on the input items in an ExecuteContext; returns its outputs. */
@@ -283,11 +300,13 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	 * deliveries to its webhook URL run webhook() in a WebhookContext; `runs` has the workflow
 	 * data of every run a delivery started. `test`: as on "Listen for test event" (the test webhook URL).
 	 */
-	async function trigger(type: string, parameters: INodeParameters, { test = false, credentials: data = credentials } = {}) {
+	async function trigger(type: string, parameters: INodeParameters, options: TriggerOptions = {}) {
+		const { test = false, credentials: data = credentials, webhookId = 'test-webhook-id' } = options;
 		const mode: WorkflowExecuteMode = test ? 'manual' : 'trigger';
 		webhooks ??= await startWebhookServer();
 		const server = webhooks;
-		const { workflow, node, nodeType } = workflowWith(type, parameters, data);
+		const typeVersion = options.version ?? newestVersion(nodeDescription(loader, type));
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data, { typeVersion, webhookId });
 		const description = nodeType.description.webhooks![0];
 		const hookData = () => additionalData(data, `${server.baseUrl}/webhook`);
 		const webhookData: IWebhookData = {

@@ -17,7 +17,7 @@ describe('the built package as n8n loads it', () => {
 		expect(loader.packageName).toBe('n8n-nodes-mailroom');
 		expect(loader.loadedNodes).toEqual([
 			{ name: 'mailroom', version: 1 },
-			{ name: 'mailroomTrigger', version: 1 },
+			{ name: 'mailroomTrigger', version: 1.1 },
 		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['mailroomApi']);
 		expect(loader.types.nodes.map((n) => n.displayName)).toEqual(['Mailroom', 'Mailroom Trigger']);
@@ -52,9 +52,11 @@ describe('the built package as n8n loads it', () => {
 		expect(existsSync(path.join(root, 'dist/credentials/mailroom.dark.svg'))).toBe(true);
 	});
 
-	it.each(['mailroom', 'mailroomTrigger'])('reads the codex of %s: categories and README documentation', (name) => {
+	it.each(['mailroom', 'mailroomTrigger'])('reads the codex of %s: categories, search aliases and README documentation', (name) => {
 		expect(description(name).codex).toEqual({
 			categories: ['Communication', 'Development'],
+			// Searching "email" in n8n's node panel finds Mailroom.
+			alias: ['email', 'mail', 'smtp', 'inbox'],
 			resources: {
 				primaryDocumentation: [{ url: NODES_DOCS }],
 				credentialDocumentation: [{ url: NODES_DOCS }],

@@ -52,7 +52,13 @@ describe('Mailroom action node', () => {
 
 		it('offers the resources and operations of the issue', () => {
 			const resources = property(description().properties, 'resource')!;
-			expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual(['address', 'domain', 'email', 'message']);
+			expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual([
+				'address',
+				'domain',
+				'email',
+				'message',
+				'webhookSubscription',
+			]);
 			expect(operations('message')).toEqual([
 				'addLabel',
 				'delete',
@@ -74,6 +80,7 @@ describe('Mailroom action node', () => {
 			expect(operations('email')).toEqual(['send']);
 			expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);
 			expect(operations('domain')).toEqual(['get', 'getAll', 'getMessages']);
+			expect(operations('webhookSubscription')).toEqual(['create', 'delete', 'getAll']);
 		});
 
 		it('describes every parameter, collection option and operation', () => {

@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import type { WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
-import { sendMail } from '../../helpers/messages';
+import type { INodeProperties } from 'n8n-workflow';
+import type { WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
+import { enc, sendMail } from '../../helpers/messages';
 import { forwardingOf } from '../../helpers/addresses';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { PAYLOAD_FIELDS, webhookSecret } from '../../helpers/webhooks';
-import { loadedNode, nodeDescription, postJson, signed, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
+import { activity, PAYLOAD_FIELDS, subscribe, webhookSecret } from '../../helpers/webhooks';
+import {
+	loadedNode,
+	nodeDescription,
+	postJson,
+	property,
+	signed,
+	startNodeFixture,
+	type NodeFixture,
+	type Trigger,
+} from '../../helpers/n8n';
 
 /**
  * Mailroom Trigger in n8n-core's real HookContext (checkExists/create/delete) and WebhookContext
@@ -32,118 +42,238 @@ describe('Mailroom Trigger', () => {
 			expect(typeof node.webhook).toBe('function');
 		});
 
-		it('asks for the address, reserves it by default and can simplify', () => {
+		it('asks for the address, reserves it, filters, and simplifies by default from version 1.1', () => {
 			const d = nodeDescription(fixture.n8n.loader, 'mailroomTrigger');
-			expect(d.properties.map((p) => [p.name, p.type, p.default])).toEqual([
-				['email', 'string', ''],
-				['reserveAddress', 'boolean', true],
-				['simplify', 'boolean', false],
+			expect(d).toMatchObject({ version: [1, 1.1], defaultVersion: 1.1 });
+			expect(d.properties.map((p) => [p.name, p.type, p.default, p.displayOptions?.show?.['@version']])).toEqual([
+				['subscriptionNotice', 'notice', '', undefined],
+				['event', 'options', 'messageReceived', undefined],
+				['email', 'string', '', undefined],
+				['reserveAddress', 'boolean', true, undefined],
+				['simplify', 'boolean', false, [1]],
+				['simplify', 'boolean', true, [1.1]],
+				['filters', 'collection', {}, undefined],
+				['options', 'collection', {}, undefined],
 			]);
-			expect(d.properties.filter((p) => !p.description?.trim())).toEqual([]);
+			expect(property(d.properties, 'filters')!.options!.map((option) => option.name)).toEqual(['from', 'hasAttachments', 'subject']);
+			expect(property(d.properties, 'options')!.options!.map((option) => [option.name, (option as INodeProperties).default])).toEqual([
+				['dataPropertyAttachmentsPrefixName', 'attachment_'],
+				['downloadAttachments', false],
+				['includeRawSource', false],
+			]);
+			expect(property(d.properties, 'subscriptionNotice')!.displayName).toMatch(
+				/reserves the address .* adds a webhook subscription .* own webhook and other subscriptions are left alone/,
+			);
+			expect(d.eventTriggerDescription).toMatch(/send a message to the address/);
+			expect(d.properties.filter((p) => p.type !== 'notice' && !p.description?.trim())).toEqual([]);
 		});
 	});
 
 	describe('against a real server', () => {
-		it('create reserves the address and points its webhook at n8n; checkExists; delivery; delete clears it', async () => {
+		const subscriptionsOf = async (email: string) =>
+			(await fixture.server.api<WebhookSubscription[]>(`/api/addresses/${enc(email)}/webhooks`, { key: fixture.account.key })).body;
+		const runsOf = (trigger: Trigger, count = 1) =>
+			waitFor(() => (trigger.runs.length >= count ? trigger.runs : undefined), `${count} run(s) of the workflow`);
+
+		it("activation reserves the address and adds this workflow's subscription; a delivery runs it; deactivation removes only it", async () => {
 			const { server, n8n, account } = fixture;
 			const trigger = await n8n.trigger('mailroomTrigger', { email: ' Orders@Example.test ' });
 			expect(trigger.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/test-webhook-id\/webhook$/);
 			expect(await trigger.hook('checkExists')).toBe(false);
 
 			expect(await trigger.hook('create')).toBe(true);
-			expect(await record('orders@example.test')).toMatchObject({ _id: 'orders@example.test', owner: account.id, webhook: trigger.url });
-			expect(trigger.staticData()).toEqual({ email: 'Orders@Example.test', webhookUrl: trigger.url, secret: await secret() });
+			expect(await record('orders@example.test')).toMatchObject({ _id: 'orders@example.test', owner: account.id, webhook: null });
+			const [subscription] = await subscriptionsOf('orders@example.test');
+			expect(subscription).toMatchObject({ address: 'orders@example.test', url: trigger.url, filter: null });
+			expect(trigger.staticData()).toEqual({
+				subscriptions: { [trigger.url]: { email: 'Orders@Example.test', id: subscription._id } },
+				secret: await secret(),
+			});
 			expect(await trigger.hook('checkExists')).toBe(true);
 
-			// Real mail; the server signs the delivery and webhook() verifies it. Simplify is off: the payload unchanged.
+			// Real mail; the server signs the delivery and webhook() verifies it. Simplify is on (version 1.1).
 			const [id] = await sendMail(server, {
 				to: 'orders@example.test',
+				cc: 'Boss <boss@example.org>',
 				from: 'Alice <alice@sender.test>',
 				subject: 'Order 1',
 				text: 'two boxes',
+				html: '<p>two <b>boxes</b></p>',
+				attachments: [{ filename: 'order.csv', content: 'boxes,2\n', contentType: 'text/csv' }],
 			});
-			const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
-			expect(run).toEqual([
-				[
-					{
-						json: expect.objectContaining({
-							_id: id,
-							subject: 'Order 1',
-							inbox: 'orders@example.test',
-							from: [{ address: 'alice@sender.test', name: 'Alice' }],
-						}),
-					},
-				],
-			]);
+			const [run] = await runsOf(trigger);
 			const [stored] = (await server.api<MessageRecord[]>(`/api/addresses/orders%40example.test/messages`, { key: account.key })).body;
-			expect(Object.keys(run[0][0].json).sort()).toEqual([...PAYLOAD_FIELDS].sort());
-			expect(run[0][0].json).toMatchObject({ _id: stored._id, received: stored.received, text: expect.stringContaining('two boxes') });
-			const delivery = (
-				await server.api<WebhookDelivery>(`/api/addresses/orders%40example.test/messages/${id}/webhook-status`, { key: account.key })
-			).body;
-			expect(delivery).toMatchObject({ status: 'delivered', lastStatusCode: 200 });
-
-			expect(await trigger.hook('delete')).toBe(true);
-			expect((await record('orders@example.test')).webhook).toBeNull();
-			expect(trigger.staticData()).toEqual({});
-			expect(await trigger.hook('checkExists')).toBe(false);
-		});
-
-		it('Simplify outputs _id, from, to, subject, text and received', async () => {
-			const trigger = await fixture.n8n.trigger('mailroomTrigger', { email: 'simple@example.test', simplify: true });
-			await trigger.hook('create');
-			const [id] = await sendMail(fixture.server, { to: 'simple@example.test', from: 'bob@sender.test', subject: 'Hi', text: 'short' });
-			const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
 			expect(run).toEqual([
 				[
 					{
 						json: {
 							_id: id,
-							from: [{ address: 'bob@sender.test', name: '' }],
-							to: [{ address: 'simple@example.test', name: '' }],
-							subject: 'Hi',
-							text: 'short\n',
-							received: expect.any(String),
+							inbox: 'orders@example.test',
+							from: [{ address: 'alice@sender.test', name: 'Alice' }],
+							to: [{ address: 'orders@example.test', name: '' }],
+							cc: [{ address: 'boss@example.org', name: 'Boss' }],
+							subject: 'Order 1',
+							text: expect.stringMatching(/^two boxes\n?$/),
+							html: '<p>two <b>boxes</b></p>',
+							attachments: [
+								{
+									filename: 'order.csv',
+									contentType: 'text/csv',
+									size: 8,
+									checksum: stored.attachments![0],
+									contentId: null,
+									url: expect.stringMatching(new RegExp(`/api/addresses/orders%40example\\.test/messages/${id}/attachments/`)),
+								},
+							],
+							received: stored.received,
 						},
 					},
 				],
 			]);
+			// The address has no webhook of its own: the delivery was the subscription's.
+			expect((await server.api(`/api/addresses/orders%40example.test/messages/${id}/webhook-status`, { key: account.key })).status).toBe(
+				404,
+			);
+			const [attempt] = await activity(server, account.key, '?address=orders%40example.test');
+			expect(attempt).toMatchObject({ subscriptionId: subscription._id, status: 'delivered', statusCode: 200, messageId: id });
+
+			expect(await trigger.hook('delete')).toBe(true);
+			expect(await subscriptionsOf('orders@example.test')).toEqual([]);
+			expect(trigger.staticData()).toEqual({ subscriptions: {}, secret: await secret(), accepted: [attempt.deliveryId] });
+			expect(await trigger.hook('checkExists')).toBe(false);
+		});
+
+		it("leaves the address's webhook and other subscriptions alone through activate, listen and deactivate", async () => {
+			const { server, n8n, account } = fixture;
+			const email = 'shared@example.test';
+			await server.api(`/api/addresses/${enc(email)}`, {
+				key: account.key,
+				method: 'POST',
+				body: { webhook: 'https://crm.example.org/in' },
+			});
+			const other = await subscribe(server, account.key, email, { url: 'https://zapier.example.org/hook' });
+
+			const production = await n8n.trigger('mailroomTrigger', { email });
+			const listening = await n8n.trigger('mailroomTrigger', { email }, { test: true });
+			await production.hook('create');
+			await listening.hook('create', 'manual');
+			expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([
+				'https://zapier.example.org/hook',
+				production.url,
+				listening.url,
+			]);
+			// While listening, a message runs the test and the active workflow alike.
+			const [id] = await sendMail(server, { to: email, subject: 'while listening' });
+			for (const trigger of [production, listening]) expect((await runsOf(trigger))[0][0][0].json._id).toBe(id);
+
+			await listening.hook('delete', 'manual');
+			expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([
+				'https://zapier.example.org/hook',
+				production.url,
+			]);
+			await production.hook('delete');
+			expect(await subscriptionsOf(email)).toEqual([other]);
+			expect((await record(email)).webhook).toBe('https://crm.example.org/in');
+		});
+
+		it('two active workflows on one address both run for each message', async () => {
+			const { server, n8n } = fixture;
+			const first = await n8n.trigger('mailroomTrigger', { email: 'two@example.test' }, { webhookId: 'first' });
+			const second = await n8n.trigger('mailroomTrigger', { email: 'two@example.test' }, { webhookId: 'second' });
+			await first.hook('create');
+			await second.hook('create');
+			const [one] = await sendMail(server, { to: 'two@example.test', subject: 'one' });
+			const [two] = await sendMail(server, { to: 'two@example.test', subject: 'two' });
+			for (const trigger of [first, second]) {
+				const runs = await runsOf(trigger, 2);
+				expect(runs.map((run) => run[0][0].json._id).sort()).toEqual([one, two].sort());
+			}
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect([first.runs.length, second.runs.length]).toEqual([2, 2]);
+			await first.hook('delete');
+			await second.hook('delete');
+		});
+
+		it('Download Attachments gives each attachment as binary data, its bytes those sent', async () => {
+			const { server, n8n } = fixture;
+			const pdf = Buffer.from(Array.from({ length: 100_000 }, (_, index) => (index * 31) % 256));
+			const trigger = await n8n.trigger('mailroomTrigger', {
+				email: 'invoices@example.test',
+				options: { downloadAttachments: true, dataPropertyAttachmentsPrefixName: 'file_' },
+			});
+			await trigger.hook('create');
+			await sendMail(server, {
+				to: 'invoices@example.test',
+				subject: 'Invoice',
+				attachments: [
+					{ filename: 'invoice.pdf', content: pdf, contentType: 'application/pdf' },
+					{ filename: 'terms.txt', content: 'pay in 30 days', contentType: 'text/plain' },
+				],
+			});
+			const [[[item]]] = await runsOf(trigger);
+			expect(Object.keys(item.binary!)).toEqual(['file_0', 'file_1']);
+			expect(item.binary!.file_0).toMatchObject({ fileName: 'invoice.pdf', mimeType: 'application/pdf' });
+			expect(item.binary!.file_1).toMatchObject({ fileName: 'terms.txt', mimeType: 'text/plain' });
+			expect(Buffer.from(item.binary!.file_0.data, 'base64').equals(pdf)).toBe(true);
+			expect(Buffer.from(item.binary!.file_1.data, 'base64').toString()).toBe('pay in 30 days');
+			expect((item.json.attachments as unknown[]).length).toBe(2);
 			await trigger.hook('delete');
 		});
 
-		it('"Listen for test event" sets the test webhook URL, gets a delivery, and clears it', async () => {
-			const trigger = await fixture.n8n.trigger('mailroomTrigger', { email: 'listen@example.test', simplify: true }, { test: true });
-			expect(trigger.url).toMatch(/\/webhook-test\/test-webhook-id\/webhook$/);
-			await trigger.hook('create', 'manual');
-			expect(await record('listen@example.test')).toMatchObject({ owner: fixture.account.id, webhook: trigger.url });
-			const [id] = await sendMail(fixture.server, { to: 'listen@example.test', subject: 'test event' });
-			const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
-			expect(run[0][0].json).toMatchObject({ _id: id, subject: 'test event' });
-			await trigger.hook('delete', 'manual');
-			expect((await record('listen@example.test')).webhook).toBeNull();
+		it('Filters go to the subscription: mail that does not pass starts no run; changed filters replace it', async () => {
+			const { server, n8n } = fixture;
+			const email = 'filtered@example.test';
+			const filters = { from: 'billing', subject: 'invoice', hasAttachments: true };
+			const trigger = await n8n.trigger('mailroomTrigger', { email, filters });
+			await trigger.hook('create');
+			expect((await subscriptionsOf(email))[0].filter).toEqual(filters);
+			const attachments = [{ filename: 'a.pdf', content: 'pdf' }];
+			await sendMail(server, { to: email, from: 'billing@acme.example', subject: 'Hello', attachments });
+			await sendMail(server, { to: email, from: 'shop@acme.example', subject: 'Invoice 1', attachments });
+			await sendMail(server, { to: email, from: 'billing@acme.example', subject: 'Invoice 2' });
+			const [passes] = await sendMail(server, { to: email, from: 'Billing <b@acme.example>', subject: 'Your INVOICE 3', attachments });
+			const [run] = await runsOf(trigger);
+			expect(run[0][0].json._id).toBe(passes);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(trigger.runs).toHaveLength(1);
+
+			// n8n re-activates with changed filters: the subscription does not count as there, and create replaces it.
+			const changed = await n8n.trigger('mailroomTrigger', { email, filters: { subject: 'receipt' } });
+			expect(await changed.hook('checkExists')).toBe(false);
+			await changed.hook('create');
+			expect((await subscriptionsOf(email)).map((subscription) => subscription.filter)).toEqual([{ subject: 'receipt' }]);
+			await changed.hook('delete');
 		});
 
-		it('"Listen for test event" on an active workflow gives the address back to the production URL when the test ends', async () => {
+		it('Include Raw Source adds the message as received; version 1 keeps its whole payload unless simplified', async () => {
 			const { server, n8n } = fixture;
-			const production = await n8n.trigger('mailroomTrigger', { email: 'both@example.test', simplify: true });
-			await production.hook('create');
-			const listening = await n8n.trigger('mailroomTrigger', { email: 'both@example.test', simplify: true }, { test: true });
-			expect(await listening.hook('checkExists', 'manual')).toBe(false);
-			await listening.hook('create', 'manual');
-			expect((await record('both@example.test')).webhook).toBe(listening.url);
-			await sendMail(server, { to: 'both@example.test', subject: 'during the test' });
-			await waitFor(() => listening.runs.length > 0, 'the test delivery');
+			const raw = await n8n.trigger('mailroomTrigger', { email: 'raw@example.test', options: { includeRawSource: true } });
+			const v1 = await n8n.trigger('mailroomTrigger', { email: 'raw@example.test' }, { version: 1, webhookId: 'v1' });
+			await raw.hook('create');
+			await v1.hook('create');
+			await sendMail(server, { to: 'raw@example.test', subject: 'Raw please' });
+			const [[[withRaw]]] = await runsOf(raw);
+			expect(withRaw.json.raw).toEqual(expect.stringContaining('\r\nSubject: Raw please\r\n'));
+			const [[[whole]]] = await runsOf(v1);
+			expect(Object.keys(whole.json).sort()).toEqual([...PAYLOAD_FIELDS].sort());
+			await raw.hook('delete');
+			await v1.hook('delete');
+		});
 
-			await listening.hook('delete', 'manual');
-			expect((await record('both@example.test')).webhook).toBe(production.url);
-			await sendMail(server, { to: 'both@example.test', subject: 'after the test' });
-			const [run] = await waitFor(() => (production.runs.length > 0 ? production.runs : undefined), 'the production delivery');
-			expect(run[0][0].json.subject).toBe('after the test');
-			expect(listening.runs).toHaveLength(1);
+		it('runs once for a redelivery of a delivery it accepted (same webhook-id), and refuses a forged one', async () => {
+			const { n8n } = fixture;
+			const trigger = await n8n.trigger('mailroomTrigger', { email: 'once@example.test' });
+			await trigger.hook('create');
+			const body = JSON.stringify({ _id: 'Redelivered00001', subject: 'twice' });
+			const headers = signed(trigger.staticData().secret as string, body, new Date(), 'msg_redelivered');
+			expect(await postJson(trigger.url, body, headers)).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+			expect(await postJson(trigger.url, body, headers)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+			expect(trigger.runs).toHaveLength(1);
 
-			// The production activation never restores anything: deactivating clears the webhook.
-			await production.hook('delete');
-			expect((await record('both@example.test')).webhook).toBeNull();
+			const forged = signed('whsec_' + Buffer.from('not the secret').toString('base64'), body, new Date(), 'msg_forged');
+			expect((await postJson(trigger.url, body, forged)).status).toBe(401);
+			expect(trigger.runs).toHaveLength(1);
+			await trigger.hook('delete');
 		});
 
 		it('after the secret is rotated past its overlap, webhook() fetches the new one once and keeps it', async () => {
@@ -176,21 +306,7 @@ describe('Mailroom Trigger', () => {
 			const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
 			expect(run[0][0].json).toMatchObject({ _id: id, to: [{ address: 'anything-123@shop.test' }], subject: 'to the domain' });
 			await trigger.hook('delete');
-			expect((await record('all@shop.test')).webhook).toBeNull();
-		});
-
-		it('delete leaves a webhook that no longer points to this workflow alone', async () => {
-			const { server, n8n, account } = fixture;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'moved@example.test' });
-			await trigger.hook('create');
-			await server.api('/api/private-address-forwarding/moved%40example.test', {
-				key: account.key,
-				method: 'PUT',
-				body: { webhook: 'https://elsewhere.example.org/hook' },
-			});
-			expect(await trigger.hook('checkExists')).toBe(false);
-			expect(await trigger.hook('delete')).toBe(true);
-			expect((await record('moved@example.test')).webhook).toBe('https://elsewhere.example.org/hook');
+			expect(await subscriptionsOf('all@shop.test')).toEqual([]);
 		});
 
 		it('without Reserve Address an address the account does not own fails clearly; an address of another account too', async () => {
@@ -210,6 +326,7 @@ describe('Mailroom Trigger', () => {
 			await expect(foreign.hook('create')).rejects.toMatchObject({ httpCode: '403' });
 			expect(await foreign.hook('delete')).toBe(true);
 			expect((await forwardingOf(server, bob.key, 'bobs@example.test')).webhook).toBe('https://bob.example.org/hook');
+			expect((await server.api<WebhookSubscription[]>('/api/addresses/bobs%40example.test/webhooks', { key: bob.key })).body).toEqual([]);
 		});
 	});
 });

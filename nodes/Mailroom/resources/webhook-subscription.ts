@@ -1,0 +1,96 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { returnAllAndLimit, wantedCount } from '../listing';
+import { subscribedAddress, subscriptionBody, subscriptionFilterOptions, subscriptionsPath } from '../../shared/subscriptions';
+import { mailroomRequest } from '../../shared/transport';
+
+const RESOURCE = 'webhookSubscription';
+const show = (operation: string[]) => ({ show: { resource: [RESOURCE], operation } });
+
+export const webhookSubscriptionDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		description: "What to do with an address's webhook subscriptions",
+		displayOptions: { show: { resource: [RESOURCE] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: "Post the mail of one of your addresses to a URL, beside the address's own webhook and other subscriptions",
+				action: 'Create a webhook subscription',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Stop posting mail to a subscription',
+				action: 'Delete a webhook subscription',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the webhook subscriptions of one of your addresses, oldest first',
+				action: 'Get many webhook subscriptions',
+			},
+		],
+		default: 'getAll',
+	},
+	subscribedAddress('A private address or catch-all address of your account', show(['create', 'delete', 'getAll'])),
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		placeholder: 'https://example.com/incoming-mail',
+		required: true,
+		default: '',
+		displayOptions: show(['create']),
+		description: 'URL that receives each message as a signed JSON POST',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['create']),
+		description: 'Mail that does not pass every filter given is not posted',
+		options: subscriptionFilterOptions,
+	},
+	{
+		displayName: 'Subscription ID',
+		name: 'subscriptionId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: show(['delete']),
+		description: 'The _ID of the subscription, as Create or Get Many output it',
+	},
+	...returnAllAndLimit(RESOURCE, ['getAll']),
+];
+
+export async function executeWebhookSubscription(
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[]> {
+	const path = subscriptionsPath(this.getNodeParameter('email', itemIndex) as string);
+	switch (operation) {
+		case 'create': {
+			const url = (this.getNodeParameter('url', itemIndex) as string).trim();
+			const body = subscriptionBody(url, this.getNodeParameter('filters', itemIndex, {}));
+			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex })) as IDataObject;
+		}
+		case 'getAll': {
+			const subscriptions = (await mailroomRequest.call(this, 'GET', path, { itemIndex })) as IDataObject[];
+			return subscriptions.slice(0, wantedCount.call(this, itemIndex));
+		}
+		case 'delete': {
+			const id = encodeURIComponent((this.getNodeParameter('subscriptionId', itemIndex) as string).trim());
+			return (await mailroomRequest.call(this, 'DELETE', `${path}/${id}`, { itemIndex })) as IDataObject;
+		}
+	}
+	throw new NodeOperationError(this.getNode(), `Unknown webhook subscription operation "${operation}"`, { itemIndex });
+}
