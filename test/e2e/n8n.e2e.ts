@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -17,9 +17,11 @@ import path from 'node:path';
 import type { IDataObject, INode, IRunData } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
 import { sendMail } from '../helpers/messages';
-import { waitFor } from '../helpers/webhook-receiver';
+import { waitFor, WebhookReceiver } from '../helpers/webhook-receiver';
+import { activity } from '../helpers/webhooks';
 import { forwardingOf } from '../helpers/addresses';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -57,11 +59,28 @@ const freePort = () =>
 		});
 	});
 
+/** A POST of `body` signed with `secret` as Mailroom signs a delivery (Standard Webhooks), `id` its webhook-id. */
+function signedPost(secret: string, id: string, body: string): RequestInit {
+	const now = new Date();
+	return {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+			'webhook-signature': new Webhook(secret).sign(id, now, body),
+		},
+		body,
+	};
+}
+
 const example = (file: string) => JSON.parse(readFileSync(path.join(ROOT, 'examples/n8n', file), 'utf8')) as WorkflowJson;
 
 describe('Mailroom nodes in a real n8n', () => {
 	const work = mkdtempSync(path.join(tmpdir(), 'mailroom-e2e-'));
 	const userFolder = path.join(work, 'n8n-user');
+	// Where workflows may read and write files.
+	const files = path.join(work, 'files');
 	let mailroom: TestMailroom;
 	let account: { id: string; key: string };
 	let n8n: ChildProcess;
@@ -84,6 +103,8 @@ describe('Mailroom nodes in a real n8n', () => {
 	}
 
 	const record = (email: string) => forwardingOf(mailroom, account.key, email);
+	const subscriptionsOf = async (email: string) =>
+		(await mailroom.api<WebhookSubscription[]>(`/api/addresses/${encodeURIComponent(email)}/webhooks`, { key: account.key })).body;
 
 	/** Imports a workflow with our credential in every Mailroom node. */
 	async function importWorkflow(workflow: WorkflowJson): Promise<{ id: string; versionId: string }> {
@@ -157,6 +178,7 @@ describe('Mailroom nodes in a real n8n', () => {
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_RESTRICT_FILE_ACCESS_TO: files,
 		};
 		n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
 			env,
@@ -218,16 +240,24 @@ describe('Mailroom nodes in a real n8n', () => {
 		});
 	});
 
-	it('Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation sets the webhook, mail starts an execution, a forged call gets 401, a rotated secret is fetched again, a test event leaves production as it was, deactivation clears the webhook', async () => {
+	it("Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation adds the workflow's subscription beside the address's webhook, mail starts an execution, a redelivery does not, a forged call gets 401, a rotated secret is fetched again, a test event leaves production as it was, deactivation removes only the subscription", async () => {
 		const workflow = example('mailroom-trigger.json');
 		const email = workflow.nodes[0].parameters.email as string;
 		const webhookId = workflow.nodes[0].webhookId as string;
 		const { id, versionId } = await importWorkflow(workflow);
-		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, { key: account.key })).status).toBe(404);
+		// Another integration already gets the address's mail through its webhook.
+		const crm = new WebhookReceiver();
+		await crm.listen();
+		await mailroom.api(`/api/addresses/${encodeURIComponent(email)}`, {
+			key: account.key,
+			method: 'POST',
+			body: { webhook: `${crm.url}/crm` },
+		});
 
 		expect(await rest('POST', `/workflows/${id}/activate`, { versionId })).toMatchObject({ active: true });
 		const webhookUrl = `${n8nUrl}/webhook/${webhookId}/webhook`;
-		expect(await record(email)).toMatchObject({ _id: email, owner: account.id, webhook: webhookUrl });
+		expect(await record(email)).toMatchObject({ _id: email, owner: account.id, webhook: `${crm.url}/crm` });
+		expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([webhookUrl]);
 
 		const [messageId] = await sendMail(mailroom, {
 			to: email,
@@ -240,16 +270,31 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(output(execution.runData, 'Mailroom Trigger')).toEqual([
 			{
 				_id: messageId,
+				inbox: email,
 				from: [{ address: 'alice@sender.test', name: 'Alice' }],
 				to: [{ address: email, name: '' }],
+				cc: null,
 				subject: 'Order 42',
 				text: 'Two boxes, please.\n',
+				html: null,
+				attachments: [],
 				received: expect.any(String),
 			},
 		]);
 		expect(output(execution.runData, 'Pick Fields')).toEqual([
 			{ sender: 'alice@sender.test', subject: 'Order 42', text: 'Two boxes, please.\n' },
 		]);
+		const crmPost = await waitFor(() => crm.requests[0], "the address's own webhook delivery");
+		expect(JSON.parse(crmPost.body)).toMatchObject({ _id: messageId });
+
+		// The same delivery again (Mailroom delivers at least once): answered, and no second execution.
+		const secret = (await mailroom.api<{ secret: string }>('/api/webhook-secret', { key: account.key })).body.secret;
+		const [delivery] = (await activity(mailroom, account.key, `?address=${encodeURIComponent(email)}`)).filter(
+			(attempt) => attempt.subscriptionId !== null,
+		);
+		const again = signedPost(secret, delivery.deliveryId, JSON.stringify({ _id: messageId, subject: 'Order 42' }));
+		const redelivered = await fetch(webhookUrl, again);
+		expect([redelivered.status, await redelivered.json()]).toEqual([200, { received: true, duplicate: true }]);
 
 		// n8n hands the raw request to the trigger, which refuses anything the account did not sign.
 		const forged = await fetch(webhookUrl, {
@@ -258,19 +303,8 @@ describe('Mailroom nodes in a real n8n', () => {
 			body: JSON.stringify({ _id: 'Forged0000000001', subject: 'forged' }),
 		});
 		expect([forged.status, await forged.json()]).toEqual([401, { error: 'Unauthorized', message: 'The request has no webhook signature' }]);
-		const body = JSON.stringify({ _id: 'Forged0000000002', subject: 'forged' });
-		const now = new Date();
-		const wrongSecret = new Webhook(`whsec_${Buffer.from('some other secret of 32 bytes...').toString('base64')}`);
-		const signedWrong = await fetch(webhookUrl, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'webhook-id': 'msg_forged',
-				'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-				'webhook-signature': wrongSecret.sign('msg_forged', now, body),
-			},
-			body,
-		});
+		const wrongSecret = `whsec_${Buffer.from('some other secret of 32 bytes...').toString('base64')}`;
+		const signedWrong = await fetch(webhookUrl, signedPost(wrongSecret, 'msg_forged', JSON.stringify({ _id: 'Forged0000000002' })));
 		expect([signedWrong.status, await signedWrong.json()]).toEqual([
 			401,
 			{ error: 'Unauthorized', message: 'The webhook signature does not match' },
@@ -288,13 +322,15 @@ describe('Mailroom nodes in a real n8n', () => {
 			'Order 42',
 		]);
 
-		// "Listen for test event" on the active workflow: the address points at the test URL until one test event came.
+		// "Listen for test event" on the active workflow: a second subscription, for the test URL, until one test event came.
 		expect(await rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'Mailroom Trigger' } })).toEqual({
 			waitingForWebhook: true,
 		});
-		expect((await record(email)).webhook).toBe(`${n8nUrl}/webhook-test/${webhookId}/webhook`);
+		const testUrl = `${n8nUrl}/webhook-test/${webhookId}/webhook`;
+		expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([webhookUrl, testUrl]);
 		await sendMail(mailroom, { to: email, subject: 'Test event' });
-		await waitFor(async () => (await record(email)).webhook === webhookUrl, 'the production webhook URL back on the address');
+		await waitFor(async () => (await subscriptionsOf(email)).length === 1, 'the test subscription removed');
+		expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([webhookUrl]);
 		await sendMail(mailroom, { to: email, subject: 'In production again' });
 		await waitFor(
 			async () =>
@@ -303,7 +339,53 @@ describe('Mailroom nodes in a real n8n', () => {
 		);
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
-		expect((await record(email)).webhook).toBeNull();
+		expect(await subscriptionsOf(email)).toEqual([]);
+		expect((await record(email)).webhook).toBe(`${crm.url}/crm`);
+		await crm.close();
+	});
+
+	it('Download Attachments (examples/n8n/mailroom-save-invoice-attachments.json): each attachment is binary data in the execution and saved as a file', async () => {
+		const workflow = example('mailroom-save-invoice-attachments.json');
+		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-mailroom.mailroomTrigger')!;
+		const email = trigger.parameters.email as string;
+		const save = workflow.nodes.find((node) => node.name === 'Save Attachment')!;
+		// The folder n8n may write to in this test (N8N_RESTRICT_FILE_ACCESS_TO) instead of the example's.
+		save.parameters.fileName = (save.parameters.fileName as string).replace('/home/node/.n8n-files', files);
+		mkdirSync(path.join(files, 'invoices'), { recursive: true });
+		const { id, versionId } = await importWorkflow(workflow);
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+		expect((await subscriptionsOf(email))[0].filter).toEqual({ hasAttachments: true });
+
+		// Without attachments: no execution (the subscription's filter); with two: one execution, two files.
+		await sendMail(mailroom, { to: email, subject: 'Just saying hello' });
+		const pdf = Buffer.from(Array.from({ length: 200_000 }, (_, index) => (index * 13) % 256));
+		await sendMail(mailroom, {
+			to: email,
+			from: 'billing@supplier.test',
+			subject: 'Invoice 2026-11',
+			attachments: [
+				{ filename: 'invoice-2026-11.pdf', content: pdf, contentType: 'application/pdf' },
+				{ filename: 'terms.txt', content: 'Payable within 30 days.', contentType: 'text/plain' },
+			],
+		});
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		const [item] = execution.runData['Mailroom Trigger'][0].data!.main[0]!;
+		expect(item.json).toMatchObject({
+			subject: 'Invoice 2026-11',
+			attachments: [{ filename: 'invoice-2026-11.pdf' }, { filename: 'terms.txt' }],
+		});
+		expect(item.binary).toEqual({
+			attachment_0: expect.objectContaining({ fileName: 'invoice-2026-11.pdf', mimeType: 'application/pdf' }),
+			attachment_1: expect.objectContaining({ fileName: 'terms.txt', mimeType: 'text/plain' }),
+		});
+		const md5 = (bytes: Buffer | string) => createHash('md5').update(bytes).digest('hex').slice(0, 8);
+		expect(readFileSync(path.join(files, 'invoices', `${md5(pdf)}-invoice-2026-11.pdf`)).equals(pdf)).toBe(true);
+		expect(readFileSync(path.join(files, 'invoices', `${md5('Payable within 30 days.')}-terms.txt`), 'utf8')).toBe(
+			'Payable within 30 days.',
+		);
+		expect(await finishedExecution(id)).toHaveLength(1);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 
 	it('Mailroom action node (examples/n8n/mailroom-wait-for-email.json): Reserve, Wait For and Get Text in one run', async () => {
@@ -372,6 +454,6 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(reply).toMatchObject({ subject: 'Re: Where is my order?', from: [{ address: email }] });
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
-		expect((await record(email)).webhook).toBeNull();
+		expect(await subscriptionsOf(email)).toEqual([]);
 	});
 });
