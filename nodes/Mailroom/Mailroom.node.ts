@@ -1,11 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { accountDescription, executeAccount } from './resources/account';
 import { addressDescription, executeAddress } from './resources/address';
 import { domainDescription, executeDomain } from './resources/domain';
 import { emailDescription, executeEmail } from './resources/email';
 import { executeMessage, messageDescription } from './resources/message';
+import { executeSentEmail, sentEmailDescription } from './resources/sent-email';
 import { executeWebhookSubscription, webhookSubscriptionDescription } from './resources/webhook-subscription';
+import { NODE_VERSIONS } from './versions';
 
 type ResourceExecutor = (
 	this: IExecuteFunctions,
@@ -19,10 +22,12 @@ const isItem = (result: IDataObject | IDataObject[] | INodeExecutionData): resul
 	!Array.isArray(result) && typeof result.json === 'object' && typeof result.binary === 'object';
 
 const executors: Record<string, ResourceExecutor> = {
+	account: executeAccount,
 	address: executeAddress,
 	domain: executeDomain,
 	email: executeEmail,
 	message: executeMessage,
+	sentEmail: executeSentEmail,
 	webhookSubscription: executeWebhookSubscription,
 };
 
@@ -41,7 +46,8 @@ export class Mailroom implements INodeType {
 		name: 'mailroom',
 		icon: { light: 'file:mailroom.svg', dark: 'file:mailroom.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
+		defaultVersion: Math.max(...NODE_VERSIONS),
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Read, wait for and send mail, and manage addresses on a Mailroom server',
 		defaults: { name: 'Mailroom' },
@@ -57,10 +63,12 @@ export class Mailroom implements INodeType {
 				noDataExpression: true,
 				description: 'What the operation works on',
 				options: [
+					{ name: 'Account', value: 'account', description: 'Your account and the credits it has left' },
 					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
 					{ name: 'Domain', value: 'domain', description: 'Read your custom domains and their mail' },
 					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
-					{ name: 'Message', value: 'message', description: 'Read received mail' },
+					{ name: 'Message', value: 'message', description: 'Read, search, wait for and reply to received mail' },
+					{ name: 'Sent Email', value: 'sentEmail', description: 'The mail your account sent, with its status' },
 					{
 						name: 'Webhook Subscription',
 						value: 'webhookSubscription',
@@ -71,6 +79,8 @@ export class Mailroom implements INodeType {
 			},
 			...messageDescription,
 			...emailDescription,
+			...sentEmailDescription,
+			...accountDescription,
 			...addressDescription,
 			...domainDescription,
 			...webhookSubscriptionDescription,

@@ -29,18 +29,16 @@ export function returnAllAndLimit(resource: string, operation: string[], maxValu
 }
 
 /** A listed message: what paging needs of it. */
-export interface ListedMessage extends IDataObject {
+interface ListedMessage extends IDataObject {
 	_id: string;
 	received: string;
-	subject?: string;
-	from?: Array<{ address?: string; name?: string }>;
 }
 
 /**
  * Pages of a message listing (an inbox or a domain), newest first: each next page starts at the
  * `received` of the last record of the previous one.
  */
-export async function* messagePages(this: IExecuteFunctions, path: string, pageSize: number, itemIndex: number) {
+async function* messagePages(this: IExecuteFunctions, path: string, pageSize: number, itemIndex: number) {
 	const seen = new Set<string>();
 	let until: string | undefined;
 	for (;;) {

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../shared/attachments';
 import { subscribedAddress, subscriptionFilterOptions, type SubscriptionFilters } from '../shared/subscriptions';
 import { mailroomRequest } from '../shared/transport';
 import { messageItem } from './message-item';
@@ -142,21 +143,7 @@ export class MailroomTrigger implements INodeType {
 				default: {},
 				description: 'What each item carries besides the message: its attachments as binary data, its raw source',
 				options: [
-					{
-						displayName: 'Attachment Prefix',
-						name: 'dataPropertyAttachmentsPrefixName',
-						type: 'string',
-						default: 'attachment_',
-						description:
-							"Prefix for the name of the binary property each attachment is written to, followed by its index from 0: with 'attachment_', the first is 'attachment_0'",
-					},
-					{
-						displayName: 'Download Attachments',
-						name: 'downloadAttachments',
-						type: 'boolean',
-						default: false,
-						description: "Whether to download the message's attachments as binary data",
-					},
+					...attachmentDownloadOptions,
 					{
 						displayName: 'Include Raw Source',
 						name: 'includeRawSource',
@@ -215,14 +202,14 @@ export class MailroomTrigger implements INodeType {
 			return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' });
 		const webhookId = String(this.getHeaderData()['webhook-id']);
 		if (acceptedBefore(state, webhookId)) return answer.call(this, 200, { received: true, duplicate: true });
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const options = this.getNodeParameter('options', {}) as AttachmentDownload & { includeRawSource?: boolean };
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
 		const item = await messageItem.call(this, payload, {
 			simplify,
 			// Version 1 passed the whole payload on, its raw source included: its workflows keep getting it.
-			includeRawSource: (options.includeRawSource as boolean | undefined) ?? (this.getNode().typeVersion === 1 && !simplify),
+			includeRawSource: options.includeRawSource ?? (this.getNode().typeVersion === 1 && !simplify),
 			downloadAttachments: options.downloadAttachments === true,
-			attachmentPrefix: (options.dataPropertyAttachmentsPrefixName as string | undefined) ?? 'attachment_',
+			attachmentPrefix: attachmentPrefix(options),
 		});
 		return { workflowData: [[item]] };
 	}

@@ -1,6 +1,6 @@
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { mailroomRequest } from '../shared/transport';
+import { downloadAttachments } from '../shared/attachments';
 
 /** An attachment as the webhook payload lists it. */
 interface PayloadAttachment {
@@ -29,13 +29,13 @@ export async function messageItem(this: IWebhookFunctions, payload: IDataObject,
 	if (options.includeRawSource) json.raw = payload.raw;
 	else delete json.raw;
 	if (!options.downloadAttachments) return { json };
-	const binary: IBinaryKeyData = {};
-	for (const [index, attachment] of ((payload.attachments ?? []) as PayloadAttachment[]).entries()) {
-		// Fetched at the credential's Base URL, where n8n reaches Mailroom (the payload's url is Mailroom's public one):
-		// only the url's path is taken, so the API key goes nowhere else.
-		const bytes = (await mailroomRequest.call(this, 'GET', new URL(attachment.url).pathname, { binary: true })) as Buffer;
-		const fileName = attachment.filename ?? attachment.checksum;
-		binary[`${options.attachmentPrefix}${index}`] = await this.helpers.prepareBinaryData(bytes, fileName, attachment.contentType);
-	}
-	return { json, binary };
+	// Fetched at the credential's Base URL, where n8n reaches Mailroom (the payload's url is Mailroom's public one):
+	// only the url's path is taken, so the API key goes nowhere else.
+	const attachments = ((payload.attachments ?? []) as PayloadAttachment[]).map((attachment) => ({
+		path: new URL(attachment.url).pathname,
+		fileName: attachment.filename,
+		checksum: attachment.checksum,
+		contentType: attachment.contentType,
+	}));
+	return { json, binary: await downloadAttachments.call(this, attachments, options.attachmentPrefix) };
 }

@@ -9,7 +9,7 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { jsonParse, NodeApiError } from 'n8n-workflow';
+import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** The functions objects our requests run in: the action node, the trigger's webhook methods and its webhook. */
 export type MailroomContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
@@ -21,6 +21,8 @@ export interface RequestOptions {
 	text?: boolean;
 	/** The response is a file: resolve with its bytes (attachments). */
 	binary?: boolean;
+	/** Milliseconds to wait for the answer; by default as long as it takes. */
+	timeout?: number;
 	itemIndex?: number;
 }
 
@@ -34,18 +36,24 @@ export interface AddressRecord extends IDataObject {
 /** An address as a path segment: the at-sign and anything else special must be encoded. */
 export const addressPath = (email: string) => encodeURIComponent(email.trim());
 
+/** The signal that aborts when the execution is stopped; only an action node's execution has one. */
+const cancelSignalOf = (context: MailroomContext) =>
+	'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+
 /**
  * Calls the Mailroom REST API with the mailroomApi credential (its own `authenticate` definition
  * puts the key in the Service-Key header). An error answer becomes a NodeApiError whose message is
- * the server's `message` and whose httpCode is the HTTP status.
+ * the server's `message` and whose httpCode is the HTTP status. Stopping the execution aborts the
+ * request (newer n8n passes its signal itself; older ones only when asked, as here).
  */
 export async function mailroomRequest(
 	this: MailroomContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, text = false, binary = false, itemIndex }: RequestOptions = {},
+	{ body, qs, text = false, binary = false, timeout, itemIndex }: RequestOptions = {},
 ): Promise<unknown> {
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('mailroomApi', itemIndex);
+	const abortSignal = cancelSignalOf(this);
 	const request: IHttpRequestOptions = {
 		method,
 		baseURL: String(baseUrl).replace(/\/+$/, ''),
@@ -55,6 +63,8 @@ export async function mailroomRequest(
 		json: !text && !binary,
 		...(text ? { encoding: 'text' as const } : {}),
 		...(binary ? { encoding: 'arraybuffer' as const } : {}),
+		...(timeout ? { timeout } : {}),
+		...(abortSignal ? { abortSignal } : {}),
 		// Error answers come back to us, so that their body is at hand whatever the encoding.
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
@@ -63,6 +73,7 @@ export async function mailroomRequest(
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request)) as IN8nHttpFullResponse;
 	} catch (error) {
+		if (abortSignal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
 		// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
 		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 	}

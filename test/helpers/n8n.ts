@@ -33,7 +33,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 import type { MailroomConfig } from 'mailroom-server/dist/config/settings';
 import { startTestMailroom, type TestMailroom } from './mailroom';
@@ -189,6 +189,8 @@ export interface ExecuteOptions {
 	/** The node's "On Error: Continue" setting. */
 	continueOnFail?: boolean;
 	abortSignal?: AbortSignal;
+	/** The node's version; the version n8n gives a node added now by default. */
+	version?: number;
 	/** Credentials for this call instead of the harness's. */
 	credentials?: CredentialData;
 }
@@ -272,12 +274,10 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		options: ExecuteOptions = {},
 	) {
 		const data = options.credentials ?? credentials;
-		const { workflow, node, nodeType } = workflowWith(
-			type,
-			parameters,
-			data,
-			options.continueOnFail ? { onError: 'continueRegularOutput' } : {},
-		);
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data, {
+			typeVersion: options.version ?? newestVersion(nodeDescription(loader, type)),
+			...(options.continueOnFail && { onError: 'continueRegularOutput' as const }),
+		});
 		const inputData = { main: [items] };
 		const context = new ExecuteContext(
 			workflow,
@@ -498,6 +498,29 @@ export async function postJson(
 ): Promise<{ status: number; body: unknown }> {
 	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 	return { status: response.status, body: await response.json() };
+}
+
+/** The parameter values of a node of `version` (the newest by default) as n8n computes them, defaults filled in. */
+function nodeParameters(description: INodeTypeDescription, values: INodeParameters, version: number) {
+	const node = { typeVersion: version } as INode;
+	return { node, parameters: NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description)! };
+}
+
+/** The names of the parameters n8n shows in a node of `version` (the newest by default) with these values, as the editor does. */
+export function shownParameters(description: INodeTypeDescription, values: INodeParameters, version = newestVersion(description)) {
+	const { node, parameters } = nodeParameters(description, values, version);
+	return description.properties.filter((p) => NodeHelpers.displayParameter(parameters, p, node, description)).map((p) => p.name);
+}
+
+/** The parameter `name` as a node of `version` (the newest by default) shows it with these values. */
+export function shownParameter(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+	name: string,
+	version = newestVersion(description),
+) {
+	const { node, parameters } = nodeParameters(description, values, version);
+	return description.properties.find((p) => p.name === name && NodeHelpers.displayParameter(parameters, p, node, description))!;
 }
 
 /** The parameter named `name`: the first one, whatever it shows for. */

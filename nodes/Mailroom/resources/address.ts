@@ -79,7 +79,8 @@ export const addressDescription: INodeProperties[] = [
 			{
 				name: 'Release',
 				value: 'release',
-				description: 'Give up a private address your account owns',
+				description:
+					'Give up a private address your account owns; with Delete Messages on, its messages are deleted for good (no undo), except starred ones',
 				action: 'Release an address',
 			},
 			{
@@ -149,7 +150,7 @@ export const addressDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: show(['release']),
-		description: 'Whether to also delete the messages of the address (starred ones are kept)',
+		description: 'Whether to also delete the messages of the address, for good (starred ones are kept)',
 	},
 ];
 

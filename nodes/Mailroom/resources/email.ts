@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
+import { fromVersion1_1, inVersion1, isVersion1 } from '../versions';
 
-const show = { show: { resource: ['email'], operation: ['send'] } };
+const send = { resource: ['email'], operation: ['send'] };
 
 export const emailDescription: INodeProperties[] = [
 	{
@@ -18,7 +20,7 @@ export const emailDescription: INodeProperties[] = [
 				name: 'Send',
 				value: 'send',
 				description:
-					'Send an email from one of your addresses (one outgoing message credit per recipient); the output has its status: delivered, queued (being retried) or failed, also per recipient',
+					'Send an email from one of your addresses (one outgoing message credit per recipient: To, CC and BCC); the output has its status: delivered, queued (being retried) or failed, also per recipient',
 				action: 'Send an email',
 			},
 		],
@@ -31,8 +33,8 @@ export const emailDescription: INodeProperties[] = [
 		placeholder: 'me@example.com',
 		required: true,
 		default: '',
-		displayOptions: show,
-		description: 'Sender address; it must be an address your account owns',
+		displayOptions: { show: send },
+		description: 'Sender address; it must be an address your account owns (Sender Name under Options adds a name)',
 	},
 	{
 		displayName: 'To',
@@ -41,35 +43,37 @@ export const emailDescription: INodeProperties[] = [
 		placeholder: 'alice@example.com, Bob <bob@example.com>',
 		required: true,
 		default: '',
-		displayOptions: show,
-		description: 'Recipient address, or several (at most 50) separated by commas; "Name <address>" works too',
+		displayOptions: { show: send },
+		description: 'Recipient address, or several separated by commas; "Name <address>" works too',
 	},
 	{
 		displayName: 'Subject',
 		name: 'subject',
 		type: 'string',
 		default: '',
-		displayOptions: show,
+		displayOptions: { show: send },
 		description: 'Subject line; mail without one is often classed as spam',
 	},
+	// Version 1: Text always shown, HTML among the options.
 	{
 		displayName: 'Text',
 		name: 'text',
 		type: 'string',
 		typeOptions: { rows: 5 },
 		default: '',
-		displayOptions: show,
+		displayOptions: inVersion1(send),
 		description: 'Plain text body of the email; Text or HTML (under Options) is required',
 	},
+	...emailBodyProperties(fromVersion1_1(send)),
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: show,
+		displayOptions: inVersion1(send),
 		description: 'Optional parts of the email',
-		options: [
+		options: composeOptions([
 			{
 				displayName: 'HTML',
 				name: 'html',
@@ -78,24 +82,38 @@ export const emailDescription: INodeProperties[] = [
 				default: '',
 				description: 'HTML body, sent alongside the plain text for mail clients that show HTML',
 			},
-		],
+		]),
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: fromVersion1_1(send),
+		description: 'Optional parts of the email',
+		options: composeOptions(),
 	},
 ];
+
+/** Version 1's body: Text, and HTML from the options. */
+function version1Body(this: IExecuteFunctions, itemIndex: number, html?: string): IDataObject {
+	const text = this.getNodeParameter('text', itemIndex) as string;
+	return { ...(text && { text }), ...(html && { html }) };
+}
 
 export async function executeEmail(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<IDataObject | IDataObject[]> {
 	if (operation !== 'send') {
 		throw new NodeOperationError(this.getNode(), `Unknown email operation "${operation}"`, { itemIndex });
 	}
 	const subject = this.getNodeParameter('subject', itemIndex) as string;
-	const text = this.getNodeParameter('text', itemIndex) as string;
-	const { html } = this.getNodeParameter('options', itemIndex) as { html?: string };
+	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { html?: string };
+	const from = (this.getNodeParameter('from', itemIndex) as string).trim();
 	const body: IDataObject = {
-		// The server splits the list itself, so a quoted name with a comma ("Doe, Jane" <jane@example.com>) stays whole.
 		to: (this.getNodeParameter('to', itemIndex) as string).trim(),
-		from: (this.getNodeParameter('from', itemIndex) as string).trim(),
 		...(subject && { subject }),
-		...(text && { text }),
-		...(html && { html }),
+		...(isVersion1(this) ? version1Body.call(this, itemIndex, options.html) : emailBody.call(this, itemIndex)),
+		...(await composedFields.call(this, itemIndex, from, options)),
 	};
 	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
 }

@@ -1,71 +1,78 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addressPath, mailroomRequest } from '../../shared/transport';
+import { mailroomRequest } from '../../shared/transport';
+import { inboxPath, messageContentPath, messagePath } from '../message-paths';
 
 /**
- * Operations on one message (or a whole inbox) of the Message resource, beside the listing and
- * waiting in message.ts: reading its parts, deleting, labels, folder, read flag, star, attachments.
+ * Operations on one message (or a whole inbox) of the Message resource, beside listing, searching, waiting, Get and
+ * Reply: its other parts, deleting, labels, folder, read flag, star, attachments.
  */
-export const MESSAGE_ACTIONS = [
-	'get',
-	'getRaw',
-	'getHeaders',
-	'getHtml',
-	'getAttachment',
-	'delete',
-	'deleteAll',
-	'addLabel',
-	'removeLabel',
-	'moveToFolder',
-	'markRead',
-	'markUnread',
-	'star',
-];
-
-/** Every action but Delete All works on one message. */
-export const ONE_MESSAGE_ACTIONS = MESSAGE_ACTIONS.filter((action) => action !== 'deleteAll');
-
 export const messageActionOptions: INodePropertyOptions[] = [
 	{ name: 'Add Label', value: 'addLabel', description: 'Add a label to a message', action: 'Add a label to a message' },
-	{ name: 'Delete', value: 'delete', description: 'Delete a message with its attachments (no undo)', action: 'Delete a message' },
+	{
+		name: 'Delete',
+		value: 'delete',
+		description: 'Delete a message with its attachments, for good (no undo)',
+		action: 'Delete a message',
+	},
 	{
 		name: 'Delete All',
 		value: 'deleteAll',
-		description: 'Delete every message of one of your private inboxes, except starred ones',
+		description: 'Delete every message of one of your private inboxes for good (no undo), except starred ones',
 		action: 'Delete all messages of an inbox',
 	},
-	{ name: 'Get', value: 'get', description: 'Get one message record', action: 'Get a message' },
 	{
 		name: 'Get Attachment',
 		value: 'getAttachment',
-		description: 'Download an attachment of a message as binary data',
+		description: 'Download one attachment of a message as binary data',
 		action: 'Get an attachment of a message',
 	},
-	{ name: 'Get Headers', value: 'getHeaders', description: 'Get the header lines of a message', action: 'Get the headers of a message' },
 	{
 		name: 'Get HTML',
 		value: 'getHtml',
-		description: 'Get the HTML body of a message, sanitised or as received',
+		description: 'Get the HTML body of a message sanitised (no scripts, styles, forms, remote images), or as received',
 		action: 'Get the HTML of a message',
 	},
 	{
 		name: 'Get Raw',
 		value: 'getRaw',
-		description: 'Get the original message source (RFC 5322)',
+		description: 'Get the original message source (RFC 5322), as received',
 		action: 'Get the raw source of a message',
 	},
-	{ name: 'Mark Read', value: 'markRead', description: 'Mark a message as read', action: 'Mark a message as read' },
-	{ name: 'Mark Unread', value: 'markUnread', description: 'Mark a message as unread', action: 'Mark a message as unread' },
+	{ name: 'Mark as Read', value: 'markRead', description: 'Mark a message as read', action: 'Mark a message as read' },
+	{ name: 'Mark as Unread', value: 'markUnread', description: 'Mark a message as unread', action: 'Mark a message as unread' },
 	{ name: 'Move to Folder', value: 'moveToFolder', description: 'Move a message to another folder', action: 'Move a message to a folder' },
 	{ name: 'Remove Label', value: 'removeLabel', description: 'Remove a label from a message', action: 'Remove a label from a message' },
 	{
 		name: 'Star',
 		value: 'star',
-		description: 'Star a message, or unstar it if starred; starred mail is never deleted by retention',
-		action: 'Star or unstar a message',
+		description: 'Star a message (a starred one stays starred); starred mail is never deleted by retention or Delete All',
+		action: 'Star a message',
+	},
+	{
+		name: 'Unstar',
+		value: 'unstar',
+		description: 'Unstar a message (an unstarred one stays unstarred)',
+		action: 'Unstar a message',
 	},
 ];
+
+/** Operations only version 1 lists: Get outputs what they did (its text, and its headers with Simplify off). */
+export const version1ActionOptions: INodePropertyOptions[] = [
+	{ name: 'Get Headers', value: 'getHeaders', description: 'Get the header lines of a message', action: 'Get the headers of a message' },
+	{
+		name: 'Get Text',
+		value: 'getText',
+		description: 'Get the plain text body of a message, links numbered',
+		action: 'Get the text of a message',
+	},
+];
+
+/** Every action but Delete All works on one message. */
+export const ONE_MESSAGE_ACTIONS = [...messageActionOptions, ...version1ActionOptions]
+	.map((option) => option.value as string)
+	.filter((action) => action !== 'deleteAll');
 
 const show = (operation: string[]) => ({ show: { resource: ['message'], operation } });
 
@@ -131,18 +138,20 @@ export const messageActionProperties: INodeProperties[] = [
 	},
 ];
 
-interface AttachmentMeta extends IDataObject {
+/** An attachment as GET …/messages/<id>/attachments lists it. */
+export interface AttachmentMeta extends IDataObject {
 	checksum: string;
 	contentType: string;
 	fileName: string | null;
+	length: number;
 	contentId: string | null;
 }
 
 const stripBrackets = (value: string) => value.replace(/^<|>$/g, '');
 
-async function getAttachment(this: IExecuteFunctions, messagePath: string, itemIndex: number): Promise<INodeExecutionData> {
+async function getAttachment(this: IExecuteFunctions, path: string, itemIndex: number): Promise<INodeExecutionData> {
 	const wanted = (this.getNodeParameter('attachment', itemIndex) as string).trim();
-	const attachments = (await mailroomRequest.call(this, 'GET', `${messagePath}/attachments`, { itemIndex })) as AttachmentMeta[];
+	const attachments = (await mailroomRequest.call(this, 'GET', `${path}/attachments`, { itemIndex })) as AttachmentMeta[];
 	const meta = attachments.find(
 		(a) =>
 			a.checksum === wanted.toLowerCase() ||
@@ -156,7 +165,7 @@ async function getAttachment(this: IExecuteFunctions, messagePath: string, itemI
 			description: names.length ? `Its attachments: ${names.join(', ')}` : 'It has no attachments.',
 		});
 	}
-	const bytes = (await mailroomRequest.call(this, 'GET', `${messagePath}/attachments/${meta.checksum}`, {
+	const bytes = (await mailroomRequest.call(this, 'GET', `${path}/attachments/${meta.checksum}`, {
 		binary: true,
 		itemIndex,
 	})) as Buffer;
@@ -174,49 +183,49 @@ export async function executeMessageAction(
 	email: string,
 	itemIndex: number,
 ): Promise<IDataObject | INodeExecutionData> {
-	const inbox = addressPath(email);
 	if (operation === 'deleteAll') {
-		await mailroomRequest.call(this, 'DELETE', `/api/addresses/${inbox}/messages`, { itemIndex });
+		await mailroomRequest.call(this, 'DELETE', inboxPath(email), { itemIndex });
 		return { email, deleted: true };
 	}
 	const messageId = (this.getNodeParameter('messageId', itemIndex) as string).trim();
-	const id = encodeURIComponent(messageId);
-	const messagePath = `/api/addresses/${inbox}/messages/${id}`;
+	const path = messagePath(email, messageId);
 	/** The JSON answer, passed on as the item. */
-	const request = async (method: 'GET' | 'PUT' | 'DELETE', path: string) =>
-		(await mailroomRequest.call(this, method, path, { itemIndex })) as IDataObject;
-	/** A text answer: the raw source or an HTML body. */
-	const text = async (path: string, qs?: IDataObject) =>
-		(await mailroomRequest.call(this, 'GET', path, { text: true, qs, itemIndex })) as string;
+	const request = async (method: 'GET' | 'PUT' | 'DELETE', route: string) =>
+		(await mailroomRequest.call(this, method, route, { itemIndex })) as IDataObject;
+	/** A text answer: the raw source, a body. */
+	const text = async (route: string, qs?: IDataObject) =>
+		(await mailroomRequest.call(this, 'GET', route, { text: true, qs, itemIndex })) as string;
 	const label = () => encodeURIComponent(this.getNodeParameter('label', itemIndex) as string);
 	switch (operation) {
-		case 'get':
-			return await request('GET', messagePath);
 		case 'getRaw':
-			return { email, messageId, raw: await text(`/api/raw/${inbox}/${id}`) };
+			return { email, messageId, raw: await text(messageContentPath('raw', email, messageId)) };
+		case 'getText':
+			return { email, messageId, text: await text(messageContentPath('text', email, messageId)) };
 		case 'getHeaders':
-			return { email, messageId, headers: await request('GET', `${messagePath}/headers`) };
+			return { email, messageId, headers: await request('GET', `${path}/headers`) };
 		case 'getHtml': {
 			const sanitized = this.getNodeParameter('sanitized', itemIndex) as boolean;
 			const images = sanitized && (this.getNodeParameter('remoteImages', itemIndex) as boolean);
-			const html = await text(`/api/${sanitized ? 'body' : 'dirty'}/${inbox}/${id}`, images ? { images: 1 } : {});
+			const html = await text(messageContentPath(sanitized ? 'body' : 'dirty', email, messageId), images ? { images: 1 } : {});
 			return { email, messageId, html };
 		}
 		case 'getAttachment':
-			return await getAttachment.call(this, messagePath, itemIndex);
+			return await getAttachment.call(this, path, itemIndex);
 		case 'delete':
-			return await request('DELETE', messagePath);
+			return await request('DELETE', path);
 		case 'addLabel':
-			return await request('PUT', `${messagePath}/labels/${label()}`);
+			return await request('PUT', `${path}/labels/${label()}`);
 		case 'removeLabel':
-			return await request('DELETE', `${messagePath}/labels/${label()}`);
+			return await request('DELETE', `${path}/labels/${label()}`);
 		case 'moveToFolder':
-			return await request('PUT', `${messagePath}/folder/${this.getNodeParameter('folder', itemIndex) as string}`);
+			return await request('PUT', `${path}/folder/${this.getNodeParameter('folder', itemIndex) as string}`);
 		case 'markRead':
 		case 'markUnread':
-			return await request('PUT', `${messagePath}/read/${operation === 'markRead'}`);
+			return await request('PUT', `${path}/read/${operation === 'markRead'}`);
 		case 'star':
-			return await request('PUT', `${messagePath}/star`);
+		case 'unstar':
+			// Idempotent: a retried run leaves the message as the operation says.
+			return await request('PUT', `${path}/star/${operation === 'star'}`);
 	}
 	throw new NodeOperationError(this.getNode(), `Unknown message operation "${operation}"`, { itemIndex });
 }

@@ -1,45 +1,67 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { getManyMessages, MAX_PAGE, messagePages, returnAllAndLimit, type ListedMessage } from '../listing';
-import { addressPath, mailroomRequest } from '../../shared/transport';
-import { executeMessageAction, messageActionOptions, messageActionProperties, ONE_MESSAGE_ACTIONS } from './message-actions';
+import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
+import { inboxPath } from '../message-paths';
+import { mailroomRequest } from '../../shared/transport';
+import { fromVersion1_1, inVersion1 } from '../versions';
+import {
+	executeMessageAction,
+	messageActionOptions,
+	messageActionProperties,
+	ONE_MESSAGE_ACTIONS,
+	version1ActionOptions,
+} from './message-actions';
+import { getMessage, messageGetProperties } from './message-get';
+import { messageReplyProperties, replyToMessage } from './message-reply';
+import { waitForMessage, waitForProperties } from './wait-for';
 
-const inboxPath = (email: string) => `/api/addresses/${addressPath(email)}/messages`;
+/** Account-wide search answers at most this many messages (GET /api/inbox-search). */
+const SEARCH_LIMIT = 100;
 
-const show = (operation: string[]) => ({ show: { resource: ['message'], operation } });
+const show = (operation: string[]) => ({ resource: ['message'], operation });
+
+const operations: INodePropertyOptions[] = [
+	{
+		name: 'Get',
+		value: 'get',
+		description: 'Get a message with its text and HTML bodies and its attachment list, and its attachments as binary data if asked',
+		action: 'Get a message',
+	},
+	{ name: 'Get Many', value: 'getAll', description: 'List the messages of an inbox, newest first', action: 'Get many messages' },
+	{
+		name: 'Reply',
+		value: 'reply',
+		description: 'Reply to a message in its thread, to its sender, from the address that received it (one credit per recipient)',
+		action: 'Reply to a message',
+	},
+	{
+		name: 'Search',
+		value: 'search',
+		description: 'Find messages of all your addresses and domains whose sender, recipients or subject contain a text',
+		action: 'Search messages',
+	},
+	{
+		name: 'Wait For',
+		value: 'waitFor',
+		description: 'Wait until a matching message arrives in an inbox, or fail after a timeout',
+		action: 'Wait for a message',
+	},
+	...messageActionOptions,
+];
+
+const operationProperty = (options: INodePropertyOptions[]): INodeProperties => ({
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	description: 'What to do with received messages',
+	options: [...options].sort((a, b) => a.name.localeCompare(b.name)),
+	default: 'getAll',
+});
 
 export const messageDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		description: 'What to do with received messages',
-		displayOptions: { show: { resource: ['message'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List the messages of an inbox, newest first',
-				action: 'Get many messages',
-			},
-			{
-				name: 'Get Text',
-				value: 'getText',
-				description: 'Get the plain text body of a message',
-				action: 'Get the text of a message',
-			},
-			{
-				name: 'Wait For',
-				value: 'waitFor',
-				description: 'Wait until a matching message arrives in an inbox, or fail after a timeout',
-				action: 'Wait for a message',
-			},
-			...messageActionOptions,
-		].sort((a, b) => a.name.localeCompare(b.name)),
-		default: 'getAll',
-	},
+	{ ...operationProperty([...operations, ...version1ActionOptions]), displayOptions: inVersion1({ resource: ['message'] }) },
+	{ ...operationProperty(operations), displayOptions: fromVersion1_1({ resource: ['message'] }) },
 	{
 		displayName: 'Email Address',
 		name: 'email',
@@ -47,7 +69,7 @@ export const messageDescription: INodeProperties[] = [
 		placeholder: 'name@example.com',
 		required: true,
 		default: '',
-		displayOptions: show(['getAll', 'getText', 'waitFor', ...messageActionOptions.map((option) => option.value as string)]),
+		displayOptions: { show: show(['getAll', 'get', 'reply', 'waitFor', 'deleteAll', ...ONE_MESSAGE_ACTIONS]) },
 		description: 'The address whose inbox to read',
 	},
 	{
@@ -56,123 +78,34 @@ export const messageDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		displayOptions: show(['getText', ...ONE_MESSAGE_ACTIONS]),
-		description: 'The _id of the message, as returned by Get Many or Wait For',
+		displayOptions: { show: show(['get', 'reply', ...ONE_MESSAGE_ACTIONS]) },
+		description: 'The _id of the message, as Get Many, Search or Wait For output it',
+	},
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'invoice',
+		displayOptions: { show: show(['search']) },
+		description: 'Text the sender, a recipient or the subject contains (case-insensitive)',
 	},
 	...returnAllAndLimit('message', ['getAll'], MAX_PAGE),
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 60,
-		displayOptions: show(['waitFor']),
-		description: 'How long to wait for a matching message before failing',
-	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['waitFor']),
-		description: 'Conditions the message must meet; without any, the newest message in the inbox matches',
-		options: [
-			{
-				displayName: 'Received After Node Started',
-				name: 'receivedAfterStart',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to ignore messages received before this node started running',
-			},
-			{
-				displayName: 'Sender Contains',
-				name: 'senderContains',
-				type: 'string',
-				default: '',
-				placeholder: 'noreply@example.com',
-				description: 'Text the sender address or name must contain (case-insensitive)',
-			},
-			{
-				displayName: 'Subject Contains',
-				name: 'subjectContains',
-				type: 'string',
-				default: '',
-				placeholder: 'Your verification code',
-				description: 'Text the subject must contain (case-insensitive)',
-			},
-		],
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: 0.1 },
-		default: 2,
-		displayOptions: show(['waitFor']),
-		description: 'How often to check the inbox while waiting',
-	},
+	...returnAllAndLimit('message', ['search'], SEARCH_LIMIT),
+	...messageGetProperties,
+	...messageReplyProperties,
+	...waitForProperties,
 	...messageActionProperties,
 ];
 
-interface WaitFilters {
-	receivedAfterStart?: boolean;
-	senderContains?: string;
-	subjectContains?: string;
-}
-
-const contains = (value: string | undefined, part: string) => (value ?? '').toLowerCase().includes(part.toLowerCase());
-
-/** A cancelled execution is noticed within this long while waiting. */
-const CANCEL_CHECK_MS = 250;
-
-/**
- * Waits `ms`, or throws once the execution is cancelled. Built on `sleep`, which every n8n 2.x exports
- * (`sleepWithAbort` is gone from newer ones), in short steps so a cancellation is not waited out.
- */
-async function pause(this: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
-	const signal = this.getExecutionCancelSignal();
-	for (const until = Date.now() + ms; Date.now() < until && !signal?.aborted;) {
-		await sleep(Math.min(CANCEL_CHECK_MS, until - Date.now()));
-	}
-	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for mail', { itemIndex });
-}
-
-async function waitFor(this: IExecuteFunctions, email: string, itemIndex: number, startedAt: Date) {
-	const timeout = (this.getNodeParameter('timeout', itemIndex) as number) * 1000;
-	const interval = (this.getNodeParameter('pollInterval', itemIndex) as number) * 1000;
-	const filters = this.getNodeParameter('filters', itemIndex) as WaitFilters;
-	const after = filters.receivedAfterStart ? startedAt.getTime() : -Infinity;
-	const matches = (message: ListedMessage) =>
-		(!filters.senderContains ||
-			(message.from ?? []).some(
-				(sender) => contains(sender.address, filters.senderContains!) || contains(sender.name, filters.senderContains!),
-			)) &&
-		(!filters.subjectContains || contains(message.subject, filters.subjectContains));
-
-	const deadline = Date.now() + timeout;
-	for (;;) {
-		pages: for await (const page of messagePages.call(this, inboxPath(email), 100, itemIndex)) {
-			for (const message of page) {
-				// Newest first: once older than the start, every later record is too.
-				if (Date.parse(message.received) < after) break pages;
-				if (matches(message)) return message;
-			}
-		}
-		const left = deadline - Date.now();
-		if (left <= 0) break;
-		await pause.call(this, Math.min(interval, left), itemIndex);
-	}
-	const wanted = [
-		filters.senderContains && `from "${filters.senderContains}"`,
-		filters.subjectContains && `subject "${filters.subjectContains}"`,
-		filters.receivedAfterStart && `received after ${startedAt.toISOString()}`,
-	].filter(Boolean);
-	throw new NodeOperationError(
-		this.getNode(),
-		`No message${wanted.length ? ` (${wanted.join(', ')})` : ''} arrived at ${email} within ${timeout / 1000} s`,
-		{ itemIndex, description: 'Raise Timeout (Seconds) or check the filters and the address.' },
-	);
+/** Message → Search: the newest matching messages of the account, at most SEARCH_LIMIT. */
+async function searchMessages(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const query = (this.getNodeParameter('query', itemIndex) as string).trim();
+	const { messages } = (await mailroomRequest.call(this, 'GET', '/api/inbox-search', { qs: { query }, itemIndex })) as {
+		messages: IDataObject[];
+	};
+	return messages.slice(0, wantedCount.call(this, itemIndex));
 }
 
 export async function executeMessage(
@@ -181,20 +114,18 @@ export async function executeMessage(
 	itemIndex: number,
 	startedAt: Date,
 ): Promise<IDataObject | IDataObject[] | INodeExecutionData> {
+	if (operation === 'search') return await searchMessages.call(this, itemIndex);
 	const email = this.getNodeParameter('email', itemIndex) as string;
+	const messageId = () => this.getNodeParameter('messageId', itemIndex) as string;
 	switch (operation) {
 		case 'getAll':
 			return await getManyMessages.call(this, inboxPath(email), itemIndex);
-		case 'getText': {
-			const messageId = this.getNodeParameter('messageId', itemIndex) as string;
-			const text = (await mailroomRequest.call(this, 'GET', `/api/text/${addressPath(email)}/${encodeURIComponent(messageId.trim())}`, {
-				text: true,
-				itemIndex,
-			})) as string;
-			return { email, messageId, text };
-		}
+		case 'get':
+			return await getMessage.call(this, email, messageId(), itemIndex);
+		case 'reply':
+			return await replyToMessage.call(this, email, messageId(), itemIndex);
 		case 'waitFor':
-			return await waitFor.call(this, email, itemIndex, startedAt);
+			return await waitForMessage.call(this, email, itemIndex, startedAt);
 	}
 	return await executeMessageAction.call(this, operation, email, itemIndex);
 }

@@ -26,7 +26,7 @@ export const webhookSubscriptionDescription: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Stop posting mail to a subscription',
+				description: 'Delete a subscription for good: its URL gets no more mail',
 				action: 'Delete a webhook subscription',
 			},
 			{

@@ -1,24 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { sendMail } from '../../helpers/messages';
-import { loadedNode, nodeDescription, property, runNode, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
+import {
+	loadedNode,
+	nodeDescription,
+	property,
+	runNode,
+	shownParameter,
+	shownParameters,
+	startNodeFixture,
+	type NodeFixture,
+} from '../../helpers/n8n';
 
-/** Every parameter, option of a collection and choice of an options list, with the path to it. */
+/** Every parameter, option of a collection, field of a fixed collection and choice of an options list, with the path to it. */
 function* allParameters(properties: INodeProperties[], at = ''): Generator<[string, { description?: string }]> {
 	for (const p of properties) {
 		yield [`${at}${p.name}`, p];
 		for (const option of p.options ?? []) {
-			if ('displayName' in option) yield* allParameters([option as INodeProperties], `${at}${p.name}.`);
-			else yield [`${at}${p.name}=${String((option as { value: unknown }).value)}`, option];
+			// A fixed collection's group has no description of its own: its fields do.
+			if ('values' in option) yield* allParameters(option.values, `${at}${p.name}.${option.name}.`);
+			else if ('displayName' in option) yield* allParameters([option], `${at}${p.name}.`);
+			else yield [`${at}${p.name}=${String(option.value)}`, option];
 		}
 	}
-}
-
-/** The parameters n8n shows for given parameter values, as the editor computes them. */
-function shownParameters(nodeDescription: INodeTypeDescription, values: Record<string, unknown>) {
-	const parameters = NodeHelpers.getNodeParameters(nodeDescription.properties, values as never, true, false, null, nodeDescription)!;
-	return nodeDescription.properties.filter((p) => NodeHelpers.displayParameter(parameters, p, null, nodeDescription)).map((p) => p.name);
 }
 
 describe('Mailroom action node', () => {
@@ -29,19 +33,21 @@ describe('Mailroom action node', () => {
 	afterAll(() => fixture.stop());
 
 	const description = () => nodeDescription(fixture.n8n.loader, 'mailroom');
-	/** The options of the `operation` parameter shown for one resource. */
-	const operations = (resource: string) =>
-		description()
-			.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
-			.flatMap((p) => (p.options ?? []).map((o) => (o as { value: string }).value))
+	/** The options of the `operation` parameter a node of `version` shows for one resource. */
+	const operationOptions = (resource: string, version = 1.1) =>
+		(shownParameter(description(), { resource }, 'operation', version).options ?? []) as INodePropertyOptions[];
+	const operations = (resource: string, version = 1.1) =>
+		operationOptions(resource, version)
+			.map((o) => o.value as string)
 			.sort();
 
 	describe('as n8n loads it', () => {
-		it('is a regular node usable as an AI tool, with the operation in its subtitle', () => {
+		it('is a regular node usable as an AI tool, with the operation in its subtitle; new nodes get version 1.1', () => {
 			const d = description();
 			expect(d).toMatchObject({
 				displayName: 'Mailroom',
-				version: 1,
+				version: [1, 1.1],
+				defaultVersion: 1.1,
 				usableAsTool: true,
 				inputs: ['main'],
 				outputs: ['main'],
@@ -50,37 +56,55 @@ describe('Mailroom action node', () => {
 			expect(typeof loadedNode(fixture.n8n.loader, 'mailroom').execute).toBe('function');
 		});
 
-		it('offers the resources and operations of the issue', () => {
+		it('offers the resources and operations of the issue, with the names n8n users know', () => {
 			const resources = property(description().properties, 'resource')!;
 			expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual([
+				'account',
 				'address',
 				'domain',
 				'email',
 				'message',
+				'sentEmail',
 				'webhookSubscription',
 			]);
-			expect(operations('message')).toEqual([
+			const messageOperations = [
 				'addLabel',
 				'delete',
 				'deleteAll',
 				'get',
 				'getAll',
 				'getAttachment',
-				'getHeaders',
 				'getHtml',
 				'getRaw',
-				'getText',
 				'markRead',
 				'markUnread',
 				'moveToFolder',
 				'removeLabel',
+				'reply',
+				'search',
 				'star',
+				'unstar',
 				'waitFor',
-			]);
+			];
+			expect(operations('message')).toEqual(messageOperations);
+			// Version 1 keeps Get Text and Get Headers, so its saved workflows still run.
+			expect(operations('message', 1)).toEqual([...messageOperations, 'getHeaders', 'getText'].sort());
+			const names = Object.fromEntries(operationOptions('message').map((o) => [String(o.value), o.name]));
+			expect(names).toMatchObject({ markRead: 'Mark as Read', markUnread: 'Mark as Unread', star: 'Star', unstar: 'Unstar' });
 			expect(operations('email')).toEqual(['send']);
+			expect(operations('sentEmail')).toEqual(['getAll']);
+			expect(operations('account')).toEqual(['get']);
 			expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);
 			expect(operations('domain')).toEqual(['get', 'getAll', 'getMessages']);
 			expect(operations('webhookSubscription')).toEqual(['create', 'delete', 'getAll']);
+		});
+
+		it('says of every operation that deletes that it deletes for good (an AI agent reads these descriptions)', () => {
+			const described = (resource: string, value: string) => operationOptions(resource).find((o) => o.value === value)!.description;
+			expect(described('message', 'delete')).toMatch(/for good/);
+			expect(described('message', 'deleteAll')).toMatch(/for good/);
+			expect(described('address', 'release')).toMatch(/deleted for good/);
+			expect(described('webhookSubscription', 'delete')).toMatch(/for good/);
 		});
 
 		it('describes every parameter, collection option and operation', () => {
@@ -92,48 +116,59 @@ describe('Mailroom action node', () => {
 
 		it('shows each operation its own parameters, as n8n computes them from the defaults', () => {
 			const d = description();
+			const oneMessage = ['resource', 'operation', 'email', 'messageId'];
 			expect(shownParameters(d, {})).toEqual(['resource', 'operation', 'email', 'returnAll', 'limit']);
 			expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual(['resource', 'operation', 'email', 'returnAll']);
-			expect(shownParameters(d, { operation: 'getText' })).toEqual(['resource', 'operation', 'email', 'messageId']);
+			expect(shownParameters(d, { operation: 'search' })).toEqual(['resource', 'operation', 'query', 'returnAll', 'limit']);
+			expect(shownParameters(d, { operation: 'get' })).toEqual([...oneMessage, 'simplify', 'options']);
+			expect(shownParameters(d, { operation: 'reply' })).toEqual([...oneMessage, 'emailFormat', 'text', 'options']);
+			expect(shownParameters(d, { operation: 'reply', emailFormat: 'both' })).toEqual([
+				...oneMessage,
+				'emailFormat',
+				'text',
+				'html',
+				'options',
+			]);
 			expect(shownParameters(d, { operation: 'waitFor' })).toEqual([
 				'resource',
 				'operation',
 				'email',
+				'receivedAfterStart',
 				'timeout',
 				'filters',
-				'pollInterval',
 			]);
-			for (const operation of ['get', 'getRaw', 'getHeaders', 'delete', 'markRead', 'markUnread', 'star']) {
-				expect(shownParameters(d, { operation })).toEqual(['resource', 'operation', 'email', 'messageId']);
+			for (const operation of ['getRaw', 'delete', 'markRead', 'markUnread', 'star', 'unstar']) {
+				expect(shownParameters(d, { operation })).toEqual(oneMessage);
 			}
 			expect(shownParameters(d, { operation: 'deleteAll' })).toEqual(['resource', 'operation', 'email']);
-			expect(shownParameters(d, { operation: 'addLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
-			expect(shownParameters(d, { operation: 'removeLabel' })).toEqual(['resource', 'operation', 'email', 'messageId', 'label']);
-			expect(shownParameters(d, { operation: 'moveToFolder' })).toEqual(['resource', 'operation', 'email', 'messageId', 'folder']);
-			expect(shownParameters(d, { operation: 'getHtml' })).toEqual([
+			expect(shownParameters(d, { operation: 'addLabel' })).toEqual([...oneMessage, 'label']);
+			expect(shownParameters(d, { operation: 'removeLabel' })).toEqual([...oneMessage, 'label']);
+			expect(shownParameters(d, { operation: 'moveToFolder' })).toEqual([...oneMessage, 'folder']);
+			expect(shownParameters(d, { operation: 'getHtml' })).toEqual([...oneMessage, 'sanitized', 'remoteImages']);
+			expect(shownParameters(d, { operation: 'getHtml', sanitized: false })).toEqual([...oneMessage, 'sanitized']);
+			expect(shownParameters(d, { operation: 'getAttachment' })).toEqual([...oneMessage, 'attachment', 'binaryPropertyName']);
+			expect(shownParameters(d, { resource: 'email' })).toEqual([
 				'resource',
 				'operation',
-				'email',
-				'messageId',
-				'sanitized',
-				'remoteImages',
+				'from',
+				'to',
+				'subject',
+				'emailFormat',
+				'text',
+				'options',
 			]);
-			expect(shownParameters(d, { operation: 'getHtml', sanitized: false })).toEqual([
+			expect(shownParameters(d, { resource: 'email', emailFormat: 'html' })).toEqual([
 				'resource',
 				'operation',
-				'email',
-				'messageId',
-				'sanitized',
+				'from',
+				'to',
+				'subject',
+				'emailFormat',
+				'html',
+				'options',
 			]);
-			expect(shownParameters(d, { operation: 'getAttachment' })).toEqual([
-				'resource',
-				'operation',
-				'email',
-				'messageId',
-				'attachment',
-				'binaryPropertyName',
-			]);
-			expect(shownParameters(d, { resource: 'email' })).toEqual(['resource', 'operation', 'from', 'to', 'subject', 'text', 'options']);
+			expect(shownParameters(d, { resource: 'sentEmail' })).toEqual(['resource', 'operation', 'returnAll', 'limit']);
+			expect(shownParameters(d, { resource: 'account' })).toEqual(['resource', 'operation']);
 			expect(shownParameters(d, { resource: 'address', operation: 'setWebhook' })).toEqual([
 				'resource',
 				'operation',
@@ -166,12 +201,12 @@ describe('Mailroom action node', () => {
 			const { server, n8n } = fixture;
 			const [id] = await sendMail(server, { to: 'items@example.test', text: 'first item' });
 			const items = [{ json: { id } }, { json: { id: 'NoSuchMessage1' } }, { json: { id } }];
-			const parameters = { resource: 'message', operation: 'getText', email: 'items@example.test', messageId: '={{ $json.id }}' };
+			const parameters = { resource: 'message', operation: 'get', email: 'items@example.test', messageId: '={{ $json.id }}' };
 			const output = await runNode(n8n, parameters, { items, continueOnFail: true });
 			expect(output).toEqual([
-				{ json: expect.objectContaining({ messageId: id, text: expect.stringContaining('first item') }), pairedItem: { item: 0 } },
+				{ json: expect.objectContaining({ _id: id, text: expect.stringContaining('first item') }), pairedItem: { item: 0 } },
 				{ json: { error: expect.stringMatching(/NoSuchMessage1|not found/i), httpCode: '404' }, pairedItem: { item: 1 } },
-				{ json: expect.objectContaining({ messageId: id }), pairedItem: { item: 2 } },
+				{ json: expect.objectContaining({ _id: id }), pairedItem: { item: 2 } },
 			]);
 			await expect(runNode(n8n, parameters, { items })).rejects.toMatchObject({
 				name: 'NodeApiError',

@@ -14,12 +14,12 @@ describe('mailroomRequest', () => {
 		const { server, n8n, account } = fixture;
 		const error = await nodeJson(n8n, {
 			resource: 'message',
-			operation: 'getText',
+			operation: 'getRaw',
 			email: 'text@example.test',
 			messageId: 'NoSuchMessage1',
 		}).catch((e: unknown) => e);
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '404', description: expect.stringMatching(/^HTTP 404/) });
-		const answer = await server.api<ErrorBody>(`/api/text/text%40example.test/NoSuchMessage1`, { key: account.key });
+		const answer = await server.api<ErrorBody>(`/api/raw/text%40example.test/NoSuchMessage1`, { key: account.key });
 		expect((error as Error).message).toBe(answer.body.message);
 	});
 

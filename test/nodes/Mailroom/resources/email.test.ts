@@ -21,8 +21,9 @@ describe('Mailroom node: Email Send', () => {
 			from: 'outbox@example.test',
 			to: 'first@example.test, Second <second@example.test>',
 			subject: 'Report',
+			emailFormat: 'both',
 			text: 'Plain body',
-			options: { html: '<p>HTML <b>body</b></p>' },
+			html: '<p>HTML <b>body</b></p>',
 		});
 		expect(sent).toMatchObject({
 			_id: expect.any(String),
@@ -99,7 +100,8 @@ describe('Mailroom node: Email Send with local and relayed recipients', () => {
 		const [sent] = await send({
 			to: '"Doe, Jane" <jane@example.test>, far@remote.test',
 			subject: 'HTML only',
-			options: { html: '<p>Hello <b>there</b></p>' },
+			emailFormat: 'html',
+			html: '<p>Hello <b>there</b></p>',
 		});
 		expect(sent).toMatchObject({
 			to: ['jane@example.test', 'far@remote.test'],

@@ -15,18 +15,27 @@ describe('Mailroom node: message operations', () => {
 	});
 	afterAll(() => fixture.stop());
 
-	const run = (operation: string, parameters: INodeParameters) =>
-		runNode(fixture.n8n, { resource: 'message', operation, email: inbox, ...parameters });
-	const one = async (operation: string, parameters: INodeParameters) => (await run(operation, parameters))[0].json;
+	const run = (operation: string, parameters: INodeParameters, version?: number) =>
+		runNode(fixture.n8n, { resource: 'message', operation, email: inbox, ...parameters }, { version });
+	const one = async (operation: string, parameters: INodeParameters, version?: number) =>
+		(await run(operation, parameters, version))[0].json;
 	const record = async (id: string) =>
 		(await fixture.server.api<MessageRecord>(`/api/addresses/${inbox}/messages/${id}`, { key: fixture.account.key })).body;
 	const send = (mail: Parameters<typeof sendMail>[1] = {}) => sendMail(fixture.server, { to: inbox, ...mail });
 
-	it('Get, Get Raw, Get Headers and Get HTML read a message', async () => {
-		const [id] = await send({ subject: 'Parts', html: '<p onclick="x()">Hi <img src="https://t.test/p.png"></p>' });
-		expect(await one('get', { messageId: id })).toMatchObject({ _id: id, subject: 'Parts', inbox });
+	it('Get Raw and Get HTML read a message; version 1 also has Get Text and Get Headers', async () => {
+		const [id] = await send({
+			subject: 'Parts',
+			html: '<p onclick="x()">Hi <img src="https://t.test/p.png"></p>',
+			text: 'Hi, see https://t.test/',
+		});
 		expect((await one('getRaw', { messageId: id })).raw).toMatch(/^Subject: Parts\r?$/m);
-		expect((await one('getHeaders', { messageId: id })).headers).toMatchObject({ subject: ['Parts'] });
+		expect(await one('getText', { messageId: id }, 1)).toEqual({
+			email: inbox,
+			messageId: id,
+			text: expect.stringMatching(/^Hi, see \[1\]/),
+		});
+		expect((await one('getHeaders', { messageId: id }, 1)).headers).toMatchObject({ subject: ['Parts'] });
 		expect((await one('getHtml', { messageId: id })).html).toBe('<p>Hi </p>');
 		expect((await one('getHtml', { messageId: id, remoteImages: true })).html).toBe('<p>Hi <img src="https://t.test/p.png" /></p>');
 		expect((await one('getHtml', { messageId: id, sanitized: false })).html).toContain('onclick="x()"');
@@ -43,16 +52,27 @@ describe('Mailroom node: message operations', () => {
 		expect(missing).toMatchObject({ message: 'The message has no attachment "other.pdf"' });
 	});
 
-	it('Add/Remove Label, Move to Folder, Mark Read/Unread and Star change the message', async () => {
+	it('Add/Remove Label, Move to Folder and Mark as Read/Unread change the message', async () => {
 		const [id] = await send();
-		const { account } = fixture;
 		expect(await one('addLabel', { messageId: id, label: 'to do' })).toEqual({ _id: id, labels: ['to do'] });
 		expect(await one('removeLabel', { messageId: id, label: 'to do' })).toEqual({ _id: id, labels: [] });
 		expect(await one('moveToFolder', { messageId: id, folder: 'trash' })).toEqual({ _id: id, folder: 'trash' });
 		expect(await one('markRead', { messageId: id })).toEqual({ _id: id, read: true });
 		expect(await one('markUnread', { messageId: id })).toEqual({ _id: id, read: false });
-		expect(await one('star', { messageId: id })).toMatchObject({ _id: id, savedBy: account.id });
-		expect(await record(id)).toMatchObject({ folder: 'trash', read: false, savedBy: account.id, labels: [] });
+		expect(await record(id)).toMatchObject({ folder: 'trash', read: false, labels: [] });
+	});
+
+	it('Star and Unstar are idempotent: a retried run leaves the message as the operation says', async () => {
+		const [id] = await send();
+		const { account } = fixture;
+		for (const version of [1.1, 1]) {
+			expect(await one('star', { messageId: id }, version)).toMatchObject({ _id: id, savedBy: account.id });
+			expect(await one('star', { messageId: id }, version)).toMatchObject({ _id: id, savedBy: account.id });
+			expect(await record(id)).toMatchObject({ savedBy: account.id });
+			expect(await one('unstar', { messageId: id }, version)).toMatchObject({ _id: id, savedBy: null });
+			expect(await one('unstar', { messageId: id }, version)).toMatchObject({ _id: id, savedBy: null });
+			expect(await record(id)).toMatchObject({ savedBy: null });
+		}
 	});
 
 	it('Delete removes one message; Delete All empties the inbox but for starred mail', async () => {

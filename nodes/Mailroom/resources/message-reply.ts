@@ -1,0 +1,44 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
+import { mailroomRequest } from '../../shared/transport';
+
+const reply = { resource: ['message'], operation: ['reply'] };
+
+export const messageReplyProperties: INodeProperties[] = [
+	...emailBodyProperties({ show: reply }),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: reply },
+		description: 'Optional parts of the reply',
+		options: composeOptions([
+			{
+				displayName: 'From',
+				name: 'from',
+				type: 'string',
+				default: '',
+				placeholder: 'me@example.com',
+				description: 'Sender address, one your account owns; by default the Email Address the message was received at',
+			},
+		]),
+	},
+];
+
+/**
+ * Message → Reply: sends a reply in the message's thread (In-Reply-To and References), to its sender, with the
+ * subject "Re: <its subject>", from the address that received it unless the From option says otherwise.
+ */
+export async function replyToMessage(this: IExecuteFunctions, email: string, messageId: string, itemIndex: number): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { from?: string };
+	const from = options.from?.trim() || email.trim();
+	const body: IDataObject = {
+		inReplyTo: messageId.trim(),
+		...emailBody.call(this, itemIndex),
+		...(await composedFields.call(this, itemIndex, from, options)),
+	};
+	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
+}
