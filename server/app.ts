@@ -134,12 +134,13 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		maxPerInbox: config.retentionMaxPerInbox,
 		interval: config.retentionSweepInterval,
 	};
-	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, ingest, retentionLimits, log);
+	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, outgoing, ingest, retentionLimits, log);
 
 	const sender = new Sender({
 		store: outgoing,
 		outbox,
 		addresses,
+		messages,
 		isLocalDomain: localDomainRule(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,

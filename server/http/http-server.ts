@@ -5,6 +5,7 @@ import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
 import { registerAuth, serviceKeyOf } from './auth';
 import { HttpError, errorBody } from './errors';
+import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
 import { hashKey } from '../store/accounts';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
@@ -21,9 +22,6 @@ import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
-
-/** Largest JSON body the API reads. */
-export const BODY_LIMIT = 1024 * 1024;
 
 /** What a request got wrong, naming the part: an unknown field by its name, anything else as the validator says it. */
 function validationMessage(err: FastifyError): string {
@@ -56,6 +54,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
 		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
 		if (err.validation) return reply.code(400).send(errorBody(400, validationMessage(err)));
+		if (err.code === BODY_TOO_LARGE) return reply.code(413).send(errorBody(413, bodyTooLarge(request.routeOptions.bodyLimit)));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');
 		return reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : err.message));

@@ -1,12 +1,16 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import addressparser from 'nodemailer/lib/addressparser';
 import type { Account } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
-import { parseEmailAddress, type EmailAddress } from '../mail/email-address';
+import type { MessageStore } from '../store/messages';
 import { newId, nowIso } from '../store/ids';
-import type { OutgoingStore } from '../store/outgoing';
-import { MAX_RECIPIENTS, type OutgoingRecord, type Route, type SendRequest } from '../schemas/outgoing';
+import type { NewOutgoing, OutgoingStore } from '../store/outgoing';
+import { MAX_RECIPIENTS, type OutgoingRecord, type SendRequest } from '../schemas/outgoing';
 import type { Outbox } from './outbox';
+import { distinctRecipients, parseAddressField, type NamedAddress, type Recipient } from './address-fields';
+import { checkExtraHeaders } from './extra-headers';
+import { decodeAttachments } from './outgoing-attachments';
+import { threadOf, type Thread } from './reply-threading';
+import { SendError } from './send-error';
 
 /** How long a send request waits for its first delivery attempt before answering "queued". */
 const FIRST_ATTEMPT_WAIT = 10_000;
@@ -19,37 +23,30 @@ export interface SendResult {
 	warnings: string[];
 }
 
-/** A send refused before anything was recorded or charged; `statusCode` is the HTTP status to answer. */
-export class SendError extends Error {
-	constructor(
-		readonly statusCode: 400 | 402 | 403 | 413 | 422,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
-interface NamedAddress extends EmailAddress {
-	name: string;
-}
-
-function parseAddresses(field: string, value: string | string[]): NamedAddress[] {
-	const entries = (Array.isArray(value) ? value : [value]).flatMap((item) => addressparser(item, { flatten: true }));
-	return entries.map((entry) => {
-		const email = parseEmailAddress(entry.address);
-		if (!email) throw new SendError(400, `body/${field} "${entry.address || entry.name}" is not a valid email address`);
-		return { ...email, name: entry.name };
-	});
-}
-
 export interface SenderOptions {
 	store: OutgoingStore;
 	outbox: Outbox;
 	addresses: AddressStore;
+	/** Where the messages a reply answers are found. */
+	messages: MessageStore;
 	isLocalDomain: (domain: string) => boolean;
 	hasRelay: boolean;
 	/** The largest message accepted over SMTP: a composed one is held to the same. */
 	maxMessageSize: number;
+}
+
+/** An address header's value, or undefined for none (the composer would write an empty header for an empty list). */
+const header = <T>(values: T[]) => (values.length ? values : undefined);
+const named = (addresses: NamedAddress[]) => header(addresses.map(({ name, address }) => ({ name, address })));
+
+/** The To recipients: the body's, else (answering a message) the original's Reply-To or From. */
+function toRecipients(request: SendRequest, thread: Thread | undefined): NamedAddress[] {
+	if (request.to !== undefined) return parseAddressField('to', request.to);
+	if (!thread) throw new SendError(400, 'body/to is required (unless inReplyTo names a message to answer)');
+	if (thread.recipients.length === 0) {
+		throw new SendError(400, `body/to is required: message ${request.inReplyTo} has no valid From or Reply-To address to answer`);
+	}
+	return thread.recipients;
 }
 
 /** Checks, composes, charges and records an outgoing message, then makes its first delivery attempt. */
@@ -57,17 +54,32 @@ export class Sender {
 	constructor(private readonly options: SenderOptions) {}
 
 	async send(account: Account, request: SendRequest, client: { ip: string; via: string }): Promise<SendResult> {
-		const { store, outbox, addresses, isLocalDomain, hasRelay } = this.options;
+		const { store, outbox, addresses, messages, isLocalDomain, hasRelay } = this.options;
 		const warnings: string[] = [];
 
-		const senders = parseAddresses('from', request.from);
+		const senders = parseAddressField('from', request.from);
 		if (senders.length !== 1) throw new SendError(400, 'body/from must be exactly one email address');
 		const from = senders[0];
-		const to = [...new Map(parseAddresses('to', request.to).map((r) => [r.address, r])).values()];
+		const thread = request.inReplyTo === undefined ? undefined : await threadOf(request.inReplyTo, account.id, messages, addresses);
+		const to = toRecipients(request, thread);
 		if (to.length === 0) throw new SendError(400, 'body/to must name at least one recipient');
-		if (to.length > MAX_RECIPIENTS) throw new SendError(400, `body/to exceeds the maximum allowed size of ${MAX_RECIPIENTS} recipients`);
+		const recipients = distinctRecipients({
+			to,
+			cc: parseAddressField('cc', request.cc ?? []),
+			bcc: parseAddressField('bcc', request.bcc ?? []),
+		});
+		const replyTo = request.replyTo === undefined ? [] : parseAddressField('replyTo', request.replyTo);
+		if (recipients.length > MAX_RECIPIENTS) {
+			throw new SendError(
+				400,
+				`body/to, body/cc and body/bcc name ${recipients.length} distinct recipients together, more than the maximum of ${MAX_RECIPIENTS}`,
+			);
+		}
 		if (!request.text && !request.html) throw new SendError(400, 'body/text is required (or body/html)');
-		if (!request.subject) warnings.push('No subject: mail without a subject is often classed as spam');
+		const headers = checkExtraHeaders(request.headers);
+		const attachments = decodeAttachments(request.attachments);
+		const subject = request.subject ?? thread?.subject ?? '';
+		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
 		if (addresses.ownerOfInbox(from.address, from.domain) !== account.id) {
 			throw new SendError(
@@ -75,11 +87,12 @@ export class Sender {
 				`${from.address} is not an address of your account: send from one of its private addresses or an address in one of its domains`,
 			);
 		}
-		const recipients = to.map((r): { address: string; route: Route } => ({
+		const routed = recipients.map((r): NewOutgoing['recipients'][number] => ({
 			address: r.address,
+			field: r.field,
 			route: isLocalDomain(r.domain) ? 'local' : 'relay',
 		}));
-		const external = recipients.filter((r) => r.route === 'relay').map((r) => r.address);
+		const external = routed.filter((r) => r.route === 'relay').map((r) => r.address);
 		if (external.length && !hasRelay) {
 			throw new SendError(
 				422,
@@ -89,14 +102,23 @@ export class Sender {
 
 		const id = newId();
 		const sent = nowIso();
+		const inField = (field: Recipient['field']) => named(recipients.filter((r) => r.field === field));
+		// No Bcc header: Bcc recipients are only in the envelope (the outbox's recipient list), so no copy names them.
 		const raw = await new MailComposer({
 			from: { name: from.name, address: from.address },
-			to: to.map((r) => ({ name: r.name, address: r.address })),
-			subject: request.subject,
+			to: inField('to'),
+			cc: inField('cc'),
+			replyTo: named(replyTo),
+			subject,
 			text: request.text,
 			html: request.html,
+			headers,
+			attachments,
+			inReplyTo: thread?.inReplyTo,
+			references: header(thread?.references ?? []),
 			messageId: `<${id}@${from.domain}>`,
-			date: sent,
+			// A Date object is written as RFC 5322 wants it ("Wed, 25 Nov 2026 00:01:46 +0000"); a string would be copied as it is.
+			date: new Date(sent),
 		})
 			.compile()
 			.build();
@@ -108,7 +130,17 @@ export class Sender {
 		}
 
 		const recorded = store.record(
-			{ id, accountId: account.id, from: from.address, subject: request.subject ?? '', sent, recipients, raw, ...client },
+			{
+				id,
+				accountId: account.id,
+				from: from.address,
+				subject,
+				sent,
+				recipients: routed,
+				inReplyTo: request.inReplyTo ?? null,
+				raw,
+				...client,
+			},
 			Date.parse(sent),
 		);
 		if (!recorded) throw new SendError(402, NO_CREDITS);

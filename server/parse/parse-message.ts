@@ -54,7 +54,8 @@ function* htmlTextPieces(html: SpooledBytes): Generator<string> {
 	yield* convert(carried);
 }
 
-function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
+/** The addresses of a mailparser address field, groups flattened, lower-cased. */
+export function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
 	const out: AddressObject[] = [];
 	const visit = (entry: EmailAddress) => {
 		if (entry.group) entry.group.forEach(visit);

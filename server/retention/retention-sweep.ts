@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { RetentionCandidates } from '../store/retention-candidates';
 import type { MessageDeletion } from '../store/message-deletion';
+import type { OutgoingStore } from '../store/outgoing';
 import type { Ingest } from '../ingest/ingest';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
@@ -9,7 +10,7 @@ import type { Logger } from '../log';
 const BATCH = 500;
 
 export interface RetentionLimits {
-	/** ms; 0 keeps messages forever. */
+	/** ms; 0 keeps messages forever. Sent messages are kept as long. */
 	maxAge: number;
 	/** Unstarred messages kept per inbox; 0 means no limit. */
 	maxPerInbox: number;
@@ -20,11 +21,14 @@ export interface RetentionLimits {
 export interface SweepResult {
 	expired: number;
 	overflow: number;
+	/** Sent messages (GET /api/outgoing-messages) deleted for their age. */
+	sent: number;
 }
 
 /**
  * Deletes old mail in the background: messages older than the maximum age, and the oldest of an inbox
- * beyond its maximum count. Starred messages are never deleted. Everything goes through MessageDeletion,
+ * beyond its maximum count; and sent messages older than the maximum age once their deliveries are settled.
+ * Starred messages are never deleted. Everything goes through MessageDeletion,
  * so raw mail and attachment bytes go with the records (shared ones when their last message goes).
  */
 export class RetentionSweep {
@@ -40,6 +44,7 @@ export class RetentionSweep {
 	constructor(
 		private readonly candidates: RetentionCandidates,
 		private readonly deletion: MessageDeletion,
+		private readonly outgoing: OutgoingStore,
 		private readonly ingest: Ingest,
 		private readonly limits: RetentionLimits,
 		private readonly log: Logger,
@@ -65,16 +70,20 @@ export class RetentionSweep {
 		this.running ??= this.run(now)
 			.catch((err: Error) => {
 				this.log.error({ err: err.message }, 'retention sweep failed');
-				return { expired: 0, overflow: 0 };
+				return { expired: 0, overflow: 0, sent: 0 };
 			})
 			.finally(() => (this.running = undefined));
 		return this.running;
 	}
 
 	private async run(now: number): Promise<SweepResult> {
-		const result = { expired: this.limits.maxAge > 0 ? await this.deleteExpired(now - this.limits.maxAge) : 0, overflow: 0 };
+		const result = { expired: 0, overflow: 0, sent: 0 };
+		if (this.limits.maxAge > 0) {
+			result.expired = await this.deleteExpired(now - this.limits.maxAge);
+			result.sent = await this.deleteSent(now - this.limits.maxAge);
+		}
 		if (this.limits.maxPerInbox > 0) result.overflow = await this.deleteOverflow();
-		if (result.expired || result.overflow) this.log.info(result, 'retention sweep deleted messages');
+		if (result.expired || result.overflow || result.sent) this.log.info(result, 'retention sweep deleted messages');
 		return result;
 	}
 
@@ -89,6 +98,19 @@ export class RetentionSweep {
 			deleted += this.deletion.deleteBySeq(old.filter((row) => row.savedBy === null).map((row) => row.seq));
 			if (young !== -1 || rows.length < BATCH) break;
 			after = rows[rows.length - 1].seq;
+			await yieldToEventLoop();
+		}
+		return deleted;
+	}
+
+	/** Sent messages older than the cutoff whose deliveries are settled, oldest first. */
+	private async deleteSent(cutoff: number): Promise<number> {
+		const before = new Date(cutoff).toISOString();
+		let deleted = 0;
+		while (!this.stopped) {
+			const batch = this.outgoing.deleteSettledBefore(before, BATCH);
+			deleted += batch;
+			if (batch < BATCH) break;
 			await yieldToEventLoop();
 		}
 		return deleted;

@@ -2,8 +2,14 @@
 import Type, { type Static } from 'typebox';
 import { DateTime, Nullable } from './shared';
 
-/** Most distinct recipients one send may have (each costs a credit). */
+/** Most distinct recipients one send may have, to, cc and bcc together (each costs a credit). */
 export const MAX_RECIPIENTS = 50;
+/** Most attachments one send may carry. */
+export const MAX_ATTACHMENTS = 20;
+/** Most extra headers one send may carry, and the longest name and value of one (a value fills at most one 998-character line). */
+export const MAX_HEADERS = 20;
+export const MAX_HEADER_NAME = 76;
+export const MAX_HEADER_VALUE = 998;
 
 const sendStatus = (description?: string) => Type.Enum(['queued', 'delivered', 'failed'], { description });
 export type SendStatus = Static<ReturnType<typeof sendStatus>>;
@@ -14,8 +20,15 @@ export const RouteSchema = Type.Enum(['local', 'relay'], {
 });
 export type Route = Static<typeof RouteSchema>;
 
+/** The address field of the send that named a recipient. */
+export const RecipientFieldSchema = Type.Enum(['to', 'cc', 'bcc'], {
+	description: 'the field of the send that named this recipient (an address named in several counts once, in the first of to, cc, bcc)',
+});
+export type RecipientField = Static<typeof RecipientFieldSchema>;
+
 export const OutgoingRecipientSchema = Type.Object({
 	address: Type.String(),
+	field: RecipientFieldSchema,
 	route: RouteSchema,
 	status: sendStatus(),
 	error: Nullable(Type.String(), { description: "this recipient's last failure (the relay's reply when it gave one)" }),
@@ -25,13 +38,16 @@ export type OutgoingRecipient = Static<typeof OutgoingRecipientSchema>;
 const outgoingProperties = {
 	_id: Type.String(),
 	from: Type.String({ description: 'the sender address' }),
-	to: Type.Array(Type.String(), { description: 'the recipient addresses' }),
+	to: Type.Array(Type.String(), { description: 'the To recipients' }),
+	cc: Type.Array(Type.String(), { description: 'the Cc recipients' }),
+	bcc: Type.Array(Type.String(), { description: 'the Bcc recipients (they got the message; no copy names them)' }),
 	subject: Type.String(),
+	inReplyTo: Nullable(Type.String(), { description: 'the _id of the received message this one answers; null when it answers none' }),
 	status: sendStatus('queued while any recipient is pending; delivered when all were; failed when any failed for good'),
 	sent: DateTime(),
 	lastError: Nullable(Type.String(), { description: "the last delivery failure (the relay's reply when it gave one)" }),
 	attempts: Type.Integer({ description: 'delivery attempts made so far' }),
-	recipients: Type.Array(OutgoingRecipientSchema),
+	recipients: Type.Array(OutgoingRecipientSchema, { description: 'every distinct recipient (to, cc and bcc) with its delivery status' }),
 };
 
 /** A sent message as GET /api/outgoing-messages returns it. */
@@ -46,19 +62,94 @@ export const SentSchema = Type.Object({
 	warnings: Type.Array(Type.String()),
 });
 
-/** The body of POST /api/outgoing-messages (spec 2.4). */
-export const SendRequestSchema = Type.Object({
-	_serviceKey: Type.Optional(Type.String({ description: 'the API key, if not sent in the Service-Key header' })),
-	to: Type.Union(
+/** One address, a comma-separated list, or an array of them; "Name <address>" allowed. */
+const addressList = (description: string) =>
+	Type.Union(
 		[
 			Type.String({ minLength: 1, maxLength: MAX_RECIPIENTS * 320 }),
 			Type.Array(Type.String({ maxLength: 320 }), { minItems: 1, maxItems: MAX_RECIPIENTS }),
 		],
-		{ description: `one address, a comma-separated list or an array (at most ${MAX_RECIPIENTS}); "Name <address>" allowed` },
-	),
-	from: Type.String({ maxLength: 320, description: 'one of your private addresses, or an address in one of your domains' }),
-	subject: Type.Optional(Type.String({ maxLength: 998, description: 'recommended: mail without a subject is often classed as spam' })),
-	text: Type.Optional(Type.String({ description: 'plain-text body (text or html is required)' })),
-	html: Type.Optional(Type.String({ description: 'HTML body' })),
-});
+		{ description: `${description}: one address, a comma-separated list or an array; "Name <address>" allowed; no line breaks` },
+	);
+
+export const OutgoingAttachmentSchema = Type.Object(
+	{
+		filename: Type.String({
+			minLength: 1,
+			maxLength: 255,
+			pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+			description: 'the file name the recipient sees (no control characters)',
+		}),
+		contentType: Type.Optional(
+			Type.String({
+				maxLength: 255,
+				pattern: '^[A-Za-z0-9][\\w!#$&^.+-]*/[A-Za-z0-9][\\w!#$&^.+-]*(\\s*;[ -~]*)?$',
+				description: 'the MIME type, e.g. application/pdf (parameters allowed); guessed from the file name when absent',
+			}),
+		),
+		content: Type.String({
+			description:
+				'the bytes, base64 (RFC 4648: A-Z a-z 0-9 + /, padded with =, no line breaks); the message they make is held to --max-message-size',
+		}),
+		contentId: Type.Optional(
+			Type.String({
+				minLength: 1,
+				maxLength: 250,
+				pattern: '^[!-;=?-~]+$',
+				description: 'a Content-ID without the angle brackets, for an inline image the HTML shows with <img src="cid:...">',
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+export type OutgoingAttachment = Static<typeof OutgoingAttachmentSchema>;
+
+/** The body of POST /api/outgoing-messages (spec 2.4, with the fields Mailroom adds). */
+export const SendRequestSchema = Type.Object(
+	{
+		_serviceKey: Type.Optional(Type.String({ description: 'the API key, if not sent in the Service-Key header' })),
+		to: Type.Optional(addressList('the To recipients; required unless inReplyTo is given')),
+		cc: Type.Optional(addressList('the Cc recipients')),
+		bcc: Type.Optional(addressList('the Bcc recipients: they get the message, and no copy names them')),
+		from: Type.String({
+			maxLength: 320,
+			description: 'one of your private addresses, or an address in one of your domains; "Name <address>" sets the sender name',
+		}),
+		replyTo: Type.Optional(addressList('where replies should go (the Reply-To header)')),
+		subject: Type.Optional(
+			Type.String({
+				maxLength: 998,
+				description:
+					'recommended: mail without a subject is often classed as spam. With inReplyTo and no subject: "Re: " and the original subject',
+			}),
+		),
+		text: Type.Optional(Type.String({ description: 'plain-text body (text or html is required)' })),
+		html: Type.Optional(Type.String({ description: 'HTML body' })),
+		headers: Type.Optional(
+			Type.Unsafe<Record<string, string>>({
+				type: 'object',
+				additionalProperties: { type: 'string', maxLength: MAX_HEADER_VALUE },
+				maxProperties: MAX_HEADERS,
+				description:
+					`extra headers, name to value (at most ${MAX_HEADERS}; names RFC 5322 field names of at most ${MAX_HEADER_NAME} characters, ` +
+					`values at most ${MAX_HEADER_VALUE} characters, neither with a line break). Headers Mailroom sets itself are refused: ` +
+					'From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, In-Reply-To, References, MIME-Version, Content-Type, ' +
+					'Content-Transfer-Encoding, Sender, Return-Path, DKIM-Signature',
+			}),
+		),
+		attachments: Type.Optional(
+			Type.Array(OutgoingAttachmentSchema, { maxItems: MAX_ATTACHMENTS, description: `files to attach (at most ${MAX_ATTACHMENTS})` }),
+		),
+		inReplyTo: Type.Optional(
+			Type.String({
+				minLength: 1,
+				maxLength: 64,
+				description:
+					'the _id of a message in one of your private addresses or domains to answer: sets In-Reply-To and References from it; ' +
+					'without to, the reply goes to its Reply-To addresses, else its From; without subject, it is "Re: " and its subject',
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
 export type SendRequest = Static<typeof SendRequestSchema>;

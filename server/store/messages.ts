@@ -105,6 +105,7 @@ export class MessageStore {
 	private readonly selectDomainUntil: Statement;
 	private readonly selectDomainCount: Statement;
 	private readonly selectOne: Statement;
+	private readonly selectPlace: Statement;
 	private readonly selectCount: Statement;
 	private readonly selectContent: Statement;
 	private readonly selectRaw: Statement;
@@ -136,6 +137,7 @@ export class MessageStore {
 		this.selectDomainUntil = db.prepare(`${domainListing} AND received <= ? ORDER BY received DESC, seq DESC LIMIT ?`);
 		this.selectDomainCount = db.prepare('SELECT count(*) FROM messages WHERE domain = ?').pluck();
 		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
+		this.selectPlace = db.prepare('SELECT inbox, domain FROM messages WHERE id = ?');
 		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
 		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
@@ -258,6 +260,11 @@ export class MessageStore {
 	get(inbox: string, id: string): MessageRecord | undefined {
 		const row = this.selectOne.get(id, inbox) as RecordRow | undefined;
 		return row && toRecord(row);
+	}
+
+	/** The inbox holding the record `id` (ids are unique across inboxes), and its domain. */
+	placeOf(id: string): { inbox: string; domain: string } | undefined {
+		return this.selectPlace.get(id) as { inbox: string; domain: string } | undefined;
 	}
 
 	/** Only the raw source, without assembling a pieced one in memory. */

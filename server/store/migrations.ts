@@ -331,4 +331,11 @@ export const MIGRATIONS: string[] = [
 	ALTER TABLE webhook_deliveries ADD COLUMN subscription_id TEXT;
 	ALTER TABLE webhook_attempts ADD COLUMN subscription_id TEXT;
 	`,
+	`
+	-- Sent mail: the received message a reply answers (its _id), and an index by age for the retention sweep, which deletes
+	-- sent messages as old as the mail it deletes. Each entry of recipients_json now names its field ('to', 'cc' or 'bcc');
+	-- entries written before name none and are read as 'to'.
+	ALTER TABLE outgoing_messages ADD COLUMN in_reply_to TEXT;
+	CREATE INDEX outgoing_messages_sent ON outgoing_messages(sent);
+	`,
 ];

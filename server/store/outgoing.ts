@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import type { OutgoingRecipient, OutgoingRecord, Route, SendStatus } from '../schemas/outgoing';
+import type { OutgoingRecipient, OutgoingRecord, RecipientField, Route, SendStatus } from '../schemas/outgoing';
 
 export interface NewOutgoing {
 	id: string;
@@ -7,7 +7,9 @@ export interface NewOutgoing {
 	from: string;
 	subject: string;
 	sent: string;
-	recipients: { address: string; route: Route }[];
+	recipients: { address: string; field: RecipientField; route: Route }[];
+	/** The _id of the received message this one answers. */
+	inReplyTo: string | null;
 	raw: Buffer;
 	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
 	ip: string;
@@ -30,18 +32,25 @@ interface OutgoingRow {
 	subject: string;
 	sent: string;
 	recipients_json: string;
+	in_reply_to: string | null;
 	status: SendStatus;
 	last_error: string | null;
 	attempts: number;
 }
 
 function toRecord(row: OutgoingRow): OutgoingRecord {
-	const recipients = JSON.parse(row.recipients_json) as OutgoingRecipient[];
+	// Rows recorded before cc and bcc existed name no field: all their recipients were To recipients.
+	const stored = JSON.parse(row.recipients_json) as (Omit<OutgoingRecipient, 'field'> & { field?: RecipientField })[];
+	const recipients = stored.map((r): OutgoingRecipient => ({ ...r, field: r.field ?? 'to' }));
+	const inField = (field: RecipientField) => recipients.filter((r) => r.field === field).map((r) => r.address);
 	return {
 		_id: row.id,
 		from: row.from_address,
-		to: recipients.map((r) => r.address),
+		to: inField('to'),
+		cc: inField('cc'),
+		bcc: inField('bcc'),
 		subject: row.subject,
+		inReplyTo: row.in_reply_to,
 		status: row.status,
 		sent: row.sent,
 		lastError: row.last_error,
@@ -75,10 +84,10 @@ export class OutgoingStore {
 				const recipients: OutgoingRecipient[] = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
 				this.db
 					.prepare(
-						`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status)
-					VALUES (?, ?, ?, ?, ?, ?, 'queued')`,
+						`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, in_reply_to, status)
+					VALUES (?, ?, ?, ?, ?, ?, ?, 'queued')`,
 					)
-					.run(message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients));
+					.run(message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients), message.inReplyTo);
 				// In flight from the start: the caller makes the first attempt at once.
 				this.db
 					.prepare('INSERT INTO outbox (message_id, raw, ip, via, next_attempt, in_flight) VALUES (?, ?, ?, ?, ?, 1)')
@@ -100,6 +109,19 @@ export class OutgoingStore {
 				.prepare('SELECT * FROM outgoing_messages WHERE account_id = ? ORDER BY seq DESC LIMIT ?')
 				.all(accountId, limit) as OutgoingRow[]
 		).map(toRecord);
+	}
+
+	/**
+	 * Deletes up to `limit` sent messages older than `before` (ISO time) whose deliveries are settled (none left in the
+	 * outbox): the retention sweep's share of sent mail. Returns how many it deleted.
+	 */
+	deleteSettledBefore(before: string, limit: number): number {
+		return this.db
+			.prepare(
+				`DELETE FROM outgoing_messages WHERE seq IN (SELECT seq FROM outgoing_messages o WHERE sent < ?
+					AND NOT EXISTS (SELECT 1 FROM outbox WHERE message_id = o.id) ORDER BY sent LIMIT ?)`,
+			)
+			.run(before, limit).changes;
 	}
 
 	/** After a restart nothing is in flight any more: attempts cut short are due again. */

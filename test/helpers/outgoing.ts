@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, expect } from '@jest/globals';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Me } from 'mailroom-server/dist/schemas/account';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
 import { startTestMailroom, type TestMailroom } from './mailroom';
+import { enc } from './messages';
 import { startTestRelay, type TestRelay } from './smtp-relay';
 
 /** The answer to POST /api/outgoing-messages. */
@@ -53,3 +56,35 @@ export function sendingSetup(): SendingSetup {
 	});
 	return setup;
 }
+
+/** A copy of sent mail in a local inbox: its record, its raw source, and that source parsed as a mail client would. */
+export interface ReceivedCopy {
+	record: MessageRecord;
+	raw: Buffer;
+	parsed: ParsedMail;
+}
+
+/** The newest message of `inbox` (readable with `key`, or public), read as a mail client would read it. */
+export async function receivedCopy(server: TestMailroom, inbox: string, key?: string): Promise<ReceivedCopy> {
+	const list = await server.api<MessageRecord[]>(`/api/addresses/${enc(inbox)}/messages`, { key });
+	expect(list.status).toBe(200);
+	expect(list.body.length).toBeGreaterThan(0);
+	const record = list.body[0];
+	const response = await fetch(`${server.httpUrl}/api/raw/${enc(inbox)}/${record._id}`, { headers: key ? { 'Service-Key': key } : {} });
+	expect(response.status).toBe(200);
+	const raw = Buffer.from(await response.arrayBuffer());
+	return { record, raw, parsed: await simpleParser(raw) };
+}
+
+/** The bytes of one attachment of a stored message, by its checksum, as the attachments API serves them. */
+export async function attachmentBytes(server: TestMailroom, inbox: string, id: string, checksum: string, key?: string): Promise<Buffer> {
+	const response = await fetch(`${server.httpUrl}/api/addresses/${enc(inbox)}/messages/${id}/attachments/${checksum}`, {
+		headers: key ? { 'Service-Key': key } : {},
+	});
+	expect(response.status).toBe(200);
+	return Buffer.from(await response.arrayBuffer());
+}
+
+/** An RFC 5322 date-time (section 3.3) as Mailroom writes it: day of week, date, time with seconds, numeric zone. */
+export const RFC_5322_DATE =
+	/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4}$/;

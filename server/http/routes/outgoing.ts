@@ -5,8 +5,17 @@ import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, badRequest, unauthorized } from '../errors';
 import { errorResponses } from '../schemas';
-import { SendError } from '../../outbound/sender';
-import { MAX_RECIPIENTS, OutgoingSchema, SendRequestSchema, SentSchema, type SendRequest } from '../../schemas/outgoing';
+import { SendError } from '../../outbound/send-error';
+import { BODY_LIMIT } from '../body-limit';
+import {
+	MAX_ATTACHMENTS,
+	MAX_HEADERS,
+	MAX_RECIPIENTS,
+	OutgoingSchema,
+	SendRequestSchema,
+	SentSchema,
+	type SendRequest,
+} from '../../schemas/outgoing';
 import { refTo } from '../../schemas/shared';
 
 /** The account of the header key, or of `_serviceKey` in the body (this one operation allows both); they must agree. */
@@ -20,17 +29,27 @@ function sendingAccount(request: FastifyRequest & { body: SendRequest }, deps: H
 	return account;
 }
 
+/**
+ * The largest send body read: room for a message of --max-message-size however its JSON is written (base64 attachments
+ * take 4/3 of their bytes, JSON escapes up to twice what the composer writes), plus the usual JSON body limit.
+ */
+export const sendBodyLimit = (maxMessageSize: number) => 2 * maxMessageSize + BODY_LIMIT;
+
 export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 	app.post(
 		'/api/outgoing-messages',
 		{
+			bodyLimit: sendBodyLimit(deps.config.maxMessageSize),
 			schema: {
-				summary: `Send a message to up to ${MAX_RECIPIENTS} recipients; one outgoing-message credit per recipient`,
+				summary: `Send a message to up to ${MAX_RECIPIENTS} recipients (to, cc and bcc together); one outgoing-message credit per recipient`,
 				description:
 					'Recipients in local domains get the message in their inbox here (webhooks and websockets fire); others get it through the SMTP relay. ' +
+					'Every distinct recipient costs one credit, all charged at once or none (402). Bcc recipients get the message and no copy names them. ' +
+					`At most ${MAX_ATTACHMENTS} attachments and ${MAX_HEADERS} extra headers; the composed message is held to --max-message-size (413). ` +
+					'With inReplyTo, the message answers one of your received messages (In-Reply-To, References; to and subject default from it). ' +
 					'The API key may be sent in the Service-Key header or in body/_serviceKey.',
 				body: SendRequestSchema,
-				response: { 200: SentSchema, ...errorResponses(400, 401, 402, 403, 413, 422, 429) },
+				response: { 200: SentSchema, ...errorResponses(400, 401, 402, 403, 404, 413, 422, 429) },
 			},
 		},
 		async (request) => {

@@ -2,7 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom } from '../../helpers/mailroom';
-import { credits, listOutgoing, postOutgoing, senderAccount, sendingSetup, type Sent } from '../../helpers/outgoing';
+import { omit } from '../../helpers/messages';
+import {
+	credits,
+	listOutgoing,
+	postOutgoing,
+	receivedCopy,
+	RFC_5322_DATE,
+	senderAccount,
+	sendingSetup,
+	type Sent,
+} from '../../helpers/outgoing';
 
 const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
 
@@ -27,11 +37,14 @@ describe('sending with a relay: checks, composition and charge', () => {
 		expect(res.body).toMatchObject({
 			from: 'alice@local.test',
 			to: ['carol@remote.test'],
+			cc: [],
+			bcc: [],
+			inReplyTo: null,
 			subject: 'Quarterly report',
 			status: 'delivered',
 			lastError: null,
 			attempts: 1,
-			recipients: [{ address: 'carol@remote.test', route: 'relay', status: 'delivered', error: null }],
+			recipients: [{ address: 'carol@remote.test', field: 'to', route: 'relay', status: 'delivered', error: null }],
 			creditsRemaining: before - 1,
 			warnings: [],
 		});
@@ -48,8 +61,21 @@ describe('sending with a relay: checks, composition and charge', () => {
 		expect(mail.parsed.text?.trim()).toBe('Plain text body https://example.org/r');
 		expect(mail.parsed.html).toContain('<p>HTML <b>body</b></p>');
 		expect(mail.parsed.messageId).toBe(`<${res.body._id}@local.test>`);
-		expect(mail.parsed.date?.toISOString()).toBe(res.body.sent);
 		expect(mail.raw).not.toMatch(/^dkim-signature:/im);
+	});
+
+	it('writes an RFC 5322 Date that a mail client reads as the send time, in the relayed and the local copy', async () => {
+		const { server, relay } = setup;
+		const relayedBefore = relay.received.length;
+		const res = await send({ from: 'alice@local.test', to: ['dated@remote.test', 'dated@local.test'], subject: 'dated', text: 't' });
+		expect(res.body.status).toBe('delivered');
+		const sentToTheSecond = Math.floor(Date.parse(res.body.sent) / 1000) * 1000;
+		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
+		for (const copy of [relayed, await receivedCopy(server, 'dated@local.test')]) {
+			const dateHeader = copy.parsed.headerLines.find((line) => line.key === 'date')!.line;
+			expect(dateHeader.replace(/^Date: /, '')).toMatch(RFC_5322_DATE);
+			expect(copy.parsed.date?.getTime()).toBe(sentToTheSecond);
+		}
 	});
 
 	it('answers 400 naming the field for invalid JSON and missing or invalid fields, and charges nothing', async () => {
@@ -121,8 +147,80 @@ describe('sending with a relay: checks, composition and charge', () => {
 		server.db.prepare("INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')").run(owner.id);
 		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);
 		expect(res.status).toBe(200);
-		expect(res.body.recipients).toEqual([{ address: 'someone@owned.test', route: 'local', status: 'delivered', error: null }]);
+		expect(res.body.recipients).toEqual([{ address: 'someone@owned.test', field: 'to', route: 'local', status: 'delivered', error: null }]);
 	});
+});
+
+describe('sending to cc and bcc', () => {
+	const setup = sendingSetup();
+
+	it('delivers to every to, cc and bcc recipient, local and relayed, one credit each, and no copy names a bcc recipient', async () => {
+		const { server, relay, alice } = setup;
+		const before = await credits(server, alice.key);
+		const relayedBefore = relay.received.length;
+		const res = await postOutgoing(server, alice.key, {
+			from: 'Alice <alice@local.test>',
+			to: ['To One <to1@local.test>', 'to2@remote.test'],
+			cc: 'cc1@local.test, Cc Two <cc2@remote.test>',
+			// to1 is named twice: one recipient, one credit, a To recipient.
+			bcc: ['bcc1@local.test', 'Hidden <bcc2@remote.test>', 'TO1@local.test'],
+			subject: 'Everyone',
+			text: 'to all',
+		});
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({
+			status: 'delivered',
+			to: ['to1@local.test', 'to2@remote.test'],
+			cc: ['cc1@local.test', 'cc2@remote.test'],
+			bcc: ['bcc1@local.test', 'bcc2@remote.test'],
+			creditsRemaining: before - 6,
+		});
+		expect(res.body.recipients.map(({ address, field, route }) => [address, field, route])).toEqual([
+			['to1@local.test', 'to', 'local'],
+			['to2@remote.test', 'to', 'relay'],
+			['cc1@local.test', 'cc', 'local'],
+			['cc2@remote.test', 'cc', 'relay'],
+			['bcc1@local.test', 'bcc', 'local'],
+			['bcc2@remote.test', 'bcc', 'relay'],
+		]);
+		expect(await credits(server, alice.key)).toBe(before - 6);
+		expect((await listOutgoing(server, alice.key))[0]).toEqual(omit(res.body, 'id', 'creditsRemaining', 'warnings'));
+
+		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
+		expect(relay.received).toHaveLength(relayedBefore + 1);
+		expect(relayed.to).toEqual(['to2@remote.test', 'cc2@remote.test', 'bcc2@remote.test']);
+		const copies = [relayed, ...(await Promise.all(['to1', 'cc1', 'bcc1'].map((name) => receivedCopy(server, `${name}@local.test`))))];
+		for (const copy of copies) {
+			expect(copy.parsed.to).toMatchObject({ value: [{ address: 'to1@local.test', name: 'To One' }, { address: 'to2@remote.test' }] });
+			expect(copy.parsed.cc).toMatchObject({ value: [{ address: 'cc1@local.test' }, { address: 'cc2@remote.test', name: 'Cc Two' }] });
+			expect(copy.parsed.bcc).toBeUndefined();
+			expect(copy.raw.toString()).not.toMatch(/^bcc:|bcc1|bcc2|Hidden/im);
+		}
+		const bccCopy = await receivedCopy(server, 'bcc1@local.test');
+		expect(bccCopy.record).toMatchObject({ inbox: 'bcc1@local.test', subject: 'Everyone', bcc: null });
+		expect(bccCopy.record.cc?.map((a) => a.address)).toEqual(['cc1@local.test', 'cc2@remote.test']);
+	});
+
+	it('refuses with 402, charging and sending nothing, when the credits cover the To recipients but not cc and bcc', async () => {
+		const { server, relay } = setup;
+		const short = await senderAccount(server, 'short', 'short@local.test', 2);
+		const relayedBefore = relay.received.length;
+		const res = await postOutgoing<ErrorBody>(server, short.key, {
+			from: 'short@local.test',
+			to: 'short-to@local.test',
+			cc: 'short-cc@remote.test',
+			bcc: 'short-bcc@local.test',
+			text: 't',
+		});
+		expect(res.status).toBe(402);
+		expect(res.body).toEqual(NO_CREDITS);
+		expect(await credits(server, short.key)).toBe(2);
+		expect(await listOutgoing(server, short.key)).toEqual([]);
+		for (const inbox of ['short-to@local.test', 'short-bcc@local.test']) expect(await messages(inbox)).toEqual([]);
+		expect(relay.received).toHaveLength(relayedBefore);
+	});
+
+	const messages = async (email: string) => (await setup.server.api<MessageRecord[]>(`/api/addresses/${email}/messages`)).body;
 });
 
 describe('sending without a relay', () => {

@@ -3,6 +3,8 @@ import { countRows, inboxMessages, messageCount } from '../../helpers/inboxes';
 import { sendLarge } from '../../helpers/large-messages';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
+import { listOutgoing, postOutgoing, senderAccount } from '../../helpers/outgoing';
+import { freePort } from '../../helpers/ports';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -26,10 +28,10 @@ describe('retention sweep', () => {
 		for (let i = 0; i < 6; i++) ids.push(...(await sendMail(server, { to: 'full@example.test', subject: `m${i}` })));
 		await star('full@example.test', ids[0]);
 		await sendMail(server, { to: 'small@example.test' });
-		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 2 });
+		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 2, sent: 0 });
 		expect(await idsIn('full@example.test')).toEqual([ids[5], ids[4], ids[3], ids[0]]);
 		expect(await idsIn('small@example.test')).toHaveLength(1);
-		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0 });
+		expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0, sent: 0 });
 	});
 
 	it('deletes messages past the maximum age with their raw mail and unshared attachments; starred mail stays', async () => {
@@ -45,13 +47,45 @@ describe('retention sweep', () => {
 		server.db.prepare('UPDATE messages SET received = received - ? WHERE id IN (?, ?)').run(2 * DAY, starred, old);
 		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([3, 2]);
 
-		expect(await server.retention.sweep()).toEqual({ expired: 1, overflow: 0 });
+		expect(await server.retention.sweep()).toEqual({ expired: 1, overflow: 0, sent: 0 });
 		expect(await idsIn('old@example.test')).toEqual([starred]);
 		expect(await idsIn('young@example.test')).toEqual([young]);
 		expect((await server.api(`/api/raw/old@example.test/${old}`)).status).toBe(404);
 		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([2, 1]);
 		const download = await server.api(`/api/addresses/young@example.test/messages/${young}/attachments/shared.txt`);
 		expect(download.text).toBe(shared.content);
+	});
+});
+
+describe('retention sweep of sent mail', () => {
+	it('deletes sent messages past the maximum age once settled; those still in the outbox stay', async () => {
+		// A relay nobody listens on: mail to remote.test waits in the outbox for a retry an hour away.
+		const server = await startTestMailroom({
+			domains: ['local.test'],
+			relayUrl: `smtp://127.0.0.1:${await freePort()}`,
+			relayRetryDelays: [HOUR],
+			retentionMaxAge: DAY,
+			retentionSweepInterval: HOUR,
+		});
+		try {
+			const sender = await senderAccount(server, 'sender', 'sender@local.test', 10);
+			const send = async (subject: string, to: string) =>
+				(await postOutgoing(server, sender.key, { from: 'sender@local.test', to, subject, text: 't' })).body;
+			const delivered = await send('old and delivered', 'kept@local.test');
+			const queued = await send('old and queued', 'waiting@remote.test');
+			await send('young', 'kept@local.test');
+			expect([delivered.status, queued.status]).toEqual(['delivered', 'queued']);
+			const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
+			server.db.prepare('UPDATE outgoing_messages SET sent = ? WHERE id IN (?, ?)').run(twoDaysAgo, delivered._id, queued._id);
+
+			expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0, sent: 1 });
+			expect((await listOutgoing(server, sender.key)).map((m) => m.subject)).toEqual(['young', 'old and queued']);
+			// The copies in the inboxes are received mail, kept by their own age.
+			expect(await messageCount(server, 'kept@local.test')).toBe(2);
+			expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0, sent: 0 });
+		} finally {
+			await server.stop();
+		}
 	});
 });
 

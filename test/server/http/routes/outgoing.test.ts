@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
-import { postOutgoing, sendingSetup, type Sent } from '../../../helpers/outgoing';
+import { expectError } from '../../../helpers/messages';
+import { credits, postOutgoing, sendingSetup, type Sent } from '../../../helpers/outgoing';
 
 describe('POST and GET /api/outgoing-messages', () => {
 	const setup = sendingSetup();
@@ -38,7 +39,10 @@ describe('POST and GET /api/outgoing-messages', () => {
 		expect(Object.keys(list.body[0]).sort()).toEqual([
 			'_id',
 			'attempts',
+			'bcc',
+			'cc',
 			'from',
+			'inReplyTo',
 			'lastError',
 			'recipients',
 			'sent',
@@ -46,7 +50,41 @@ describe('POST and GET /api/outgoing-messages', () => {
 			'subject',
 			'to',
 		]);
+		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual(['address', 'error', 'field', 'route', 'status']);
 		expect((await server.api('/api/outgoing-messages')).status).toBe(401);
 		expect((await server.api('/api/outgoing-messages?limit=0', { key: alice.key })).status).toBe(400);
+	});
+
+	it('refuses a field it does not know with 400 naming it, charging nothing', async () => {
+		const { server, alice } = setup;
+		const before = await credits(server, alice.key);
+		const mail = { from: 'alice@local.test', to: 'typo@local.test', subject: 's', text: 't' };
+		for (const field of ['attachment', 'CC', 'reply_to', 'html_body']) {
+			expectError(await send({ ...mail, [field]: 'x' }), 400, new RegExp(`^body has a field it does not take: "${field}"$`));
+		}
+		expect(await credits(server, alice.key)).toBe(before);
+		expect((await server.api('/api/addresses/typo@local.test/messages')).body).toEqual([]);
+	});
+
+	it('describes every field of the send body and of the sent message in the OpenAPI document', async () => {
+		type Properties = Record<string, { description?: string; items?: { properties?: Properties } }>;
+		const doc = (
+			await setup.server.api<{
+				paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Properties } }> } } }>;
+				components: { schemas: Record<string, { properties: Properties }> };
+			}>('/openapi.json')
+		).body;
+		const body = doc.paths['/api/outgoing-messages'].post.requestBody.content['application/json'].schema.properties;
+		const outgoing = doc.components.schemas.Outgoing.properties;
+		const undescribed = (properties: Properties, where: string) =>
+			Object.entries(properties)
+				.filter(([, schema]) => !schema.description)
+				.map(([name]) => `${where}.${name}`);
+		expect([
+			...undescribed(body, 'body'),
+			...undescribed(body.attachments.items!.properties!, 'body.attachments[]'),
+			...undescribed(Object.fromEntries(['cc', 'bcc', 'inReplyTo', 'recipients'].map((name) => [name, outgoing[name]])), 'Outgoing'),
+			...undescribed({ field: outgoing.recipients.items!.properties!.field }, 'Outgoing.recipients[]'),
+		]).toEqual([]);
 	});
 });

@@ -1,0 +1,9 @@
+/** A send refused before anything was recorded or charged; `statusCode` is the HTTP status to answer. */
+export class SendError extends Error {
+	constructor(
+		readonly statusCode: 400 | 402 | 403 | 404 | 413 | 422,
+		message: string,
+	) {
+		super(message);
+	}
+}
