@@ -388,7 +388,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 
-	it('Mailroom action node (examples/n8n/mailroom-wait-for-email.json): Reserve, Wait For and Get Text in one run', async () => {
+	it('Mailroom action node (examples/n8n/mailroom-wait-for-email.json): Reserve, Wait For and Get in one run', async () => {
 		const workflow = example('mailroom-wait-for-email.json');
 		// Started by a Webhook that answers with the last node's items, instead of the editor's manual trigger.
 		const start = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!;
@@ -404,7 +404,7 @@ describe('Mailroom nodes in a real n8n', () => {
 
 		const answer = fetch(`${n8nUrl}/webhook/mailroom-e2e-signup`, { method: 'POST' }).then(async (response) => ({
 			status: response.status,
-			body: (await response.json()) as { email: string; messageId: string; text: string }[],
+			body: (await response.json()) as { _id: string; inbox: string; text: string }[],
 		}));
 		let done = false;
 		void answer.finally(() => (done = true));
@@ -427,18 +427,31 @@ describe('Mailroom nodes in a real n8n', () => {
 		}
 		const { status, body } = await answer;
 		expect(status).toBe(200);
-		expect(body).toEqual([{ email, messageId: expect.any(String), text: expect.stringMatching(/https:\/\/app\.test\/verify\?token=\d/) }]);
-		expect(sent).toContain(body[0].messageId);
+		expect(body).toEqual([
+			expect.objectContaining({
+				_id: expect.any(String),
+				inbox: email,
+				subject: 'Please verify your address',
+				text: expect.stringMatching(/https:\/\/app\.test\/verify\?token=\d/),
+			}),
+		]);
+		expect(sent).toContain(body[0]._id);
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 
-	it('Trigger and Email Send (examples/n8n/mailroom-auto-reply.json): a reply reaches the sender', async () => {
+	it('Trigger and Message Reply (examples/n8n/mailroom-auto-reply.json): a reply in the thread reaches the sender', async () => {
 		const workflow = example('mailroom-auto-reply.json');
 		const email = workflow.nodes[0].parameters.email as string;
 		const { id, versionId } = await importWorkflow(workflow);
 		await rest('POST', `/workflows/${id}/activate`, { versionId });
 
-		await sendMail(mailroom, { to: email, from: 'Bob <bob@customer.test>', subject: 'Where is my order?', text: 'It has been a week.' });
+		const [question] = await sendMail(mailroom, {
+			to: email,
+			from: 'Bob <bob@customer.test>',
+			subject: 'Where is my order?',
+			text: 'It has been a week.',
+			messageId: '<order-question@customer.test>',
+		});
 		const [execution] = await finishedExecution(id);
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Send Reply')).toEqual([
@@ -446,14 +459,116 @@ describe('Mailroom nodes in a real n8n', () => {
 				from: email,
 				to: ['bob@customer.test'],
 				subject: 'Re: Where is my order?',
+				inReplyTo: question,
 				status: 'delivered',
 				creditsRemaining: 9,
 			}),
 		]);
 		const [reply] = (await mailroom.api<MessageRecord[]>('/api/addresses/bob%40customer.test/messages', { key: account.key })).body;
 		expect(reply).toMatchObject({ subject: 'Re: Where is my order?', from: [{ address: email }] });
+		const headers = await mailroom.api<Record<string, string[]>>(`/api/addresses/bob%40customer.test/messages/${reply._id}/headers`, {
+			key: account.key,
+		});
+		expect(headers.body['in-reply-to']).toEqual(['<order-question@customer.test>']);
 
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 		expect(await subscriptionsOf(email)).toEqual([]);
+	});
+
+	it('Email Send attaches binary data of its input item (here from a Convert to File node), and a Mailroom Trigger workflow receives it as binary data', async () => {
+		const credentials = { mailroomApi: { id: '', name: 'Mailroom account' } };
+		const receiver: WorkflowJson = {
+			name: 'Mailroom e2e: receive attachments',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Mailroom Trigger',
+					type: 'n8n-nodes-mailroom.mailroomTrigger',
+					typeVersion: 1.1,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { email: 'reports@example.test', options: { downloadAttachments: true } },
+					credentials,
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		};
+		const bytes = Buffer.from(Array.from({ length: 50_000 }, (_, index) => (index * 31 + 7) % 256));
+		const sender: WorkflowJson = {
+			name: 'Mailroom e2e: send an attachment',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: 'mailroom-e2e-send', responseMode: 'lastNode', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'Make File',
+					type: 'n8n-nodes-base.convertToFile',
+					typeVersion: 1.1,
+					position: [220, 0],
+					parameters: {
+						operation: 'toBinary',
+						sourceProperty: 'body.content',
+						options: { fileName: 'report.bin', mimeType: 'application/octet-stream' },
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'Send Report',
+					type: 'n8n-nodes-mailroom.mailroom',
+					typeVersion: 1.1,
+					position: [440, 0],
+					parameters: {
+						resource: 'email',
+						operation: 'send',
+						from: 'e2e-sender@example.test',
+						to: 'reports@example.test',
+						subject: 'Weekly report',
+						text: 'The report is attached.',
+						options: { attachments: 'data' },
+					},
+					credentials,
+				},
+			],
+			connections: {
+				Webhook: { main: [[{ node: 'Make File', type: 'main', index: 0 }]] },
+				'Make File': { main: [[{ node: 'Send Report', type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		};
+		await mailroom.api('/api/addresses/e2e-sender%40example.test', { key: account.key, method: 'POST' });
+		const receiving = await importWorkflow(receiver);
+		await rest('POST', `/workflows/${receiving.id}/activate`, { versionId: receiving.versionId });
+		const sending = await importWorkflow(sender);
+		await rest('POST', `/workflows/${sending.id}/activate`, { versionId: sending.versionId });
+
+		const answer = await fetch(`${n8nUrl}/webhook/mailroom-e2e-send`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ content: bytes.toString('base64') }),
+		});
+		expect(answer.status).toBe(200);
+		expect(await answer.json()).toMatchObject({ to: ['reports@example.test'], subject: 'Weekly report', status: 'delivered' });
+
+		const [execution] = await finishedExecution(receiving.id);
+		expect(execution.status).toBe('success');
+		const [item] = execution.runData['Mailroom Trigger'][0].data!.main[0]!;
+		expect(item.json).toMatchObject({ subject: 'Weekly report', attachments: [{ filename: 'report.bin', size: bytes.length }] });
+		expect(item.binary).toEqual({
+			attachment_0: expect.objectContaining({ fileName: 'report.bin', mimeType: 'application/octet-stream' }),
+		});
+		// Byte for byte in the inbox the trigger read it from.
+		const { checksum, url } = (item.json.attachments as { checksum: string; url: string }[])[0];
+		expect(checksum).toBe(createHash('md5').update(bytes).digest('hex'));
+		const stored = await fetch(url, { headers: { 'Service-Key': account.key } });
+		expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
+		for (const { id } of [receiving, sending]) await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 });
