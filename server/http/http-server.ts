@@ -3,10 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
 import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
-import { registerAuth, serviceKeyOf } from './auth';
+import { callerOf, registerAuth } from './auth';
 import { HttpError, errorBody } from './errors';
 import { SHARED_SCHEMAS } from './schemas';
-import { hashKey } from '../store/accounts';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
@@ -67,10 +66,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	// Counted per API key when a valid one is sent, else per client IP (registerAuth has resolved the key by now).
 	await app.register(rateLimit, {
 		timeWindow: '1 minute',
-		keyGenerator: (request) => {
-			const key = serviceKeyOf(request);
-			return key && request.account ? `key:${hashKey(key)}` : `ip:${request.ip}`;
-		},
+		keyGenerator: callerOf,
 		max: (_request, key) => (key.startsWith('key:') ? deps.config.rateLimitKey : deps.config.rateLimitIp),
 		errorResponseBuilder: (_request, context) =>
 			new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
