@@ -20,6 +20,7 @@ import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
+import { waitForRoutes } from './routes/wait-for';
 
 /** Largest JSON body the API reads. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -38,6 +39,9 @@ export async function buildHttpServer(deps: HttpDeps) {
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: BODY_LIMIT,
 		return503OnClosing: true,
+		// No timeout may cut a request waiting for mail (up to 5 minutes): none is Fastify's default too, said here so it stays so.
+		connectionTimeout: 0,
+		requestTimeout: 0,
 		// A body a schema closes (additionalProperties: false) is refused for a field it does not know, not quietly stripped of it.
 		ajv: { customOptions: { removeAdditional: false } },
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
@@ -79,6 +83,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	await registerOpenApi(app); // before the routes, so it sees them all
 
 	messageRoutes(app, deps);
+	waitForRoutes(app, deps);
 	messageContentRoutes(app, deps);
 	messageStateRoutes(app, deps);
 	accountInboxRoutes(app, deps);
