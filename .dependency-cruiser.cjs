@@ -6,7 +6,7 @@ const LAYERS = [
 	['mail'],
 	['store', 'parse', 'payload'],
 	['ingest'],
-	['smtp', 'webhooks', 'outbound', 'websocket', 'retention'],
+	['smtp', 'webhooks', 'outbound', 'websocket', 'retention', 'waiting'],
 	['dashboard'],
 	['http'],
 	['app.ts'],

@@ -28,6 +28,8 @@ import { Sender } from './outbound/sender';
 import { Webhooks } from './webhooks/webhooks';
 import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
 import { RetentionSweep } from './retention/retention-sweep';
+import { MessageMatcher } from './store/message-matcher';
+import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 
 export interface Mailroom {
@@ -45,6 +47,8 @@ export interface Mailroom {
 	http: Awaited<ReturnType<typeof buildHttpServer>>;
 	/** Background deletion of old mail (started with the server). */
 	retention: RetentionSweep;
+	/** Requests waiting for mail (GET /api/addresses/:email/wait-for-message). */
+	waiters: MailWaiters;
 	/** Set on the first start of an empty database: the admin account and its only clear-text key. */
 	bootstrap?: { account: Account; key: string };
 	close(): Promise<void>;
@@ -135,6 +139,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		interval: config.retentionSweepInterval,
 	};
 	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, outgoing, ingest, retentionLimits, log);
+	const waiters = new MailWaiters(ingest, new MessageMatcher(db));
 
 	const sender = new Sender({
 		store: outgoing,
@@ -160,6 +165,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		subscriptions: new WebhookSubscriptionStore(db),
 		webhooks,
 		incomingMessages,
+		waiters,
 		sender,
 		log,
 		durable,
@@ -168,6 +174,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	let closing: Promise<void> | undefined;
 	const close = () =>
 		(closing ??= (async () => {
+			// First: the HTTP server's close waits for every request, and a wait may have minutes left.
+			waiters.close();
 			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close(), retention.stop()]);
 			incomingMessages.close();
 			await outbox.close(config.shutdownTimeout * 1000);
@@ -212,6 +220,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		ingest,
 		http,
 		retention,
+		waiters,
 		bootstrap,
 		close,
 	};

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Account, AccountStore } from '../store/accounts';
+import { hashKey, type Account, type AccountStore } from '../store/accounts';
 import type { AddressStore } from '../store/addresses';
 import { forbidden, unauthorized } from './errors';
 
@@ -15,6 +15,12 @@ export const KEY_HEADER = 'service-key';
 export function serviceKeyOf(request: FastifyRequest): string | undefined {
 	const key = request.headers[KEY_HEADER];
 	return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/** Who a request counts against (rate limits, requests waiting for mail): its API key when valid, else its IP. */
+export function callerOf(request: FastifyRequest): string {
+	const key = serviceKeyOf(request);
+	return key && request.account ? `key:${hashKey(key)}` : `ip:${request.ip}`;
 }
 
 /**

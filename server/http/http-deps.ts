@@ -17,6 +17,7 @@ import type { OutgoingStore } from '../store/outgoing';
 import type { Sender } from '../outbound/sender';
 import type { Webhooks } from '../webhooks/webhooks';
 import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
+import type { MailWaiters } from '../waiting/mail-waiters';
 
 /** What route plugins are given. */
 export interface HttpDeps {
@@ -36,6 +37,7 @@ export interface HttpDeps {
 	outgoing: OutgoingStore;
 	webhooks: Webhooks;
 	incomingMessages: IncomingMessagesHub;
+	waiters: MailWaiters;
 	/** Resolves once everything committed so far is durable (awaited before answering a change). */
 	durable: () => Promise<void>;
 }

@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
 import { registerOpenApi } from './openapi';
 import type { HttpDeps } from './http-deps';
-import { registerAuth, serviceKeyOf } from './auth';
+import { callerOf, registerAuth } from './auth';
 import { HttpError, errorBody } from './errors';
 import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
-import { hashKey } from '../store/accounts';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
@@ -22,6 +21,7 @@ import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
+import { waitForRoutes } from './routes/wait-for';
 
 /** What a request got wrong, naming the part: an unknown field by its name, anything else as the validator says it. */
 function validationMessage(err: FastifyError): string {
@@ -37,6 +37,9 @@ export async function buildHttpServer(deps: HttpDeps) {
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: BODY_LIMIT,
 		return503OnClosing: true,
+		// No timeout may cut a request waiting for mail (up to 5 minutes): none is Fastify's default too, said here so it stays so.
+		connectionTimeout: 0,
+		requestTimeout: 0,
 		// A body a schema closes (additionalProperties: false) is refused for a field it does not know, not quietly stripped of it.
 		ajv: { customOptions: { removeAdditional: false } },
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
@@ -66,10 +69,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	// Counted per API key when a valid one is sent, else per client IP (registerAuth has resolved the key by now).
 	await app.register(rateLimit, {
 		timeWindow: '1 minute',
-		keyGenerator: (request) => {
-			const key = serviceKeyOf(request);
-			return key && request.account ? `key:${hashKey(key)}` : `ip:${request.ip}`;
-		},
+		keyGenerator: callerOf,
 		max: (_request, key) => (key.startsWith('key:') ? deps.config.rateLimitKey : deps.config.rateLimitIp),
 		errorResponseBuilder: (_request, context) =>
 			new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
@@ -82,6 +82,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	await registerOpenApi(app); // before the routes, so it sees them all
 
 	messageRoutes(app, deps);
+	waitForRoutes(app, deps);
 	messageContentRoutes(app, deps);
 	messageStateRoutes(app, deps);
 	accountInboxRoutes(app, deps);

@@ -3,15 +3,14 @@ import type { SubscriptionFilter } from '../schemas/webhook';
 import type { NewDelivery, WebhookDeliveryStore } from '../store/webhook-deliveries';
 import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import type { InboxSettingsStore } from '../store/inbox-settings';
-
-const contains = (text: string, part: string) => text.toLowerCase().includes(part.toLowerCase());
+import { containsIgnoringCase, sentBy } from '../mail/filter-match';
 
 /** Whether a message passes a subscription's filter: every part given must match (none given: every message does). */
 function passes(record: MessageRecord, filter: SubscriptionFilter | null): boolean {
 	if (!filter) return true;
 	const { from, subject, hasAttachments } = filter;
-	if (from !== undefined && !record.from.some((sender) => contains(sender.address, from) || contains(sender.name, from))) return false;
-	if (subject !== undefined && !contains(record.subject, subject)) return false;
+	if (from !== undefined && !sentBy(record.from, from)) return false;
+	if (subject !== undefined && !containsIgnoringCase(record.subject, subject)) return false;
 	return hasAttachments === undefined || hasAttachments === (record.attachments?.length ?? 0) > 0;
 }
 

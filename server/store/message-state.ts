@@ -10,6 +10,7 @@ export class MessageStateStore {
 	private readonly updateFolder: Statement;
 	private readonly updateRead: Statement;
 	private readonly toggleSavedBy: Statement;
+	private readonly setSavedBy: Statement;
 	private readonly selectStarred: Statement;
 
 	constructor(db: Db) {
@@ -18,6 +19,8 @@ export class MessageStateStore {
 		this.updateFolder = db.prepare('UPDATE messages SET folder = ? WHERE id = ? AND inbox = ?');
 		this.updateRead = db.prepare('UPDATE messages SET read = ? WHERE id = ? AND inbox = ?');
 		this.toggleSavedBy = db.prepare(`UPDATE messages SET saved_by = CASE WHEN saved_by IS NULL THEN @account END
+			WHERE id = @id AND inbox = @inbox RETURNING ${RECORD_COLUMNS}`);
+		this.setSavedBy = db.prepare(`UPDATE messages SET saved_by = CASE WHEN @starred THEN coalesce(saved_by, @account) END
 			WHERE id = @id AND inbox = @inbox RETURNING ${RECORD_COLUMNS}`);
 		this.selectStarred = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE saved_by = ? ORDER BY received DESC LIMIT ?`);
 	}
@@ -41,6 +44,12 @@ export class MessageStateStore {
 	/** Stars the message for `account`, or unstars it when it is starred (by anyone: the star is per message). */
 	toggleStar(inbox: string, id: string, account: string): MessageRecord | undefined {
 		const row = this.toggleSavedBy.get({ account, id, inbox }) as RecordRow | undefined;
+		return row && toRecord(row);
+	}
+
+	/** Stars the message for `account` (one starred already stays as it is), or unstars it: the same again changes nothing. */
+	setStar(inbox: string, id: string, account: string, starred: boolean): MessageRecord | undefined {
+		const row = this.setSavedBy.get({ account, id, inbox, starred: starred ? 1 : 0 }) as RecordRow | undefined;
 		return row && toRecord(row);
 	}
 

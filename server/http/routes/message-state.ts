@@ -105,6 +105,28 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 		},
 	);
 
+	app.put(
+		'/api/addresses/:email/messages/:messageId/star/:starred',
+		{
+			schema: {
+				summary:
+					'Star a message (true) or unstar it (false); doing it again changes nothing. Starred mail is kept by retention; needs an API key',
+				description:
+					'Unlike PUT .../star, which toggles, this sets the star, so a retried request cannot undo itself. Starring sets savedBy to ' +
+					'your account id (a message starred already keeps its savedBy); unstarring sets it to null.',
+				params: withParam('starred', Type.Boolean({ description: 'true: star; false: unstar' })),
+				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
+			},
+		},
+		(request) => {
+			const account = requireAccount(request);
+			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const record = messageState.setStar(address, request.params.messageId, account.id, request.params.starred);
+			if (!record) throw messageNotFound(address, request.params.messageId);
+			return record;
+		},
+	);
+
 	app.get(
 		'/api/addresses/starred/messages',
 		{

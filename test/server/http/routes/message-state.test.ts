@@ -70,6 +70,35 @@ describe('message state: labels, folder, read, star', () => {
 		expect((await server.api('/api/addresses/starred/messages', { key: account.key })).body).toEqual([]);
 	});
 
+	it('star/true and star/false set the star: the same request again changes nothing', async () => {
+		const star = (starred: string, key?: string) => server.api<MessageRecord>(url(`/star/${starred}`), { method: 'PUT', key });
+		expectError(await star('true'), 401);
+		expectError(await star('maybe', account.key), 400, /starred/);
+		for (let i = 0; i < 2; i++) {
+			const starred = await star('true', account.key);
+			expect(starred.status).toBe(200);
+			expect(starred.body.savedBy).toBe(account.id);
+			expect(starred.body).toEqual(await record());
+		}
+		expect((await server.api<MessageRecord[]>('/api/addresses/starred/messages', { key: account.key })).body.map((m) => m._id)).toEqual([
+			id,
+		]);
+		// Starred already, it stays the first starrer's.
+		expect((await star('true', other.key)).body.savedBy).toBe(account.id);
+		for (let i = 0; i < 2; i++) expect((await star('false', account.key)).body).toMatchObject({ _id: id, savedBy: null });
+		expect((await record()).savedBy).toBeNull();
+		expectError(await server.api(`/api/addresses/${inbox}/messages/${'A'.repeat(16)}/star/true`, { method: 'PUT', key: account.key }), 404);
+	});
+
+	it('a private inbox stars with its owner key only, as the toggle does', async () => {
+		const privateInbox = 'private-star@example.test';
+		server.addresses.reserve(privateInbox, account.id);
+		const [privateId] = await sendMail(server, { to: privateInbox });
+		const star = (key: string) => server.api(`/api/addresses/${privateInbox}/messages/${privateId}/star/true`, { method: 'PUT', key });
+		expectError(await star(other.key), 403);
+		expect((await star(account.key)).status).toBe(200);
+	});
+
 	it('the starred route does not shadow an inbox called "starred"', async () => {
 		const [starredInboxId] = await sendMail(server, { to: 'starred@example.test' });
 		const list = await server.api<MessageRecord[]>(`/api/addresses/${enc('starred@example.test')}/messages`);

@@ -1,0 +1,144 @@
+import type { Ingest } from '../ingest/ingest';
+import type { MessageRecord } from '../schemas/message';
+import type { MessageFilter } from '../schemas/wait-for';
+import type { MessageMatcher } from '../store/message-matcher';
+
+/** Most requests that may wait for mail at once, all callers together (each holds a connection open). */
+export const MAX_WAITERS = 2000;
+/** Most one caller (an API key, or an IP without one) may have waiting at once, so one cannot take every place. */
+export const MAX_WAITERS_PER_CALLER = 500;
+
+export interface WaitRequest {
+	inbox: string;
+	/** Only a message received at or after this time (epoch ms) answers. */
+	since: number;
+	filter: MessageFilter;
+	/** ms */
+	timeout: number;
+	/** Who is asking (see callerOf), for MAX_WAITERS_PER_CALLER. */
+	caller: string;
+}
+
+/** How a wait ended. */
+export type WaitOutcome =
+	| { kind: 'found'; message: MessageRecord }
+	| { kind: 'timeout' }
+	/** The client went away. */
+	| { kind: 'gone' }
+	/** The server is shutting down. */
+	| { kind: 'closing' }
+	/** Refused at once: as many are waiting as the limit allows, in all or of this caller. */
+	| { kind: 'full'; of: 'server' | 'caller'; limit: number }
+	| { kind: 'failed'; error: unknown };
+
+interface Waiter extends WaitRequest {
+	settle(outcome: WaitOutcome): void;
+}
+
+/**
+ * Requests waiting for mail, each answered by the oldest message of its inbox since its `since` that passes its filter.
+ * Nothing polls: mail already stored is looked up once, and each message stored afterwards wakes only the waiters of
+ * its inbox (the Ingest `stored` event), which look it up with the same matcher. A waiter ends when it is answered,
+ * times out, its client goes away (its AbortSignal), or the server shuts down.
+ */
+export class MailWaiters {
+	private readonly byInbox = new Map<string, Set<Waiter>>();
+	private readonly ofCaller = new Map<string, number>();
+	private count = 0;
+	private closed = false;
+	private readonly onStored = (records: MessageRecord[]) => this.wake(records);
+
+	constructor(
+		private readonly ingest: Ingest,
+		private readonly matcher: MessageMatcher,
+		private readonly limits = { total: MAX_WAITERS, perCaller: MAX_WAITERS_PER_CALLER },
+	) {
+		ingest.on('stored', this.onStored);
+	}
+
+	/** How many requests are waiting now. */
+	get size(): number {
+		return this.count;
+	}
+
+	/** Waits for a message as `request` asks; `gone` aborts when the client goes away. Never rejects. */
+	wait(request: WaitRequest, gone: AbortSignal): Promise<WaitOutcome> {
+		if (this.closed) return Promise.resolve({ kind: 'closing' });
+		if (this.count >= this.limits.total) return Promise.resolve({ kind: 'full', of: 'server', limit: this.limits.total });
+		if ((this.ofCaller.get(request.caller) ?? 0) >= this.limits.perCaller)
+			return Promise.resolve({ kind: 'full', of: 'caller', limit: this.limits.perCaller });
+		return new Promise((resolve) => {
+			let settled = false;
+			const waiter: Waiter = {
+				...request,
+				settle: (outcome) => {
+					if (settled) return;
+					settled = true;
+					clearTimeout(timer);
+					gone.removeEventListener('abort', leave);
+					this.remove(waiter);
+					resolve(outcome);
+				},
+			};
+			const leave = () => waiter.settle({ kind: 'gone' });
+			const timer = setTimeout(() => waiter.settle({ kind: 'timeout' }), request.timeout);
+			gone.addEventListener('abort', leave);
+			this.add(waiter);
+			if (gone.aborted) return leave();
+			// Registered before the store is asked, so a message stored in between wakes it: none is missed.
+			this.check(waiter, request.since);
+		});
+	}
+
+	/** Ends every wait (503 for its client), so a shutdown is not held up by them. */
+	close(): void {
+		this.closed = true;
+		this.ingest.off('stored', this.onStored);
+		for (const waiters of [...this.byInbox.values()]) for (const waiter of [...waiters]) waiter.settle({ kind: 'closing' });
+	}
+
+	/**
+	 * New records wake the waiters of their inboxes only. Records of an inbox are stored in increasing `received`
+	 * order and each waiter has looked at what came before, so it looks from the earliest new one on.
+	 */
+	private wake(records: MessageRecord[]): void {
+		const earliest = new Map<string, number>();
+		for (const record of records) {
+			if (!this.byInbox.has(record.inbox)) continue;
+			const received = Date.parse(record.received);
+			earliest.set(record.inbox, Math.min(received, earliest.get(record.inbox) ?? received));
+		}
+		for (const [inbox, received] of earliest) {
+			for (const waiter of [...this.byInbox.get(inbox)!]) this.check(waiter, Math.max(waiter.since, received));
+		}
+	}
+
+	/** Answers the waiter when a matching message was received at or after `from`. */
+	private check(waiter: Waiter, from: number): void {
+		try {
+			const message = this.matcher.oldestMatching(waiter.inbox, from, waiter.filter);
+			if (message) waiter.settle({ kind: 'found', message });
+		} catch (error) {
+			// Runs inside the Ingest's `stored` event too, whose emitter must not see it.
+			waiter.settle({ kind: 'failed', error });
+		}
+	}
+
+	private add(waiter: Waiter): void {
+		let waiters = this.byInbox.get(waiter.inbox);
+		if (!waiters) this.byInbox.set(waiter.inbox, (waiters = new Set()));
+		waiters.add(waiter);
+		this.ofCaller.set(waiter.caller, (this.ofCaller.get(waiter.caller) ?? 0) + 1);
+		this.count++;
+	}
+
+	private remove(waiter: Waiter): void {
+		const waiters = this.byInbox.get(waiter.inbox)!;
+		waiters.delete(waiter);
+		if (waiters.size === 0) this.byInbox.delete(waiter.inbox);
+		const ofCaller = this.ofCaller.get(waiter.caller)! - 1;
+		if (ofCaller === 0) this.ofCaller.delete(waiter.caller);
+		else this.ofCaller.set(waiter.caller, ofCaller);
+		this.count--;
+	}
+}
