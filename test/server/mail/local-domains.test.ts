@@ -9,7 +9,9 @@ describe('sending on a server that accepts every domain', () => {
 		try {
 			const account = await senderAccount(server, 'a', 'a@anywhere.test', 1);
 			const res = await postOutgoing(server, account.key, { from: 'a@anywhere.test', to: 'someone@gmail.com', subject: 's', text: 't' });
-			expect(res.body.recipients).toEqual([{ address: 'someone@gmail.com', route: 'local', status: 'delivered', error: null }]);
+			expect(res.body.recipients).toEqual([
+				{ address: 'someone@gmail.com', field: 'to', route: 'local', status: 'delivered', error: null },
+			]);
 			expect((await server.api<MessageRecord[]>('/api/addresses/someone@gmail.com/messages')).body).toHaveLength(1);
 		} finally {
 			await server.stop();
