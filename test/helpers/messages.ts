@@ -29,3 +29,9 @@ export function expectError(response: ApiResponse, status: number, message: RegE
 }
 
 export const enc = encodeURIComponent;
+
+/** Resolves once the clock has left the current millisecond, so mail stored before counts as received before what follows. */
+export async function nextMillisecond(): Promise<void> {
+	const now = Date.now();
+	while (Date.now() === now) await new Promise((resolve) => setTimeout(resolve, 1));
+}

@@ -29,8 +29,9 @@ export const messageReplyProperties: INodeProperties[] = [
 ];
 
 /**
- * Message → Reply: sends a reply in the message's thread (In-Reply-To and References), to its sender, with the
- * subject "Re: <its subject>", from the address that received it unless the From option says otherwise.
+ * Message → Reply: sends a reply in the message's thread (In-Reply-To and References), to its sender (its Reply-To
+ * address when it has one), with the subject "Re: <its subject>", from the address that received it unless the From
+ * option says otherwise. The server fills in the recipient, subject and threading headers from the message.
  */
 export async function replyToMessage(this: IExecuteFunctions, email: string, messageId: string, itemIndex: number): Promise<IDataObject> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { from?: string };

@@ -31,7 +31,8 @@ const operations: INodePropertyOptions[] = [
 	{
 		name: 'Reply',
 		value: 'reply',
-		description: 'Reply to a message in its thread, to its sender, from the address that received it (one credit per recipient)',
+		description:
+			'Reply to a message in its thread, to its sender (its Reply-To address when it has one), from the address that received it (one credit per recipient)',
 		action: 'Reply to a message',
 	},
 	{

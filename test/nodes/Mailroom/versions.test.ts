@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { enc, sendMail } from '../../helpers/messages';
+import { enc, nextMillisecond, sendMail } from '../../helpers/messages';
 import { nodeDescription, nodeJson, shownParameter, shownParameters, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
 
 /**
@@ -69,6 +69,7 @@ describe('Mailroom node: version 1 keeps its parameters', () => {
 
 	it('Wait For: stored mail matches unless Received After Node Started is added to the filters', async () => {
 		const [older] = await sendMail(fixture.server, { to: 'old@example.test', subject: 'earlier verify link' });
+		await nextMillisecond();
 		const waitFor = (filters: INodeParameters) =>
 			v1({
 				resource: 'message',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
-import { sendMail } from '../../../helpers/messages';
+import { nextMillisecond, sendMail } from '../../../helpers/messages';
+import { waitFor as until } from '../../../helpers/webhook-receiver';
 import { nodeDescription, nodeJson, property, runNode, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** Message → Wait For in n8n-core's real ExecuteContext against a real server: one request the server answers. */
@@ -30,6 +31,7 @@ describe('Mailroom node: Wait For', () => {
 		const { server } = fixture;
 		// A matching message already stored is not the one waited for.
 		await sendMail(server, { to: 'wait@example.test', from: 'noreply@shop.test', subject: 'Your code', text: 'code 1234' });
+		await nextMillisecond();
 		const waiting = waitFor({ timeout: 20, filters: { senderContains: 'NoReply', subjectContains: 'CODE', textContains: '1234' } });
 		await sendMail(server, { to: 'wait@example.test', from: 'noreply@shop.test', subject: 'Newsletter', text: 'code 1234' });
 		await sendMail(server, { to: 'wait@example.test', from: 'friend@shop.test', subject: 'Your code', text: 'code 1234' });
@@ -47,6 +49,7 @@ describe('Mailroom node: Wait For', () => {
 		const { server } = fixture;
 		const [older] = await sendMail(server, { to: 'stored@example.test', from: 'Acme Billing <billing@acme.test>', subject: 'Invoice 1' });
 		await sendMail(server, { to: 'stored@example.test', from: 'billing@acme.test', subject: 'Invoice 2' });
+		await nextMillisecond();
 		const parameters = { email: 'stored@example.test', timeout: 1, filters: { senderContains: 'acme billing' } };
 		expect(await waitFor({ ...parameters, receivedAfterStart: false })).toEqual([expect.objectContaining({ _id: older })]);
 		// On (the default), neither counts: the server answers 408 after the timeout.
@@ -65,5 +68,16 @@ describe('Mailroom node: Wait For', () => {
 
 	it('a Timeout above 300 s (from an expression) is refused by the server', async () => {
 		await expect(waitFor({ timeout: '={{ 301 }}' })).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '400' });
+	});
+
+	it("stopping the execution aborts the request, and the server drops that request's waiter at once", async () => {
+		const { server } = fixture;
+		const abort = new AbortController();
+		const waiting = waitFor({ email: 'silent@example.test', timeout: 300 }, { abortSignal: abort.signal });
+		void waiting.catch(() => undefined);
+		await until(() => server.waiters.size === 1, 'the server to hold the wait');
+		abort.abort();
+		await expect(waiting).rejects.toMatchObject({ name: 'NodeOperationError', message: 'The execution was stopped' });
+		await until(() => server.waiters.size === 0, 'the server to drop the waiter');
 	});
 });
