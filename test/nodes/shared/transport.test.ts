@@ -33,4 +33,13 @@ describe('mailroomRequest', () => {
 			),
 		).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '401' });
 	});
+
+	it("a request of a stopped execution is aborted: it fails with n8n's NodeOperationError, not as an API error", async () => {
+		const stopped = new AbortController();
+		stopped.abort();
+		await expect(runNode(fixture.n8n, { resource: 'account', operation: 'get' }, { abortSignal: stopped.signal })).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: 'The execution was stopped',
+		});
+	});
 });
