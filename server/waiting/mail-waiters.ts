@@ -46,7 +46,7 @@ export class MailWaiters {
 	private readonly ofCaller = new Map<string, number>();
 	private count = 0;
 	private closed = false;
-	// Once the SMTP reply of the message is on its way: it does not wait for the waiters' answers.
+	// On the next turn of the event loop, once the message's SMTP reply is written: answering many waiters does not hold it back.
 	private readonly onStored = (records: MessageRecord[]) => setImmediate(() => this.wake(records));
 
 	constructor(
