@@ -1,10 +1,7 @@
 // Webhook latency at a steady rate: from the end of DATA to the webhook request reaching a local receiver.
 // The server runs in this process (startMailroom) with default settings (signed deliveries; BENCH_DURABILITY=full by default).
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { resolveConfig, startMailroom } from 'mailroom-server';
+import { startInProcess } from './support/in-process';
 import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
 import { envNumber, latencySummary, printTable } from './support/report';
 import { atSteadyRate } from './support/steady-rate';
@@ -36,17 +33,7 @@ async function startReceiver(arrivals: Map<string, number>): Promise<{ url: stri
 }
 
 async function main(): Promise<void> {
-	const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-webhook-bench-'));
-	const config = {
-		...resolveConfig({}, {}),
-		dataDir,
-		smtpPort: 0,
-		httpPort: 0,
-		logLevel: 'warn',
-		rateLimitKey: 1e8,
-		durability: DURABILITY,
-	} as const;
-	const mailroom = await startMailroom(config);
+	const { mailroom, stop } = await startInProcess('webhook', { durability: DURABILITY });
 	const arrivals = new Map<string, number>();
 	const receiver = await startReceiver(arrivals);
 	const key = mailroom.bootstrap!.key;
@@ -79,9 +66,8 @@ async function main(): Promise<void> {
 	while (arrivals.size < total && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 	const seconds = (Math.max(...arrivals.values()) - start) / 1000;
 	connections.forEach((connection) => connection.close());
-	await mailroom.close();
+	await stop();
 	await receiver.close();
-	rmSync(dataDir, { recursive: true, force: true });
 
 	const toWebhook = [...dataEnds]
 		.filter(([subject]) => arrivals.has(subject))

@@ -46,7 +46,8 @@ export class MailWaiters {
 	private readonly ofCaller = new Map<string, number>();
 	private count = 0;
 	private closed = false;
-	private readonly onStored = (records: MessageRecord[]) => this.wake(records);
+	// On the next turn of the event loop, once the message's SMTP reply is written: answering many waiters does not hold it back.
+	private readonly onStored = (records: MessageRecord[]) => setImmediate(() => this.wake(records));
 
 	constructor(
 		private readonly ingest: Ingest,
@@ -109,17 +110,27 @@ export class MailWaiters {
 			earliest.set(record.inbox, Math.min(received, earliest.get(record.inbox) ?? received));
 		}
 		for (const [inbox, received] of earliest) {
-			for (const waiter of [...this.byInbox.get(inbox)!]) this.check(waiter, Math.max(waiter.since, received));
+			// Waiters asking the same (most often: no) filter from the same time get the same answer: it is looked up once.
+			const answers = new Map<string, MessageRecord | undefined>();
+			const lookUp = (from: number, filter: MessageFilter) => {
+				const question = JSON.stringify([from, filter.from, filter.subject, filter.text]);
+				if (!answers.has(question)) answers.set(question, this.matcher.oldestMatching(inbox, from, filter));
+				return answers.get(question);
+			};
+			for (const waiter of [...this.byInbox.get(inbox)!]) this.check(waiter, Math.max(waiter.since, received), lookUp);
 		}
 	}
 
-	/** Answers the waiter when a matching message was received at or after `from`. */
-	private check(waiter: Waiter, from: number): void {
+	/** Answers the waiter when a message received at or after `from` passes its filter. */
+	private check(
+		waiter: Waiter,
+		from: number,
+		lookUp = (since: number, filter: MessageFilter) => this.matcher.oldestMatching(waiter.inbox, since, filter),
+	): void {
 		try {
-			const message = this.matcher.oldestMatching(waiter.inbox, from, waiter.filter);
+			const message = lookUp(from, waiter.filter);
 			if (message) waiter.settle({ kind: 'found', message });
 		} catch (error) {
-			// Runs inside the Ingest's `stored` event too, whose emitter must not see it.
 			waiter.settle({ kind: 'failed', error });
 		}
 	}

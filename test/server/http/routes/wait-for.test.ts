@@ -117,7 +117,7 @@ describe('GET /api/addresses/:email/wait-for-message', () => {
 
 		const { answer } = await startWaiting(server, inbox, query);
 		await sendMail(server, { to: inbox, ...missing });
-		expect(server.waiters.size).toBe(1); // looked at, and still waiting
+		expect(server.waiters.size).toBe(1); // still waiting: woken in order, it would have been answered with the miss
 		const [arrived] = await sendMail(server, { to: inbox, ...matching });
 		await expectAnsweredWith(server, await answer, inbox, arrived);
 	});
