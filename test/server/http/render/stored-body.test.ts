@@ -84,53 +84,44 @@ describe('stored bodies of large messages', () => {
 			expect(page).toContain('Zürich 😀 “line” 49999 &amp; &lt;b&gt; &quot;quoted&quot;\n');
 		});
 	});
-});
 
-describe('jsonBody: GET …/payload of a large message (its bodies stored in pieces)', () => {
-	let pair: SpoolingPair;
-	beforeAll(async () => {
-		pair = await SpoolingPair.start();
-	});
-	afterAll(() => pair.stop());
+	describe('jsonBody: GET …/payload of a large message (its bodies stored in pieces)', () => {
+		const payloadPath = (id: string) => `/api/addresses/large@example.test/messages/${id}/payload`;
 
-	it('streams the JSON, its Content-Length the bytes sent, with the text and HTML of the same message kept in memory', async () => {
-		const text = lines(textLine);
-		const html = `<div>${lines((i) => `<p>Zürich 😀 “line” ${i}</p>\n`)}</div>`;
-		const ids = await pair.send({ to: 'large@example.test', subject: 'large payload', text, html });
-		expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
-		expect(pair.bodyPieces(ids[0], 'html')).toBeGreaterThan(1);
-		const path = (id: string) => `/api/addresses/large@example.test/messages/${id}/payload`;
-		const [spooled, inMemory] = await Promise.all([fetchRaw(pair.spooling, path(ids[0])), fetchRaw(pair.inMemory, path(ids[1]))]);
-		expect(spooled.status).toBe(200);
-		expect(Number(spooled.contentLength)).toBe(spooled.bytes.length);
-		const bodies = (response: RawResponse) => {
-			const payload = JSON.parse(response.bytes.toString()) as { text: string; html: string };
-			return { text: payload.text, html: payload.html };
-		};
-		expect(bodies(spooled)).toEqual({ text, html });
-		expect(bodies(inMemory)).toEqual({ text, html });
-	});
-});
+		it('streams the JSON, its Content-Length the bytes sent, with the text and HTML of the same message kept in memory', async () => {
+			const text = lines(textLine);
+			const html = `<div>${lines((i) => `<p>Zürich 😀 “line” ${i}</p>\n`)}</div>`;
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large payload', text, html });
+			expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+			expect(pair.bodyPieces(ids[0], 'html')).toBeGreaterThan(1);
+			const [spooled, inMemory] = await Promise.all([
+				fetchRaw(pair.spooling, payloadPath(ids[0])),
+				fetchRaw(pair.inMemory, payloadPath(ids[1])),
+			]);
+			expect(spooled.status).toBe(200);
+			expect(Number(spooled.contentLength)).toBe(spooled.bytes.length);
+			const bodies = (response: RawResponse) => {
+				const payload = JSON.parse(response.bytes.toString()) as { text: string; html: string };
+				return { text: payload.text, html: payload.html };
+			};
+			expect(bodies(spooled)).toEqual({ text, html });
+			expect(bodies(inMemory)).toEqual({ text, html });
+		});
 
-describe('jsonBody: GET …/payload of a large message deleted while it streams', () => {
-	let server: TestMailroom;
-	beforeAll(async () => {
-		server = await startTestMailroom();
-	});
-	afterAll(() => server.stop());
-
-	it('cuts the connection short of the Content-Length, so the client sees an incomplete body, and serves on', async () => {
-		// 8 MB of text, and as much raw source: more than the kernel's socket buffers hold, so most pieces are still to be
-		// read when the message goes.
-		const [id] = await sendMail(server, { to: 'deleted@example.test', text: `${'x'.repeat(99)}\n`.repeat(80_000) });
-		const path = `/api/addresses/deleted@example.test/messages/${id}/payload`;
-		const cut = await readWhileDeleted(server, path, 'deleted@example.test', id);
-		expect(cut.status).toBe(200);
-		expect(cut.contentLength).toBeGreaterThan(16_000_000);
-		expect(cut.complete).toBe(false);
-		expect(cut.received).toBeLessThan(cut.contentLength);
-		expect((await server.api(path)).status).toBe(404);
-		expect((await server.api<{ count: number }>('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
+		it('cuts the connection short of the Content-Length when the message is deleted while its payload streams, and serves on', async () => {
+			const { spooling: server } = pair;
+			// 8 MB of text, and as much raw source: more than the kernel's socket buffers hold, so most pieces are still to be
+			// read when the message goes.
+			const [id] = await sendMail(server, { to: 'deleted@example.test', text: `${'x'.repeat(99)}\n`.repeat(80_000) });
+			const path = `/api/addresses/deleted@example.test/messages/${id}/payload`;
+			const cut = await readWhileDeleted(server, path, 'deleted@example.test', id);
+			expect(cut.status).toBe(200);
+			expect(cut.contentLength).toBeGreaterThan(16_000_000);
+			expect(cut.complete).toBe(false);
+			expect(cut.received).toBeLessThan(cut.contentLength);
+			expect((await server.api(path)).status).toBe(404);
+			expect((await server.api<{ count: number }>('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
+		});
 	});
 });
 
