@@ -166,6 +166,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		webhooks,
 		incomingMessages,
 		waiters,
+		encryptedInboxes,
+		publicUrl: whereClientsReach,
 		sender,
 		log,
 		durable,

@@ -11,6 +11,29 @@ export interface AttachmentSource {
 	contentType: string;
 }
 
+/** An attachment as the webhook payload (and GET …/messages/<id>/payload) lists it. */
+export interface PayloadAttachment {
+	filename: string | null;
+	contentType: string;
+	size: number;
+	checksum: string;
+	contentId: string | null;
+	/** Absolute, at Mailroom's public URL. */
+	url: string;
+}
+
+/** The attachments a payload lists, to download; `pathOf` says where the API serves each (the credential's Base URL in front). */
+export const payloadAttachmentSources = (
+	attachments: PayloadAttachment[],
+	pathOf: (attachment: PayloadAttachment) => string,
+): AttachmentSource[] =>
+	attachments.map((attachment) => ({
+		path: pathOf(attachment),
+		fileName: attachment.filename,
+		checksum: attachment.checksum,
+		contentType: attachment.contentType,
+	}));
+
 /** The options of an operation that can output a message's attachments as binary data (the names of n8n's Gmail node). */
 export const attachmentDownloadOptions: INodeProperties[] = [
 	{

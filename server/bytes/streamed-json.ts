@@ -30,3 +30,8 @@ export function* jsonPieces(value: unknown): Generator<string> {
 	}
 	yield json.slice(from);
 }
+
+/** jsonPieces as UTF-8 bytes, for a body sent a piece at a time. */
+export function* jsonBytes(value: unknown): Generator<Buffer> {
+	for (const piece of jsonPieces(value)) yield Buffer.from(piece);
+}

@@ -18,6 +18,7 @@ import type { Sender } from '../outbound/sender';
 import type { Webhooks } from '../webhooks/webhooks';
 import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 import type { MailWaiters } from '../waiting/mail-waiters';
+import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 
 /** What route plugins are given. */
 export interface HttpDeps {
@@ -38,6 +39,9 @@ export interface HttpDeps {
 	webhooks: Webhooks;
 	incomingMessages: IncomingMessagesHub;
 	waiters: MailWaiters;
+	encryptedInboxes: EncryptedInboxStore;
+	/** Where clients reach this server's API, for the attachment links of payloads (known once the server listens). */
+	publicUrl: () => string;
 	/** Resolves once everything committed so far is durable (awaited before answering a change). */
 	durable: () => Promise<void>;
 }

@@ -10,6 +10,7 @@ import { SHARED_SCHEMAS } from './schemas';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
+import { messagePayloadRoutes } from './routes/message-payload';
 import { messageStateRoutes } from './routes/message-state';
 import { accountInboxRoutes } from './routes/account-inbox';
 import { attachmentRoutes } from './routes/attachments';
@@ -84,6 +85,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	messageRoutes(app, deps);
 	waitForRoutes(app, deps);
 	messageContentRoutes(app, deps);
+	messagePayloadRoutes(app, deps);
 	messageStateRoutes(app, deps);
 	accountInboxRoutes(app, deps);
 	attachmentRoutes(app, deps);

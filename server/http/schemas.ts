@@ -6,6 +6,7 @@ import { ForwardingSchema, ForwardingUpdateSchema } from '../schemas/address';
 import { DomainSchema } from '../schemas/domain';
 import { OutgoingSchema } from '../schemas/outgoing';
 import { WebhookSubscriptionSchema } from '../schemas/webhook';
+import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
 import { refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
@@ -21,6 +22,7 @@ export const SHARED_SCHEMAS = [
 	DomainSchema,
 	OutgoingSchema,
 	WebhookSubscriptionSchema,
+	WebhookPayloadSchema,
 ];
 
 const email = Type.String({ maxLength: 254 });

@@ -1,21 +1,9 @@
 import type { MessageContent } from '../mail/message-content';
 import type { MessageRecord } from '../schemas/message';
+import type { AttachmentLink } from '../schemas/payload';
 import { storedPieces, type StoredBytes } from '../bytes/stored-bytes';
 import { crlfPieces, utf8Pieces } from '../bytes/text-pieces';
 import { StreamedString } from '../bytes/streamed-json';
-
-/** An attachment as a payload lists it: what it is, and the URL that downloads it from this server's API. */
-export interface AttachmentLink {
-	filename: string | null;
-	contentType: string;
-	/** Bytes of the decoded content. */
-	size: number;
-	/** MD5 hex of the content: the attachment's identifier in the message record (spec 2.1). */
-	checksum: string;
-	contentId: string | null;
-	/** Absolute: the server's public URL, then the attachment route (a private address's needs its owner's key). */
-	url: string;
-}
 
 /**
  * What webhook payloads and websocket frames add to a message record: its text, HTML, headers and raw source, and its

@@ -1,7 +1,8 @@
 import type { MessageContent } from '../mail/message-content';
 import type { AddressObject, MessageRecord } from '../schemas/message';
 import type { StreamedString } from '../bytes/streamed-json';
-import { bodyProps, type AttachmentLink } from './body-props';
+import type { AttachmentLink } from '../schemas/payload';
+import { bodyProps } from './body-props';
 
 /**
  * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc` and

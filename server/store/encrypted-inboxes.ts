@@ -27,11 +27,13 @@ export class EncryptedInboxStore {
 		return `inbox-${createHmac('sha256', this.key).update(inbox).digest('hex').slice(0, 40)}`;
 	}
 
-	/** Records the token of an inbox before it is handed out, so mail to it can be routed; returns it. */
-	remember(inbox: string): string {
+	/**
+	 * Records the token of an inbox before it is handed out, so mail to it can be routed; whether it is new. One known
+	 * already costs no write (a payload read through the API hands it out again each time).
+	 */
+	remember(inbox: string): boolean {
 		const token = this.tokenFor(inbox);
-		this.insert.run(token, inbox);
-		return token;
+		return this.lookup.get(token) === undefined && this.insert.run(token, inbox).changes === 1;
 	}
 
 	/** The recipient for mail sent to an encrypted address, or undefined when `address` is not one. */

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { piecedBody, type PiecedBody } from '../bytes/pieced-body';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { buildPayload } from '../payload/webhook-payload';
-import { jsonPieces } from '../bytes/streamed-json';
+import { jsonBytes } from '../bytes/streamed-json';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
@@ -205,12 +205,7 @@ export class WebhookDispatcher {
 			delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
 		let body: PiecedBody;
 		try {
-			body = await piecedBody(
-				function* () {
-					for (const piece of jsonPieces(payload)) yield Buffer.from(piece);
-				},
-				signer && ((piece) => signer.update(piece)),
-			);
+			body = await piecedBody(() => jsonBytes(payload), signer && ((piece) => signer.update(piece)));
 		} catch (err) {
 			if (err instanceof DeletedWhileReadError) return { gone: true, error: err.message, durationMs: 0 };
 			throw err;

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import type { AttachmentLink } from 'mailroom-server/dist/payload/body-props';
+import type { AttachmentLink } from 'mailroom-server/dist/schemas/payload';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
 import { waitFor } from './webhook-receiver';

@@ -58,7 +58,10 @@ export const messageActionOptions: INodePropertyOptions[] = [
 	},
 ];
 
-/** Operations only version 1 lists: Get outputs what they did (its text, and its headers with Simplify off). */
+/**
+ * Operations only version 1 lists: Get outputs the text (as received, where Get Text numbers its links) and, with Simplify
+ * off, the headers.
+ */
 export const version1ActionOptions: INodePropertyOptions[] = [
 	{ name: 'Get Headers', value: 'getHeaders', description: 'Get the header lines of a message', action: 'Get the headers of a message' },
 	{
@@ -139,7 +142,7 @@ export const messageActionProperties: INodeProperties[] = [
 ];
 
 /** An attachment as GET …/messages/<id>/attachments lists it. */
-export interface AttachmentMeta extends IDataObject {
+interface AttachmentMeta extends IDataObject {
 	checksum: string;
 	contentType: string;
 	fileName: string | null;

@@ -1,15 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { attachmentDownloadOptions, attachmentPrefix, downloadAttachments, type AttachmentDownload } from '../../shared/attachments';
+import {
+	attachmentDownloadOptions,
+	attachmentPrefix,
+	downloadAttachments,
+	payloadAttachmentSources,
+	type AttachmentDownload,
+	type PayloadAttachment,
+} from '../../shared/attachments';
+import { simplifiedMessage } from '../../shared/simplified-message';
 import { mailroomRequest } from '../../shared/transport';
-import { messageContentPath, messagePath } from '../message-paths';
+import { messagePath } from '../message-paths';
 import { fromVersion1_1, inVersion1 } from '../versions';
-import type { AttachmentMeta } from './message-actions';
 
 const get = { resource: ['message'], operation: ['get'] };
 
 const simplifyDescription =
-	'Whether to return a compact item (ID, inbox, from, to, cc, subject, time received, text, HTML, attachments, labels, folder, read and starred) instead of the whole record with the headers';
+	"Whether to return the Mailroom Trigger's simplified item (ID, inbox, from, to, cc, subject, text, HTML, attachments with their download URL, time received) with the message's labels, folder, read and starred, instead of its whole record with text, HTML, headers and attachment names. Text and HTML are as received (HTML null for mail without an HTML part).";
 
 export const messageGetProperties: INodeProperties[] = [
 	// Version 1's Get output the record: with Simplify off by default, its workflows keep every field they used.
@@ -41,38 +48,24 @@ export const messageGetProperties: INodeProperties[] = [
 	},
 ];
 
-/** The parts of a message record (spec 2.1) a simplified item keeps. */
+/** The parts of a message record (spec 2.1) Get reads: the message's state. */
 interface MessageRecord extends IDataObject {
-	_id: string;
-	inbox: string;
+	labels: string[];
+	folder: string;
+	read: boolean | null;
 	savedBy: string | null;
 }
 
-const SIMPLE_FIELDS = ['_id', 'inbox', 'from', 'to', 'cc', 'subject', 'received'];
-
-/** The compact item: the fields and attachment list of the Mailroom Trigger's simplified item, and the message's state. */
-function simplified(record: MessageRecord, text: string, html: string, attachments: AttachmentMeta[]): IDataObject {
-	return {
-		...Object.fromEntries(SIMPLE_FIELDS.map((field) => [field, record[field]])),
-		text,
-		html,
-		attachments: attachments.map(({ fileName, contentType, length, checksum, contentId }) => ({
-			filename: fileName,
-			contentType,
-			size: length,
-			checksum,
-			contentId,
-		})),
-		labels: record.labels,
-		folder: record.folder,
-		read: record.read,
-		starred: record.savedBy !== null,
-	};
+/** The message as GET …/payload answers it: the webhook payload the Mailroom Trigger gets, here without the raw source. */
+interface MessagePayload extends IDataObject {
+	text: string;
+	html: string | null;
+	attachments: PayloadAttachment[];
 }
 
 /**
- * Message → Get: the record with the text and HTML bodies and the attachments, in four requests (five with the
- * headers), and the attachments as binary data when asked.
+ * Message → Get: the body, Cc and attachment list exactly as the Mailroom Trigger gets them (the webhook payload), the
+ * message's state from its record, its headers with Simplify off, and the attachments as binary data when asked.
  */
 export async function getMessage(
 	this: IExecuteFunctions,
@@ -83,19 +76,29 @@ export async function getMessage(
 	const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as AttachmentDownload;
 	const path = messagePath(email, messageId);
-	const json = async <T>(route: string) => (await mailroomRequest.call(this, 'GET', route, { itemIndex })) as T;
-	const text = async (route: string) => (await mailroomRequest.call(this, 'GET', route, { text: true, itemIndex })) as string;
-	const [record, plain, html, attachments, headers] = await Promise.all([
+	const json = async <T>(route: string, qs?: IDataObject) => (await mailroomRequest.call(this, 'GET', route, { qs, itemIndex })) as T;
+	const [payload, record, headers] = await Promise.all([
+		// The raw source is the largest field, and Get does not output it.
+		json<MessagePayload>(`${path}/payload`, { raw: 0 }),
 		json<MessageRecord>(path),
-		text(messageContentPath('text', email, messageId)),
-		text(messageContentPath('dirty', email, messageId)),
-		json<AttachmentMeta[]>(`${path}/attachments`),
 		simplify ? undefined : json<IDataObject>(`${path}/headers`),
 	]);
 	const output = simplify
-		? simplified(record, plain, html, attachments)
-		: { ...record, text: plain, html, headers, attachmentNames: attachments.map((attachment) => attachment.fileName) };
+		? {
+				...simplifiedMessage(payload),
+				labels: record.labels,
+				folder: record.folder,
+				read: record.read,
+				starred: record.savedBy !== null,
+			}
+		: {
+				...record,
+				text: payload.text,
+				html: payload.html,
+				headers,
+				attachmentNames: payload.attachments.map((attachment) => attachment.filename),
+			};
 	if (!options.downloadAttachments) return output;
-	const sources = attachments.map((attachment) => ({ ...attachment, path: `${path}/attachments/${attachment.checksum}` }));
+	const sources = payloadAttachmentSources(payload.attachments, (attachment) => `${path}/attachments/${attachment.checksum}`);
 	return { json: output, binary: await downloadAttachments.call(this, sources, attachmentPrefix(options), itemIndex) };
 }

@@ -24,7 +24,8 @@ const operations: INodePropertyOptions[] = [
 	{
 		name: 'Get',
 		value: 'get',
-		description: 'Get a message with its text and HTML bodies and its attachment list, and its attachments as binary data if asked',
+		description:
+			'Get a message with its text and HTML bodies, Cc and attachment list as the Mailroom Trigger gets them, and its attachments as binary data if asked',
 		action: 'Get a message',
 	},
 	{ name: 'Get Many', value: 'getAll', description: 'List the messages of an inbox, newest first', action: 'Get many messages' },

@@ -5,7 +5,8 @@ import { utf8Pieces } from '../../bytes/text-pieces';
 import { htmlFromText, htmlFromTextPieces } from './html-body';
 import { SchemeEndSearch } from '../../parse/links';
 import { numberLinks, numberedLinkPieces } from './numbered-links';
-import { piecedBody } from '../../bytes/pieced-body';
+import { piecedBody, type PiecedBody } from '../../bytes/pieced-body';
+import { jsonBytes } from '../../bytes/streamed-json';
 
 /**
  * A response body and its length in bytes, sent as Content-Length: a large (pieced) one is a stream, never whole in
@@ -24,15 +25,27 @@ export function storedBody(bytes: StoredBytes): SizedBody {
 
 const wholeBody = (text: string): SizedBody => storedBody(Buffer.from(text));
 
+/** A measured body as a response body: a large one is made again, a piece at a time, as it is sent. */
+const sentBody = (made: PiecedBody): SizedBody => ({ length: made.length, body: Readable.from(made.pieces()) });
+
 /**
  * A pieced UTF-8 text made into another a piece at a time by `make`: measured first (letting the event loop run
  * between megabytes), then made again as it is sent.
  */
 async function madeBody(text: PiecedBytes, make: (text: Iterable<string>) => Iterable<string>): Promise<SizedBody> {
-	const made = await piecedBody(function* () {
-		for (const piece of make(utf8Pieces(storedPieces(text)))) yield Buffer.from(piece);
-	});
-	return { length: made.length, body: Readable.from(made.pieces()) };
+	return sentBody(
+		await piecedBody(function* () {
+			for (const piece of make(utf8Pieces(storedPieces(text)))) yield Buffer.from(piece);
+		}),
+	);
+}
+
+/**
+ * A value as a JSON response body, exactly as webhooks are sent it (jsonPieces): its streamed strings (a large
+ * message's text, HTML and raw source) are read from their stored pieces, never whole in memory.
+ */
+export async function jsonBody(value: unknown): Promise<SizedBody> {
+	return sentBody(await piecedBody(() => jsonBytes(value)));
 }
 
 /** Whether a pieced text may hold a link (see SchemeEndSearch), read a piece a turn of the event loop (25 MB take some 30 ms). */

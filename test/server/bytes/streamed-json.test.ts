@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { StreamedString, jsonPieces } from 'mailroom-server/dist/bytes/streamed-json';
+import { StreamedString, jsonBytes, jsonPieces } from 'mailroom-server/dist/bytes/streamed-json';
 import { cut, cuts, hardText } from '../../helpers/cuts';
 
 describe('JSON a piece at a time', () => {
@@ -23,6 +23,15 @@ describe('JSON a piece at a time', () => {
 		const out = [...jsonPieces({ text: new StreamedString(() => pieces) })];
 		expect(out.join('')).toBe(JSON.stringify({ text: pieces.join('') }));
 		expect(Math.max(...out.map((piece) => piece.length))).toBe(1000);
+	});
+
+	it('as bytes (jsonBytes): the UTF-8 of that JSON, a surrogate pair cut between pieces encoded whole', () => {
+		fc.assert(
+			fc.property(hardText, cuts(), fc.jsonValue(), (text, textCuts, other) => {
+				const bytes = [...jsonBytes({ text: new StreamedString(() => cut(text, textCuts)), other })];
+				return Buffer.concat(bytes).equals(Buffer.from(JSON.stringify({ text, other })));
+			}),
+		);
 	});
 
 	it('makes a streamed string afresh on every pass', () => {

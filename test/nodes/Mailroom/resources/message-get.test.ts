@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INodeParameters } from 'n8n-workflow';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { sendMail } from '../../../helpers/messages';
+import { enc, sendMail } from '../../../helpers/messages';
+import { waitFor } from '../../../helpers/webhook-receiver';
 import { runNode, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
 
 /** Message → Get in n8n-core's real ExecuteContext against a real server. */
@@ -34,13 +35,15 @@ describe('Mailroom node: Message Get', () => {
 		],
 	};
 
-	it('Simplify (on by default): the compact item with the bodies, the attachment list and the state', async () => {
+	it("Simplify (on by default): the trigger's simplified item, the bodies as sent, then the message's state", async () => {
 		const [id] = await sendMail(fixture.server, mail);
 		await runNode(fixture.n8n, { resource: 'message', operation: 'addLabel', email: inbox, messageId: id, label: 'orders' });
 		await runNode(fixture.n8n, { resource: 'message', operation: 'star', email: inbox, messageId: id });
 		const stored = await record(id);
 		const item = await get({ messageId: id });
 		expect(item.binary).toBeUndefined();
+		const attachmentUrl = (checksum: string) =>
+			`${fixture.server.publicUrl}/api/addresses/${enc(inbox)}/messages/${id}/attachments/${checksum}`;
 		expect(item.json).toEqual({
 			_id: id,
 			inbox,
@@ -48,14 +51,28 @@ describe('Mailroom node: Message Get', () => {
 			to: [{ address: inbox, name: '' }],
 			cc: [{ address: 'boss@example.org', name: 'Boss' }],
 			subject: 'Order 7',
-			received: stored.received,
-			// As GET /api/text serves it: links numbered and listed at the end.
-			text: expect.stringMatching(/^Two boxes, see \[1\][\s\S]*\[1\] https:\/\/shop\.test\/order\/7/),
-			html: '<p>Two <b>boxes</b></p>',
+			// As sent: the link where it was, not numbered as GET /api/text numbers it.
+			text: mail.text,
+			html: mail.html,
 			attachments: [
-				{ filename: 'invoice.pdf', contentType: 'application/pdf', size: pdf.length, checksum: stored.attachments![0], contentId: null },
-				{ filename: 'terms.txt', contentType: 'text/plain', size: 23, checksum: stored.attachments![1], contentId: null },
+				{
+					filename: 'invoice.pdf',
+					contentType: 'application/pdf',
+					size: pdf.length,
+					checksum: stored.attachments![0],
+					contentId: null,
+					url: attachmentUrl(stored.attachments![0]),
+				},
+				{
+					filename: 'terms.txt',
+					contentType: 'text/plain',
+					size: 23,
+					checksum: stored.attachments![1],
+					contentId: null,
+					url: attachmentUrl(stored.attachments![1]),
+				},
 			],
+			received: stored.received,
 			labels: ['orders'],
 			folder: 'inbox',
 			read: stored.read,
@@ -63,14 +80,47 @@ describe('Mailroom node: Message Get', () => {
 		});
 	});
 
-	it('Simplify off: the whole record with the bodies, the headers and the attachment names', async () => {
+	it('gives html null for mail without an HTML part, Simplify on or off', async () => {
+		const text = 'Just text, see https://shop.test/plain';
+		const [id] = await sendMail(fixture.server, { to: inbox, subject: 'Plain', text });
+		for (const simplify of [true, false]) {
+			const { json } = await get({ messageId: id, simplify });
+			// With the line break that ends a message of one text part, as the trigger gets it too.
+			expect(json).toMatchObject({ text: `${text}\n`, html: null });
+		}
+	});
+
+	it("gives what the Mailroom Trigger's simplified item has for the same message, field for field", async () => {
+		const trigger = await fixture.n8n.trigger('mailroomTrigger', { email: inbox });
+		await trigger.hook('create');
+		const ids = [
+			...(await sendMail(fixture.server, {
+				...mail,
+				html: '<p>Two <img src="cid:logo@shop"> boxes</p>',
+				attachments: [
+					...mail.attachments,
+					{ filename: 'logo.png', content: Buffer.from('png'), contentType: 'image/png', cid: 'logo@shop' },
+				],
+			})),
+			...(await sendMail(fixture.server, { to: inbox, subject: 'Plain', text: 'No HTML part here' })),
+		];
+		const runs = await waitFor(() => (trigger.runs.length === 2 ? trigger.runs : undefined), 'a trigger run per message');
+		await trigger.hook('delete');
+		for (const [[delivered]] of runs) {
+			expect(ids).toContain(delivered.json._id);
+			const { json } = await get({ messageId: delivered.json._id as string });
+			expect(json).toEqual({ ...delivered.json, labels: [], folder: 'inbox', read: null, starred: false });
+		}
+	});
+
+	it('Simplify off: the whole record with the bodies as sent, the headers and the attachment names', async () => {
 		const [id] = await sendMail(fixture.server, { ...mail, headers: { 'X-Order': '7' } });
 		const stored = await record(id);
 		const { json } = await get({ messageId: id, simplify: false });
 		expect(json).toEqual({
 			...stored,
-			text: expect.stringContaining('Two boxes'),
-			html: '<p>Two <b>boxes</b></p>',
+			text: mail.text,
+			html: mail.html,
 			headers: expect.objectContaining({ subject: ['Order 7'], 'x-order': ['7'] }),
 			attachmentNames: ['invoice.pdf', 'terms.txt'],
 		});

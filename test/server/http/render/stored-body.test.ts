@@ -3,6 +3,7 @@ import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom'
 import { sendMail } from '../../../helpers/messages';
 import { SpoolingPair } from '../../../helpers/spooling-pair';
 import { readWhileDeleted } from '../../../helpers/deleted-while-read';
+import { fetchRaw, type RawResponse } from '../../../helpers/raw-http';
 
 /** 50,000 lines, with multi-byte characters on every one, so the 1 MB pieces cut through them: about 2 to 2.3 MB in all. */
 const lines = (line: (i: number) => string) => Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
@@ -81,6 +82,45 @@ describe('stored bodies of large messages', () => {
 			const page = response.bytes.toString();
 			expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
 			expect(page).toContain('Zürich 😀 “line” 49999 &amp; &lt;b&gt; &quot;quoted&quot;\n');
+		});
+	});
+
+	describe('jsonBody: GET …/payload of a large message (its bodies stored in pieces)', () => {
+		const payloadPath = (id: string) => `/api/addresses/large@example.test/messages/${id}/payload`;
+
+		it('streams the JSON, its Content-Length the bytes sent, with the text and HTML of the same message kept in memory', async () => {
+			const text = lines(textLine);
+			const html = `<div>${lines((i) => `<p>Zürich 😀 “line” ${i}</p>\n`)}</div>`;
+			const ids = await pair.send({ to: 'large@example.test', subject: 'large payload', text, html });
+			expect(pair.bodyPieces(ids[0], 'text')).toBeGreaterThan(1);
+			expect(pair.bodyPieces(ids[0], 'html')).toBeGreaterThan(1);
+			const [spooled, inMemory] = await Promise.all([
+				fetchRaw(pair.spooling, payloadPath(ids[0])),
+				fetchRaw(pair.inMemory, payloadPath(ids[1])),
+			]);
+			expect(spooled.status).toBe(200);
+			expect(Number(spooled.contentLength)).toBe(spooled.bytes.length);
+			const bodies = (response: RawResponse) => {
+				const payload = JSON.parse(response.bytes.toString()) as { text: string; html: string };
+				return { text: payload.text, html: payload.html };
+			};
+			expect(bodies(spooled)).toEqual({ text, html });
+			expect(bodies(inMemory)).toEqual({ text, html });
+		});
+
+		it('cuts the connection short of the Content-Length when the message is deleted while its payload streams, and serves on', async () => {
+			const { spooling: server } = pair;
+			// 8 MB of text, and as much raw source: more than the kernel's socket buffers hold, so most pieces are still to be
+			// read when the message goes.
+			const [id] = await sendMail(server, { to: 'deleted@example.test', text: `${'x'.repeat(99)}\n`.repeat(80_000) });
+			const path = `/api/addresses/deleted@example.test/messages/${id}/payload`;
+			const cut = await readWhileDeleted(server, path, 'deleted@example.test', id);
+			expect(cut.status).toBe(200);
+			expect(cut.contentLength).toBeGreaterThan(16_000_000);
+			expect(cut.complete).toBe(false);
+			expect(cut.received).toBeLessThan(cut.contentLength);
+			expect((await server.api(path)).status).toBe(404);
+			expect((await server.api<{ count: number }>('/api/addresses/deleted@example.test/message-count')).body.count).toBe(0);
 		});
 	});
 });
