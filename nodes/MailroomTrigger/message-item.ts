@@ -17,11 +17,9 @@ export async function messageItem(this: IWebhookFunctions, payload: IDataObject,
 	if (options.includeRawSource) json.raw = payload.raw;
 	else delete json.raw;
 	if (!options.downloadAttachments) return { json };
-	// Fetched at the credential's Base URL, where n8n reaches Mailroom (the payload's url is Mailroom's public one):
-	// only the url's path is taken, so the API key goes nowhere else.
 	const attachments = payloadAttachmentSources(
+		payload as { inbox: string; _id: string },
 		(payload.attachments ?? []) as PayloadAttachment[],
-		(attachment) => new URL(attachment.url).pathname,
 	);
 	return { json, binary: await downloadAttachments.call(this, attachments, options.attachmentPrefix) };
 }

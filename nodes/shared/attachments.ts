@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { mailroomRequest } from './transport';
+import { addressPath, mailroomRequest } from './transport';
 
 /** An attachment of a stored message to download: where the API serves it, and what it is. */
 export interface AttachmentSource {
@@ -22,13 +22,13 @@ export interface PayloadAttachment {
 	url: string;
 }
 
-/** The attachments a payload lists, to download; `pathOf` says where the API serves each (the credential's Base URL in front). */
-export const payloadAttachmentSources = (
-	attachments: PayloadAttachment[],
-	pathOf: (attachment: PayloadAttachment) => string,
-): AttachmentSource[] =>
+/**
+ * The attachments a payload lists, to download from the message's own path at the credential's Base URL. The payload's
+ * `url` is not followed: it is Mailroom's public URL, which n8n may not reach, and the API key must go nowhere else.
+ */
+export const payloadAttachmentSources = (message: { inbox: string; _id: string }, attachments: PayloadAttachment[]): AttachmentSource[] =>
 	attachments.map((attachment) => ({
-		path: pathOf(attachment),
+		path: `/api/addresses/${addressPath(message.inbox)}/messages/${encodeURIComponent(message._id)}/attachments/${attachment.checksum}`,
 		fileName: attachment.filename,
 		checksum: attachment.checksum,
 		contentType: attachment.contentType,

@@ -58,6 +58,8 @@ interface MessageRecord extends IDataObject {
 
 /** The message as GET …/payload answers it: the webhook payload the Mailroom Trigger gets, here without the raw source. */
 interface MessagePayload extends IDataObject {
+	_id: string;
+	inbox: string;
 	text: string;
 	html: string | null;
 	attachments: PayloadAttachment[];
@@ -99,6 +101,6 @@ export async function getMessage(
 				attachmentNames: payload.attachments.map((attachment) => attachment.filename),
 			};
 	if (!options.downloadAttachments) return output;
-	const sources = payloadAttachmentSources(payload.attachments, (attachment) => `${path}/attachments/${attachment.checksum}`);
+	const sources = payloadAttachmentSources(payload, payload.attachments);
 	return { json: output, binary: await downloadAttachments.call(this, sources, attachmentPrefix(options), itemIndex) };
 }

@@ -329,4 +329,27 @@ describe('Mailroom Trigger', () => {
 			expect((await server.api<WebhookSubscription[]>('/api/addresses/bobs%40example.test/webhooks', { key: bob.key })).body).toEqual([]);
 		});
 	});
+
+	describe('behind a public URL n8n does not use', () => {
+		let behindProxy: NodeFixture;
+		beforeAll(async () => {
+			// The payload's attachment urls start with this (a proxy's address, with a path); n8n reaches Mailroom at its Base URL.
+			behindProxy = await startNodeFixture({ config: { publicUrl: 'https://mail.example.test/mailroom' } });
+		});
+		afterAll(() => behindProxy.stop());
+
+		it("Download Attachments fetches each attachment at the credential's Base URL, not at the payload's url", async () => {
+			const { server, n8n } = behindProxy;
+			const trigger = await n8n.trigger('mailroomTrigger', { email: 'scans@example.test', options: { downloadAttachments: true } });
+			await trigger.hook('create');
+			await sendMail(server, {
+				to: 'scans@example.test',
+				attachments: [{ filename: 'scan.png', content: Buffer.from('not really a png'), contentType: 'image/png' }],
+			});
+			const [[[item]]] = await waitFor(() => (trigger.runs.length ? trigger.runs : undefined), 'a run of the workflow');
+			expect((item.json.attachments as { url: string }[])[0].url).toMatch(/^https:\/\/mail\.example\.test\/mailroom\/api\/addresses\//);
+			expect(Buffer.from(item.binary!.attachment_0.data, 'base64').toString()).toBe('not really a png');
+			await trigger.hook('delete');
+		});
+	});
 });
