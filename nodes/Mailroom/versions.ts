@@ -2,8 +2,7 @@ import type { IDisplayOptions, IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * Version 1.1 lays out Send with an Email Format, simplifies Get's output by default, makes "only mail received after
- * this node started" a switch of Wait For that is on by default, and leaves out Get Text and Get Headers (Get has
- * them). A node of version 1 keeps its own parameters, so a saved workflow runs as it did.
+ * this node started" a switch of Wait For that is on by default. A node of version 1 keeps its own parameters, so a saved workflow runs as it did.
  */
 export const NODE_VERSIONS = [1, 1.1];
 

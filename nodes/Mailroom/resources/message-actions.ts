@@ -59,10 +59,10 @@ export const messageActionOptions: INodePropertyOptions[] = [
 ];
 
 /**
- * Operations only version 1 lists: Get outputs the text (as received, where Get Text numbers its links) and, with Simplify
- * off, the headers.
+ * Narrow reads beside Get, in every version: n8n's node creator lists a node's operations whatever their `@version`
+ * rules, so an operation shown only in version 1 would be offered on a new node and then not found.
  */
-export const version1ActionOptions: INodePropertyOptions[] = [
+export const narrowReadOptions: INodePropertyOptions[] = [
 	{ name: 'Get Headers', value: 'getHeaders', description: 'Get the header lines of a message', action: 'Get the headers of a message' },
 	{
 		name: 'Get Text',
@@ -73,7 +73,7 @@ export const version1ActionOptions: INodePropertyOptions[] = [
 ];
 
 /** Every action but Delete All works on one message. */
-export const ONE_MESSAGE_ACTIONS = [...messageActionOptions, ...version1ActionOptions]
+export const ONE_MESSAGE_ACTIONS = [...messageActionOptions, ...narrowReadOptions]
 	.map((option) => option.value as string)
 	.filter((action) => action !== 'deleteAll');
 

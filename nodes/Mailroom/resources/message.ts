@@ -3,13 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { inboxPath } from '../message-paths';
 import { mailroomRequest } from '../../shared/transport';
-import { fromVersion1_1, inVersion1 } from '../versions';
 import {
 	executeMessageAction,
 	messageActionOptions,
 	messageActionProperties,
 	ONE_MESSAGE_ACTIONS,
-	version1ActionOptions,
+	narrowReadOptions,
 } from './message-actions';
 import { getMessage, messageGetProperties } from './message-get';
 import { messageReplyProperties, replyToMessage } from './message-reply';
@@ -62,8 +61,7 @@ const operationProperty = (options: INodePropertyOptions[]): INodeProperties => 
 });
 
 export const messageDescription: INodeProperties[] = [
-	{ ...operationProperty([...operations, ...version1ActionOptions]), displayOptions: inVersion1({ resource: ['message'] }) },
-	{ ...operationProperty(operations), displayOptions: fromVersion1_1({ resource: ['message'] }) },
+	{ ...operationProperty([...operations, ...narrowReadOptions]), displayOptions: { show: { resource: ['message'] } } },
 	{
 		displayName: 'Email Address',
 		name: 'email',

@@ -23,7 +23,7 @@ describe('Mailroom node: message operations', () => {
 		(await fixture.server.api<MessageRecord>(`/api/addresses/${inbox}/messages/${id}`, { key: fixture.account.key })).body;
 	const send = (mail: Parameters<typeof sendMail>[1] = {}) => sendMail(fixture.server, { to: inbox, ...mail });
 
-	it('Get Raw and Get HTML read a message; version 1 also has Get Text and Get Headers', async () => {
+	it('Get Raw, Get HTML, Get Text and Get Headers read a message, in both versions', async () => {
 		const [id] = await send({
 			subject: 'Parts',
 			html: '<p onclick="x()">Hi <img src="https://t.test/p.png"></p>',
@@ -36,6 +36,8 @@ describe('Mailroom node: message operations', () => {
 			text: expect.stringMatching(/^Hi, see \[1\]/),
 		});
 		expect((await one('getHeaders', { messageId: id }, 1)).headers).toMatchObject({ subject: ['Parts'] });
+		expect((await one('getText', { messageId: id })).text).toMatch(/^Hi, see \[1\]/);
+		expect((await one('getHeaders', { messageId: id })).headers).toMatchObject({ subject: ['Parts'] });
 		expect((await one('getHtml', { messageId: id })).html).toBe('<p>Hi </p>');
 		expect((await one('getHtml', { messageId: id, remoteImages: true })).html).toBe('<p>Hi <img src="https://t.test/p.png" /></p>');
 		expect((await one('getHtml', { messageId: id, sanitized: false })).html).toContain('onclick="x()"');
