@@ -1,0 +1,415 @@
+// The store's contract: what the rest of the server asks of stored data, whichever engine keeps it (SQLite in the data
+// folder, or PostgreSQL shared by several nodes). Every read and write is asynchronous, as a networked database needs;
+// the SQLite engine answers at once. Types that both engines share live here too.
+import type { AttachmentMeta, Folder, MessageRecord } from '../schemas/message';
+import type { AccountStats } from '../schemas/account';
+import type { DomainRecord } from '../schemas/domain';
+import type { ForwardingRecord } from '../schemas/address';
+import type { OutgoingRecord, RecipientField, Route } from '../schemas/outgoing';
+import type {
+	AttemptStatus,
+	DeliveryStatus,
+	SubscriptionFilter,
+	WebhookAttempt,
+	WebhookSubscription,
+} from '../schemas/webhook';
+import type { MessageFilter } from '../schemas/wait-for';
+import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
+import type { MessageContent } from '../mail/message-content';
+import type { StoredBytes } from '../bytes/stored-bytes';
+import type { InboxSettings } from './inbox-settings';
+
+// Accounts and keys.
+
+export interface Account {
+	id: string;
+	name: string;
+	credits: number;
+	isAdmin: boolean;
+	created: string;
+}
+
+export interface ApiKeyInfo {
+	id: string;
+	accountId: string;
+	label: string;
+	created: string;
+	revoked: string | null;
+}
+
+/** Why an account or key operation was refused; the API answers 4xx, the CLI prints the message. */
+export class AccountError extends Error {}
+
+export interface AccountStore {
+	isEmpty(): Promise<boolean>;
+	create(name: string, options?: { admin?: boolean; credits?: number }): Promise<Account>;
+	list(): Promise<Account[]>;
+	/** By id or by name. */
+	find(idOrName: string): Promise<Account | undefined>;
+	/** By id or by name; AccountError when there is none. */
+	require(idOrName: string): Promise<Account>;
+	/** Returns the new key in clear text: the only time it is ever visible. */
+	createKey(accountId: string, label?: string): Promise<{ key: string; info: ApiKeyInfo }>;
+	listKeys(accountId: string): Promise<ApiKeyInfo[]>;
+	revokeKey(keyId: string): Promise<ApiKeyInfo>;
+	/** The record of a clear-text key (revoked or not), or undefined for an unknown one. */
+	keyInfo(key: string): Promise<ApiKeyInfo | undefined>;
+	/** The account a live key belongs to, or undefined for an unknown or revoked key. */
+	forKey(key: string): Promise<Account | undefined>;
+	addCredits(accountId: string, credits: number): Promise<Account>;
+}
+
+/** What an account holds (GET /api/me/stats, which adds its credits). */
+export type HeldByAccount = Omit<AccountStats, 'sendsRemaining'>;
+
+export interface AccountStatsReader {
+	read(account: string): Promise<HeldByAccount>;
+}
+
+// Private addresses and domains.
+
+export type ForwardingUpdate = Partial<
+	Pick<ForwardingRecord, 'forward' | 'enablews' | 'webhook' | 'webhookSlack' | 'webhookSlackToFrom' | 'info'>
+>;
+
+export interface AddressStore {
+	get(email: string): Promise<ForwardingRecord | undefined>;
+	listByOwner(owner: string): Promise<ForwardingRecord[]>;
+	/** The account that holds the inbox: by its reserved address, else by its owned domain; null when public. */
+	ownerOfInbox(email: string, domain: string): Promise<string | null>;
+	/**
+	 * Reserves a free address for `owner` with the given settings; returns the existing record, unchanged,
+	 * when someone (the caller included) already holds it.
+	 */
+	reserve(email: string, owner: string, settings?: ForwardingUpdate): Promise<ForwardingRecord>;
+	/** Reserves every address for `owner` in one transaction; callers check first that none is someone else's. */
+	reserveAll(emails: string[], owner: string): Promise<ForwardingRecord[]>;
+	/** The address that catches the forwarding of `domain`, if one is set. */
+	catchAllOf(domain: string): Promise<ForwardingRecord | undefined>;
+	/**
+	 * Makes `email` (reserved for `owner` if it is not yet) the one catch-all address of `domain`, or with null
+	 * leaves the domain without one.
+	 */
+	setCatchAll(domain: string, email: string | null, owner: string): Promise<ForwardingRecord | undefined>;
+	release(email: string): Promise<void>;
+	update(email: string, changes: ForwardingUpdate): Promise<ForwardingRecord>;
+}
+
+/** Why a domain cannot be claimed; the API answers 403, the CLI prints the message. */
+export class DomainError extends Error {}
+
+export interface DomainStore {
+	/** Whether an account owns the domain. */
+	isOwned(domain: string): Promise<boolean>;
+	get(domain: string): Promise<DomainRecord | undefined>;
+	/** Every owned domain, or only those of one account. */
+	list(owner?: string): Promise<DomainRecord[]>;
+	/**
+	 * Gives `domain` to `owner`; the existing record, unchanged, when the owner already has it.
+	 * Refused (DomainError) when another account owns it or holds reserved addresses in it (their mail would change hands).
+	 */
+	claim(domain: string, owner: string): Promise<DomainRecord>;
+	/** Gives a domain up: its mail becomes public again (reserved addresses stay reserved) and it has no catch-all. */
+	remove(domain: string): Promise<DomainRecord | undefined>;
+}
+
+/** encryptedInbox: an opaque, stable alias per inbox (`inbox-<hex>`, an HMAC of the address with a server secret). */
+export interface EncryptedInboxStore {
+	/** The token of an inbox: the local part of its encrypted address. */
+	tokenFor(inbox: string): Promise<string>;
+	/** Records the token of an inbox before it is handed out, so mail to it can be routed; whether it is new. */
+	remember(inbox: string): Promise<boolean>;
+	/** The recipient for mail sent to an encrypted address, or undefined when `address` is not one. */
+	resolve(address: string, domain: string): Promise<Recipient | undefined>;
+}
+
+/** Reads the settings that act on inboxes' mail (see InboxSettings). */
+export interface InboxSettingsStore {
+	of(inbox: string, domain: string): Promise<InboxSettings>;
+}
+
+// Messages.
+
+export interface MessageStore {
+	/** Stores a message: its content once, one record per recipient. Call inside a write transaction. */
+	insert(mail: ParsedIncomingMail): Promise<MessageRecord[]>;
+	/** The records as a JSON array, newest first; `until` (epoch ms) keeps only messages received before it. */
+	listInboxJson(inbox: string, limit: number, until?: number): Promise<string>;
+	/**
+	 * Every inbox of a domain, newest first. `until` (epoch ms) keeps messages received at or before it:
+	 * the next page repeats the boundary records, which callers skip by `_id`, so none is lost.
+	 */
+	listDomain(domain: string, limit: number, until?: number): Promise<MessageRecord[]>;
+	countDomain(domain: string): Promise<number>;
+	count(inbox: string): Promise<number>;
+	get(inbox: string, id: string): Promise<MessageRecord | undefined>;
+	/** The inbox holding the record `id` (ids are unique across inboxes), and its domain. */
+	placeOf(id: string): Promise<{ inbox: string; domain: string } | undefined>;
+	/** Only the raw source, without assembling a pieced one in memory. */
+	rawSource(inbox: string, id: string): Promise<StoredBytes | undefined>;
+	content(inbox: string, id: string): Promise<MessageContent | undefined>;
+}
+
+/** The user-set state of a message: labels, folder, read flag and star. Each method returns undefined for an unknown message. */
+export interface MessageStateStore {
+	addLabel(inbox: string, id: string, label: string): Promise<string[] | undefined>;
+	removeLabel(inbox: string, id: string, label: string): Promise<string[] | undefined>;
+	setFolder(inbox: string, id: string, folder: Folder): Promise<boolean>;
+	setRead(inbox: string, id: string, read: boolean): Promise<boolean>;
+	/** Stars the message for `account`, or unstars it when it is starred (by anyone: the star is per message). */
+	toggleStar(inbox: string, id: string, account: string): Promise<MessageRecord | undefined>;
+	/** Stars the message for `account` (one starred already stays as it is), or unstars it: the same again changes nothing. */
+	setStar(inbox: string, id: string, account: string, starred: boolean): Promise<MessageRecord | undefined>;
+	starred(account: string, limit: number): Promise<MessageRecord[]>;
+}
+
+/**
+ * The one way messages leave the store. A record's content is shared by all recipients of one SMTP transaction, and
+ * attachment bytes by every content that carries the same file, so each goes only when the last record referring to it
+ * is deleted. Every method is one transaction.
+ */
+export interface MessageDeletion {
+	/** Deletes one message of an inbox; false when there is none with that id there. */
+	deleteMessage(inbox: string, id: string): Promise<boolean>;
+	/** Deletes an inbox's messages except the starred ones (as Mailsac does); returns how many went. */
+	deleteInbox(inbox: string): Promise<number>;
+	/** Deletes every message of a domain, starred ones too (the domain itself is going). */
+	deleteDomain(domain: string): Promise<number>;
+	/** Deletes messages by their internal sequence numbers (for sweeps that select rows first). */
+	deleteBySeq(seqs: number[]): Promise<number>;
+}
+
+/** Attachments of a message; their bytes are stored once per checksum and read in pieces. */
+export interface AttachmentStore {
+	/** The message's attachments in order; undefined when the inbox has no such message. */
+	list(inbox: string, messageId: string): Promise<AttachmentMeta[] | undefined>;
+	find(inbox: string, messageId: string, identifier: string): Promise<AttachmentMeta | undefined>;
+	/** `length` bytes of an attachment's content from `offset` (0-based); empty past the end. */
+	read(checksum: string, offset: number, length: number): Promise<Buffer>;
+}
+
+/** Filters and search return at most this many messages, newest first (as Mailsac does). */
+export const SEARCH_LIMIT = 100;
+/** A scan (short terms, or only `read`) looks at this many of the newest messages of each address and domain. */
+export const SCAN_LIMIT = 10_000;
+
+export interface InboxFilter {
+	to?: string;
+	from?: string;
+	subject?: string;
+	read?: boolean;
+}
+
+/** Every message of an account (its reserved addresses and owned domains), as JSON arrays of records. */
+export interface AccountInbox {
+	/** Newest first, `skip` then `limit`; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
+	list(account: string, limit: number, skip: number, since?: number): Promise<{ messages: string; unread: number }>;
+	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. */
+	filter(account: string, filter: InboxFilter): Promise<string>;
+	/** Messages whose to, from or subject contains `query` (case-insensitive). */
+	search(account: string, query: string): Promise<string>;
+}
+
+/** Finds the oldest message of an inbox received since a time that passes a filter (GET .../wait-for-message). */
+export interface MessageMatcher {
+	oldestMatching(inbox: string, since: number, filter: MessageFilter): Promise<MessageRecord | undefined>;
+}
+
+/** A message as the retention sweep judges it by age. */
+export interface AgedMessage {
+	seq: number;
+	received: number;
+	savedBy: string | null;
+}
+
+/** The messages the retention sweep may delete: too old, or beyond an inbox's limit (it deletes them with MessageDeletion). */
+export interface RetentionCandidates {
+	/** Up to `limit` messages in the order they arrived (seq), starting after `seq`. */
+	oldest(afterSeq: number, limit: number): Promise<AgedMessage[]>;
+	/** Inboxes holding more than `max` messages, starred ones counted. */
+	inboxesOver(max: number): Promise<string[]>;
+	/** Up to `limit` unstarred messages of an inbox beyond its newest `keep`, newest first. */
+	beyond(inbox: string, keep: number, limit: number): Promise<number[]>;
+}
+
+// Sent mail.
+
+export interface NewOutgoing {
+	id: string;
+	accountId: string;
+	from: string;
+	subject: string;
+	sent: string;
+	recipients: { address: string; field: RecipientField; route: Route }[];
+	/** The _id of the received message this one answers. */
+	inReplyTo: string | null;
+	raw: Buffer;
+	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
+	ip: string;
+	via: string;
+}
+
+/** What one delivery attempt achieved for a recipient; `temporary` failures are retried. */
+export type Outcome = { status: 'delivered' } | { status: 'temporary' | 'permanent'; error: string };
+
+export interface OutboxEntry {
+	record: OutgoingRecord;
+	raw: Buffer;
+	ip: string;
+	via: string;
+}
+
+/** Sent mail and the outbox of deliveries still to make. */
+export interface OutgoingStore {
+	/**
+	 * Takes one credit per recipient and records the message with its outbox entry, all in one transaction; concurrent
+	 * sends can never overspend. Returns null (and changes nothing) when the account has too few credits.
+	 */
+	record(message: NewOutgoing, nextAttempt: number): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null>;
+	get(id: string): Promise<OutgoingRecord | undefined>;
+	/** The account's sent mail, newest first. */
+	list(accountId: string, limit: number): Promise<OutgoingRecord[]>;
+	/** Deletes up to `limit` sent messages older than `before` (ISO time) whose deliveries are settled; how many went. */
+	deleteSettledBefore(before: string, limit: number): Promise<number>;
+	/** After a restart nothing is in flight any more: attempts cut short are due again. */
+	releaseInFlight(): Promise<void>;
+	/** Claims up to `limit` entries that are due, so no second attempt starts while they run. */
+	claimDue(now: number, limit: number): Promise<string[]>;
+	/** When the next entry not in flight is due; undefined when the outbox has none. */
+	nextDue(): Promise<number | undefined>;
+	entry(id: string): Promise<OutboxEntry | undefined>;
+	/**
+	 * Applies the outcomes of an attempt. Recipients still pending are retried at `retryAt`, or fail when it is null
+	 * (retries used up). The outbox entry goes once nothing is pending.
+	 */
+	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord>;
+	/** Marks local recipients delivered; runs inside the ingest transaction that stores their copies. */
+	markDelivered(id: string, addresses: string[]): Promise<void>;
+}
+
+// Webhooks.
+
+/** What is posted: the webhook payload, or a Slack summary (with the From and To lines or without). */
+export type DeliveryKind = 'webhook' | 'slack' | 'slack-to-from';
+
+export interface DeliveryRow {
+	id: string;
+	message_id: string;
+	account_id: string;
+	address: string;
+	url: string;
+	kind: DeliveryKind;
+	/** The subscription the delivery is made for; null for the address's own webhook (or Slack webhook). */
+	subscription_id: string | null;
+	status: DeliveryStatus;
+	attempts: number;
+	schedule_start: number;
+	next_attempt: number | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	created: number;
+	updated: number;
+}
+
+/** A delivery to make: of a message, by an account (its secret signs it, its Recent Activity shows it), to a URL. */
+export interface NewDelivery {
+	messageId: string;
+	accountId: string;
+	address: string;
+	url: string;
+	kind: DeliveryKind;
+	/** Set when the delivery is made for one of the address's subscriptions. */
+	subscriptionId?: string;
+}
+
+/** What one attempt came to, as the worker records it. */
+export interface AttemptRecord {
+	status: AttemptStatus;
+	statusCode: number | null;
+	error: string | null;
+	durationMs: number;
+	time: number;
+	/** When the next attempt is due (status retrying only). */
+	nextRetry: number | null;
+}
+
+/** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
+export interface WebhookDeliveryStore {
+	/** Records a delivery to make, due at `now`. Call inside the message's transaction. */
+	create(delivery: NewDelivery, now: number): Promise<string>;
+	get(id: string): Promise<DeliveryRow | undefined>;
+	pendingForMessage(messageId: string): Promise<DeliveryRow[]>;
+	forMessage(messageId: string, address: string): Promise<DeliveryRow | undefined>;
+	/** Pending deliveries due by `now`, oldest first; `after` continues a previous page. */
+	due(now: number, limit: number, after?: DeliveryRow): Promise<DeliveryRow[]>;
+	/** When the earliest pending delivery after `now` is due. */
+	nextDue(now: number): Promise<number | undefined>;
+	/** Logs an attempt and moves the delivery on, in one transaction. */
+	recordAttempt(delivery: DeliveryRow, attempt: AttemptRecord): Promise<void>;
+	/** Puts a failed or refused delivery back in the queue, due now, with a fresh retry schedule. */
+	redeliver(id: string, now: number): Promise<boolean>;
+	activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): Promise<WebhookAttempt[]>;
+	/** Deletes activity, and finished deliveries, older than `before` (epoch ms). */
+	prune(before: number): Promise<void>;
+}
+
+/** After a rotation the previous secret keeps signing beside the new one this long, so receivers can switch over. */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export interface SigningSecrets {
+	secret: string;
+	/** The secret before the last rotation, while the overlap lasts. */
+	previous: string | null;
+}
+
+/** Per-account webhook signing secrets, created on first use. */
+export interface WebhookSecretStore {
+	get(accountId: string): Promise<string>;
+	/** The secrets to sign with at `now`. Reads first: signing runs per attempt and should not write. */
+	signing(accountId: string, now: number): Promise<SigningSecrets>;
+	rotate(accountId: string): Promise<string>;
+}
+
+/** The webhook subscriptions of addresses; releasing the address deletes them. */
+export interface WebhookSubscriptionStore {
+	create(address: string, url: string, filter?: SubscriptionFilter): Promise<WebhookSubscription>;
+	/** The subscriptions of an address, oldest first. */
+	list(address: string): Promise<WebhookSubscription[]>;
+	count(address: string): Promise<number>;
+	/** Deletes one subscription of an address; returns it, or undefined when the address has none with that id. */
+	remove(address: string, id: string): Promise<WebhookSubscription | undefined>;
+}
+
+// The whole store.
+
+/** Every part of the store, on one engine. */
+export interface StoreParts {
+	accounts: AccountStore;
+	accountStats: AccountStatsReader;
+	addresses: AddressStore;
+	domains: DomainStore;
+	encryptedInboxes: EncryptedInboxStore;
+	inboxSettings: InboxSettingsStore;
+	messages: MessageStore;
+	messageState: MessageStateStore;
+	deletion: MessageDeletion;
+	attachments: AttachmentStore;
+	accountInbox: AccountInbox;
+	matcher: MessageMatcher;
+	retentionCandidates: RetentionCandidates;
+	outgoing: OutgoingStore;
+	webhookDeliveries: WebhookDeliveryStore;
+	webhookSecrets: WebhookSecretStore;
+	webhookSubscriptions: WebhookSubscriptionStore;
+}
+
+/** An open store: its parts, and writes grouped into one transaction (with the same parts, bound to it). */
+export interface Store extends StoreParts {
+	readonly engine: 'sqlite' | 'postgres';
+	/**
+	 * Runs `write` in one transaction with parts bound to it; resolves once it is committed and durable. Concurrent calls
+	 * may share a commit (group commit); one that fails is rolled back alone.
+	 */
+	transaction<T>(write: (parts: StoreParts) => Promise<T>): Promise<T>;
+	close(): Promise<void>;
+}
