@@ -1,6 +1,7 @@
 // Puts together the two packages next to what tsc compiled into them: the nodes' icons and codex files (*.node.json),
 // where n8n looks for them (n8n-nodes-mailroom is this repository's own package.json, its files in dist/); the
 // dashboard's page and its bundled browser code, and the README, in the mailroom-server package.
+const { rmSync } = require('node:fs');
 const { parallel, src, dest } = require('gulp');
 const esbuild = require('esbuild');
 
@@ -33,4 +34,10 @@ function copyReadme() {
 	return src('README.md').pipe(dest(SERVER_PACKAGE));
 }
 
+// tsc only adds and overwrites: a module moved or deleted in the sources would linger in dist/, and still import.
+async function clean() {
+	for (const dir of ['dist', `${SERVER_PACKAGE}/dist`]) rmSync(dir, { recursive: true, force: true });
+}
+
+exports.clean = clean;
 exports['build:assets'] = parallel(copyNodeAssets, copyDashboardPage, bundleDashboardCode, copyReadme);

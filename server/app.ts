@@ -2,23 +2,9 @@ import type { MailroomConfig } from './config/settings';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
 import { localDomainRule } from './mail/local-domains';
-import { openDatabase, type Db } from './store/database';
-import { AccountStore, type Account } from './store/accounts';
-import { AddressStore } from './store/addresses';
-import { MessageStore } from './store/messages';
-import { DomainStore } from './store/domains';
-import { AccountStatsReader } from './store/account-stats';
-import { MessageDeletion } from './store/message-deletion';
-import { MessageStateStore } from './store/message-state';
-import { InboxSettingsStore } from './store/inbox-settings';
-import { RetentionCandidates } from './store/retention-candidates';
-import { AccountInbox } from './store/account-inbox';
-import { AttachmentStore } from './store/attachments';
-import { EncryptedInboxStore } from './store/encrypted-inboxes';
-import { OutgoingStore } from './store/outgoing';
-import { WebhookSubscriptionStore } from './store/webhook-subscriptions';
-import { WalSync } from './store/wal-sync';
-import { Checkpointer } from './store/checkpointer';
+import { randomBytes } from 'node:crypto';
+import type { Account, AccountStore, AddressStore, DomainStore, Store } from './store/store';
+import { openStore } from './store/open-store';
 import { Ingest } from './ingest/ingest';
 import { Spool } from './smtp/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
@@ -28,7 +14,6 @@ import { Sender } from './outbound/sender';
 import { Webhooks } from './webhooks/webhooks';
 import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
 import { RetentionSweep } from './retention/retention-sweep';
-import { MessageMatcher } from './store/message-matcher';
 import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 
@@ -39,7 +24,9 @@ export interface Mailroom {
 	httpUrl: string;
 	/** Where clients reach the API, for links in what the server sends: --public-url, else httpUrl (loopback for a wildcard host). */
 	publicUrl: string;
-	db: Db;
+	/** This process among the nodes of its database (leases and announcements name it). */
+	node: string;
+	store: Store;
 	accounts: AccountStore;
 	addresses: AddressStore;
 	domains: DomainStore;
@@ -58,11 +45,18 @@ export interface Mailroom {
  * Creates the admin account of an empty database, so a new install is usable at once. Called once the server listens:
  * a start that fails (a port in use) leaves the database empty, and the next start makes and shows the key.
  */
-function bootstrapAdmin(accounts: AccountStore): Mailroom['bootstrap'] {
-	if (!accounts.isEmpty()) return undefined;
-	const account = accounts.create('admin', { admin: true });
-	return { account, key: accounts.createKey(account.id, 'created on first start').key };
+async function bootstrapAdmin(store: Store): Promise<Mailroom['bootstrap']> {
+	// Several nodes starting at once on a new database: one of them makes it.
+	return store.exclusive('bootstrap', async () => {
+		const { accounts } = store;
+		if (!(await accounts.isEmpty())) return undefined;
+		const account = await accounts.create('admin', { admin: true });
+		return { account, key: (await accounts.createKey(account.id, 'created on first start')).key };
+	});
 }
+
+/** A name for this process among the nodes of its database: its host, and random bytes so restarts differ. */
+const newNodeId = (host: string) => `${host}-${randomBytes(4).toString('hex')}`;
 
 /** http://host:port, the host in brackets when it is an IPv6 address. */
 const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -80,23 +74,14 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 			)
 		: undefined;
 
-	const db = openDatabase(config.dataDir);
-	// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
-	const walSync = config.durability === 'full' ? new WalSync(`${db.name}-wal`) : undefined;
-	const durable = () => walSync?.sync() ?? Promise.resolve();
-	const checkpointer = new Checkpointer(db);
-	const accounts = new AccountStore(db);
-	const addresses = new AddressStore(db);
-	const domains = new DomainStore(db, addresses);
-	const messages = new MessageStore(db);
-	const deletion = new MessageDeletion(db);
-	const outgoing = new OutgoingStore(db);
-	const encryptedInboxes = new EncryptedInboxStore(db);
+	const node = newNodeId(config.hostname);
+	const store = await openStore(config, 'server', node, log);
+	const { accounts, addresses, domains, messages, deletion, outgoing, encryptedInboxes } = store;
 	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
-	const resolveRecipient = (address: string, domain: string): Recipient =>
-		encryptedInboxes.resolve(address, domain) ?? { inbox: address, originalInbox: address, domain };
+	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> =>
+		(await encryptedInboxes.resolve(address, domain)) ?? { inbox: address, originalInbox: address, domain };
 
-	const ingest = new Ingest(config, log);
+	const ingest = new Ingest({ ...config, node }, log);
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
 	const smtp = new SmtpIngest({
@@ -109,7 +94,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		bareLf: config.smtpBareLf,
 		tlsCert: config.tlsCert,
 		tlsKey: config.tlsKey,
-		acceptsDomain: (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
+		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
 		spool,
@@ -121,15 +106,35 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const whereClientsReach = () => publicUrl;
 
 	// What stored mail sets off.
-	const webhooks = new Webhooks({ db, config, ingest, messages, encryptedInboxes, publicUrl: whereClientsReach, log });
-	const outbox = new Outbox({ store: outgoing, ingest, relay, resolveRecipient, retryDelays: config.relayRetryDelays, log });
+	const webhooks = new Webhooks({
+		deliveries: store.webhookDeliveries,
+		secrets: store.webhookSecrets,
+		messages,
+		encryptedInboxes,
+		config,
+		ingest,
+		node,
+		exclusive: (name, task) => store.exclusive(name, task),
+		publicUrl: whereClientsReach,
+		log,
+	});
+	const outbox = new Outbox({
+		store: outgoing,
+		ingest,
+		node,
+		lease: config.workLease,
+		relay,
+		resolveRecipient,
+		retryDelays: config.relayRetryDelays,
+		log,
+	});
 	const incomingMessages = new IncomingMessagesHub({
 		publicUrl: whereClientsReach,
 		ingest,
 		accounts,
 		addresses,
 		domains,
-		settings: new InboxSettingsStore(db),
+		settings: store.inboxSettings,
 		messages,
 		log,
 	});
@@ -138,8 +143,27 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		maxPerInbox: config.retentionMaxPerInbox,
 		interval: config.retentionSweepInterval,
 	};
-	const retention = new RetentionSweep(new RetentionCandidates(db), deletion, outgoing, ingest, retentionLimits, log);
-	const waiters = new MailWaiters(ingest, new MessageMatcher(db));
+	const retention = new RetentionSweep(
+		store.retentionCandidates,
+		deletion,
+		outgoing,
+		(name, task) => store.exclusive(name, task),
+		ingest,
+		retentionLimits,
+		log,
+	);
+	const waiters = new MailWaiters(ingest, store.matcher);
+	// Mail other nodes store wakes this node's websockets, waiters and queues as its own does.
+	store.onAnnouncement((announcement) => {
+		void messages.byIds(announcement.messages.map((message) => message.id)).then(
+			(records) =>
+				ingest.storedByAnotherNode(records, {
+					webhookMessageIds: announcement.webhooks ? records.map((record) => record._id) : [],
+					forwardIds: [],
+				}),
+			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
+		);
+	});
 
 	const sender = new Sender({
 		store: outgoing,
@@ -158,11 +182,11 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		messages,
 		deletion,
 		outgoing,
-		stats: new AccountStatsReader(db),
-		messageState: new MessageStateStore(db),
-		accountInbox: new AccountInbox(db),
-		attachments: new AttachmentStore(db),
-		subscriptions: new WebhookSubscriptionStore(db),
+		stats: store.accountStats,
+		messageState: store.messageState,
+		accountInbox: store.accountInbox,
+		attachments: store.attachments,
+		subscriptions: store.webhookSubscriptions,
 		webhooks,
 		incomingMessages,
 		waiters,
@@ -170,7 +194,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		publicUrl: whereClientsReach,
 		sender,
 		log,
-		durable,
+		durable: () => store.durable(),
 	});
 
 	let closing: Promise<void> | undefined;
@@ -183,9 +207,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.close();
 			await webhooks.close();
-			await checkpointer.close();
-			walSync?.close();
-			db.close();
+			await store.close();
 			log.info('Mailroom stopped');
 		})());
 
@@ -203,9 +225,9 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	outbox.start();
 	webhooks.start();
 	retention.start();
-	const bootstrap = bootstrapAdmin(accounts);
+	const bootstrap = await bootstrapAdmin(store);
 	log.info(
-		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, dataDir: config.dataDir },
+		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, store: store.engine, node },
 		'Mailroom is running',
 	);
 
@@ -215,7 +237,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		httpPort,
 		httpUrl: urlOf(config.httpHost, httpPort),
 		publicUrl,
-		db,
+		node,
+		store,
 		accounts,
 		addresses,
 		domains,

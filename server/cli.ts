@@ -2,34 +2,36 @@
 import { Command, Option } from 'commander';
 import { ConfigError, SETTINGS, resolveConfig } from './config/settings';
 import { startMailroom } from './app';
-import { openDatabase, DataDirError } from './store/database';
-import { AccountStore, AccountError } from './store/accounts';
-import { AddressStore } from './store/addresses';
-import { DomainStore, DomainError } from './store/domains';
+import { AccountError, DomainError, StoreOpenError, StoreUnavailableError, type Store } from './store/store';
+import { openStore } from './store/open-store';
 import { isDomain } from './mail/email-address';
 
 const DATA_DIR = SETTINGS.find((setting) => setting.key === 'dataDir')!;
+const DATABASE_URL = SETTINGS.find((setting) => setting.key === 'databaseUrl')!;
 
-interface AdminStores {
-	accounts: AccountStore;
-	domains: DomainStore;
+/** Where an admin command finds the store: --data-dir or --database-url (or their environment variables), as serve does. */
+interface StoreFlags {
+	dataDir?: string;
+	databaseUrl?: string;
 }
 
-/** Runs an admin command on the database of --data-dir (or MAILROOM_DATA_DIR). */
-function withStores(dataDir: string | undefined, command: (stores: AdminStores) => void): void {
-	const db = openDatabase(resolveConfig({ dataDir }).dataDir);
+/** Runs an admin command on the store of the server, also while it runs. */
+async function withStore(flags: StoreFlags, command: (store: Store) => Promise<void>): Promise<void> {
+	const config = resolveConfig({ dataDir: flags.dataDir, databaseUrl: flags.databaseUrl });
+	const store = await openStore(config, 'admin', `cli-${process.pid}`);
 	try {
-		command({ accounts: new AccountStore(db), domains: new DomainStore(db, new AddressStore(db)) });
+		await command(store);
 	} finally {
-		db.close();
+		await store.close();
 	}
 }
 
-function withAccounts(dataDir: string | undefined, command: (accounts: AccountStore) => void): void {
-	withStores(dataDir, ({ accounts }) => command(accounts));
+/** The options that say where the store is, for every admin command. */
+function withStoreOptions(command: Command): Command {
+	return command
+		.addOption(new Option(DATA_DIR.flag, `${DATA_DIR.description} [env ${DATA_DIR.env}, default ${DATA_DIR.default}]`))
+		.addOption(new Option(DATABASE_URL.flag, `${DATABASE_URL.description} [env ${DATABASE_URL.env}]`));
 }
-
-const dataDirOption = () => new Option(DATA_DIR.flag, `${DATA_DIR.description} [env ${DATA_DIR.env}, default ${DATA_DIR.default}]`);
 
 /** A whole-number argument, or a clear error naming it. */
 function wholeNumber(name: string, value: string, min: number): number {
@@ -67,7 +69,7 @@ serve.action(async (options: Record<string, string | undefined>) => {
 		console.log(
 			[
 				`Created the admin account "${mailroom.bootstrap.account.name}" on this new database.`,
-				keyText(mailroom.bootstrap.key, mailroom.accounts.listKeys(mailroom.bootstrap.account.id)[0].id),
+				keyText(mailroom.bootstrap.key, (await mailroom.accounts.listKeys(mailroom.bootstrap.account.id))[0].id),
 				'Make more with: mailroom accounts create <name>  and  mailroom keys create <account>',
 			].join('\n'),
 		);
@@ -86,75 +88,64 @@ serve.action(async (options: Record<string, string | undefined>) => {
 });
 
 const accounts = program.command('accounts').description('manage accounts');
-accounts
-	.command('create <name>')
+withStoreOptions(accounts.command('create <name>'))
 	.description('create an account and its first API key')
 	.option('--admin', 'make it an admin account')
 	.option('--credits <n>', 'initial outgoing-message credits', '0')
-	.addOption(dataDirOption())
-	.action((name: string, options: { admin?: boolean; credits: string; dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			const account = store.create(name, { admin: options.admin, credits: wholeNumber('--credits', options.credits, 0) });
-			const { key, info } = store.createKey(account.id, 'created with the account');
+	.action((name: string, options: StoreFlags & { admin?: boolean; credits: string }) =>
+		withStore(options, async ({ accounts: store }) => {
+			const account = await store.create(name, { admin: options.admin, credits: wholeNumber('--credits', options.credits, 0) });
+			const { key, info } = await store.createKey(account.id, 'created with the account');
 			console.log(`Created account "${account.name}" (id ${account.id}).`);
 			printKey(key, info.id);
 		}),
 	);
-accounts
-	.command('list')
+withStoreOptions(accounts.command('list'))
 	.description('list accounts')
-	.addOption(dataDirOption())
-	.action((options: { dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			const rows = store.list().map((a) => [a.id, a.name, String(a.credits), a.isAdmin ? 'admin' : '', a.created]);
+	.action((options: StoreFlags) =>
+		withStore(options, async ({ accounts: store }) => {
+			const rows = (await store.list()).map((a) => [a.id, a.name, String(a.credits), a.isAdmin ? 'admin' : '', a.created]);
 			printTable(['ID', 'NAME', 'CREDITS', 'ROLE', 'CREATED'], rows);
 		}),
 	);
 
 const keys = program.command('keys').description('manage API keys (stored only as hashes)');
-keys
-	.command('create <account>')
+withStoreOptions(keys.command('create <account>'))
 	.description('create an API key for an account (id or name)')
 	.option('--label <text>', 'a note saying what the key is for', '')
-	.addOption(dataDirOption())
-	.action((account: string, options: { label: string; dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			const { key, info } = store.createKey(store.require(account).id, options.label);
+	.action((account: string, options: StoreFlags & { label: string }) =>
+		withStore(options, async ({ accounts: store }) => {
+			const { key, info } = await store.createKey((await store.require(account)).id, options.label);
 			printKey(key, info.id);
 		}),
 	);
-keys
-	.command('list <account>')
+withStoreOptions(keys.command('list <account>'))
 	.description("list an account's API keys (never the keys themselves)")
-	.addOption(dataDirOption())
-	.action((account: string, options: { dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			const rows = store
-				.listKeys(store.require(account).id)
-				.map((k) => [k.id, k.label, k.created, k.revoked ? `revoked ${k.revoked}` : 'active']);
+	.action((account: string, options: StoreFlags) =>
+		withStore(options, async ({ accounts: store }) => {
+			const rows = (await store.listKeys((await store.require(account)).id)).map((k) => [
+				k.id,
+				k.label,
+				k.created,
+				k.revoked ? `revoked ${k.revoked}` : 'active',
+			]);
 			printTable(['ID', 'LABEL', 'CREATED', 'STATE'], rows);
 		}),
 	);
-keys
-	.command('revoke <keyId>')
+withStoreOptions(keys.command('revoke <keyId>'))
 	.description('revoke an API key: it stops working at once')
-	.addOption(dataDirOption())
-	.action((keyId: string, options: { dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			store.revokeKey(keyId);
+	.action((keyId: string, options: StoreFlags) =>
+		withStore(options, async ({ accounts: store }) => {
+			await store.revokeKey(keyId);
 			console.log(`Revoked API key ${keyId}.`);
 		}),
 	);
 
-program
-	.command('credits')
-	.description('manage outgoing-message credits')
-	.command('add <account> <n>')
+withStoreOptions(program.command('credits').description('manage outgoing-message credits').command('add <account> <n>'))
 	.description('add n outgoing-message credits to an account (id or name)')
-	.addOption(dataDirOption())
-	.action((account: string, n: string, options: { dataDir?: string }) =>
-		withAccounts(options.dataDir, (store) => {
-			const updated = store.addCredits(store.require(account).id, wholeNumber('credits', n, 1));
+	.action((account: string, n: string, options: StoreFlags) =>
+		withStore(options, async ({ accounts: store }) => {
+			const updated = await store.addCredits((await store.require(account)).id, wholeNumber('credits', n, 1));
 			console.log(`Account "${updated.name}" now has ${updated.credits} outgoing-message credits.`);
 		}),
 	);
@@ -162,37 +153,34 @@ program
 const domains = program
 	.command('domains')
 	.description('manage custom domains: all mail to a domain is private to the account that owns it');
-domains
-	.command('add <account> <domain>')
+withStoreOptions(domains.command('add <account> <domain>'))
 	.description('give a domain to an account (id or name); SMTP then accepts its mail')
-	.addOption(dataDirOption())
-	.action((account: string, domain: string, options: { dataDir?: string }) =>
-		withStores(options.dataDir, (stores) => {
+	.action((account: string, domain: string, options: StoreFlags) =>
+		withStore(options, async (stores) => {
 			const name = domain.trim().toLowerCase();
 			if (!isDomain(name)) throw new DomainError(`"${domain}" is not a valid domain name`);
-			const owner = stores.accounts.require(account);
-			stores.domains.claim(name, owner.id);
+			const owner = await stores.accounts.require(account);
+			await stores.domains.claim(name, owner.id);
 			console.log(`Domain ${name} belongs to account "${owner.name}" (id ${owner.id}).`);
 		}),
 	);
-domains
-	.command('list')
+withStoreOptions(domains.command('list'))
 	.description('list custom domains and their owners')
-	.addOption(dataDirOption())
-	.action((options: { dataDir?: string }) =>
-		withStores(options.dataDir, (stores) => {
-			const rows = stores.domains.list().map((d) => [d._id, stores.accounts.find(d.owner)?.name ?? d.owner, d.catchAll ?? '', d.created]);
+	.action((options: StoreFlags) =>
+		withStore(options, async (stores) => {
+			const rows: string[][] = [];
+			for (const d of await stores.domains.list()) {
+				rows.push([d._id, (await stores.accounts.find(d.owner))?.name ?? d.owner, d.catchAll ?? '', d.created]);
+			}
 			printTable(['DOMAIN', 'OWNER', 'CATCH-ALL', 'CREATED'], rows);
 		}),
 	);
-domains
-	.command('remove <domain>')
+withStoreOptions(domains.command('remove <domain>'))
 	.description('take a domain from its account: its mail becomes public (reserved addresses stay reserved)')
-	.addOption(dataDirOption())
-	.action((domain: string, options: { dataDir?: string }) =>
-		withStores(options.dataDir, (stores) => {
+	.action((domain: string, options: StoreFlags) =>
+		withStore(options, async (stores) => {
 			const name = domain.trim().toLowerCase();
-			if (!stores.domains.remove(name)) throw new DomainError(`no account owns the domain "${name}" (see: mailroom domains list)`);
+			if (!(await stores.domains.remove(name))) throw new DomainError(`no account owns the domain "${name}" (see: mailroom domains list)`);
 			console.log(`Removed domain ${name}.`);
 		}),
 	);
@@ -212,7 +200,12 @@ program.parseAsync().catch((err: NodeJS.ErrnoException) => {
 	// Operator mistakes (bad values, unusable folder, port in use, missing TLS file) need the message, not a stack.
 	const systemError = typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code);
 	const expected =
-		err instanceof ConfigError || err instanceof DataDirError || err instanceof AccountError || err instanceof DomainError || systemError;
+		err instanceof ConfigError ||
+		err instanceof StoreOpenError ||
+		err instanceof StoreUnavailableError ||
+		err instanceof AccountError ||
+		err instanceof DomainError ||
+		systemError;
 	console.error(`mailroom: ${expected ? err.message : err.stack}`);
 	process.exit(expected ? 2 : 1);
 });

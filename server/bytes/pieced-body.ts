@@ -6,15 +6,15 @@ const YIELD_BYTES = 1024 * 1024;
 /** A body (of a request or a response) made of pieces, with its length: a large one is made afresh for each pass, so it is never whole in memory. */
 export interface PiecedBody {
 	length: number;
-	pieces: () => Iterable<Buffer>;
+	pieces: () => Iterable<Buffer> | AsyncIterable<Buffer>;
 }
 
 /** Measures the pieces `make` gives, in one pass, showing each to `see` (to sign them, say) on the way. */
-export async function piecedBody(make: () => Iterable<Buffer>, see?: (piece: Buffer) => void): Promise<PiecedBody> {
+export async function piecedBody(make: () => Iterable<Buffer> | AsyncIterable<Buffer>, see?: (piece: Buffer) => void): Promise<PiecedBody> {
 	let length = 0;
 	let kept: Buffer[] | null = [];
 	let sinceYield = 0;
-	for (const piece of make()) {
+	for await (const piece of make()) {
 		see?.(piece);
 		length += piece.length;
 		if (kept && length <= KEEP_BYTES) kept.push(piece);

@@ -3,7 +3,7 @@ import { countLargeMessageBytes } from './garbage';
 /** Bytes stored in pieces: their length, and piece `seq` read only when asked for (a reader takes them one at a time). */
 export interface PiecedBytes {
 	length: number;
-	piece(seq: number): Buffer | undefined;
+	piece(seq: number): Promise<Buffer | undefined>;
 }
 
 /** Bytes as stored: whole, or (a large message's) in pieces. */
@@ -20,13 +20,13 @@ export class DeletedWhileReadError extends Error {
  * The pieces of stored bytes in order, each read when the one before it has been used. Pieces that end early (their
  * message deleted while they were read) throw DeletedWhileReadError rather than pass for the whole.
  */
-export function* storedPieces(bytes: StoredBytes): Generator<Buffer> {
+export async function* storedPieces(bytes: StoredBytes): AsyncGenerator<Buffer> {
 	if (Buffer.isBuffer(bytes)) {
 		yield bytes;
 		return;
 	}
 	let read = 0;
-	for (let seq = 0, piece = bytes.piece(0); piece; piece = bytes.piece(++seq)) {
+	for (let seq = 0, piece = await bytes.piece(0); piece; piece = await bytes.piece(++seq)) {
 		read += piece.length;
 		// A webhook, websocket frame or download made of them drops each piece soon after: collect as ingest does.
 		countLargeMessageBytes(piece.length);

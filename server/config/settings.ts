@@ -10,6 +10,8 @@ export interface MailroomConfig {
 	/** Where clients reach the HTTP API, for the links in what Mailroom sends (attachment downloads); none: from the HTTP host and port. */
 	publicUrl?: string;
 	dataDir: string;
+	/** PostgreSQL to keep the store in instead of SQLite in the data folder; every node naming the same one is one service. */
+	databaseUrl?: string;
 	/** Domains we accept mail for; empty means every domain. */
 	domains: string[];
 	maxMessageSize: number;
@@ -46,6 +48,8 @@ export interface MailroomConfig {
 	webhookHostConcurrency: number;
 	/** Days the webhook Recent Activity log (and finished deliveries) are kept. */
 	webhookActivityDays: number;
+	/** How long (ms) a node holds a webhook delivery or outbox entry it took before another may take it; renewed while it works. */
+	workLease: number;
 	/** SMTP connections open at once; one more is answered 421 and closed. */
 	smtpMaxClients: number;
 	smtpMaxClientsPerIp: number;
@@ -155,6 +159,9 @@ function checkedUrl(value: string, what: string, protocols: string[], example: s
 	return url;
 }
 
+const databaseUrl = (value: string) =>
+	checkedUrl(value, 'database URL', ['postgres:', 'postgresql:'], 'postgres://user:password@db.example.com:5432/mailroom') && value;
+
 const relayUrl = (value: string) => checkedUrl(value, 'relay URL', ['smtp:', 'smtps:'], 'smtp://user:pass@smtp.example.com:587') && value;
 
 /** An http(s) URL without a trailing slash: links are made by appending paths to it. */
@@ -240,8 +247,16 @@ export const SETTINGS: SettingSpec[] = [
 		flag: '--data-dir <dir>',
 		env: 'MAILROOM_DATA_DIR',
 		default: './data',
-		description: 'folder holding the SQLite database',
+		description: 'folder holding the SQLite database (and, with any database, the spool of large messages being received)',
 		parse: text,
+	},
+	{
+		key: 'databaseUrl',
+		flag: '--database-url <url>',
+		env: 'MAILROOM_DATABASE_URL',
+		description:
+			'PostgreSQL to keep the store in instead of SQLite (postgres://user:password@host:5432/db; TLS with ?sslmode=require and the other options of node-postgres): every node naming the same database is one service',
+		parse: databaseUrl,
 	},
 	{
 		key: 'domains',
@@ -418,6 +433,15 @@ export const SETTINGS: SettingSpec[] = [
 		default: '7',
 		description: 'days the webhook Recent Activity log and finished deliveries are kept',
 		parse: positiveInt('webhook activity days'),
+	},
+	{
+		key: 'workLease',
+		flag: '--work-lease <duration>',
+		env: 'MAILROOM_WORK_LEASE',
+		default: '60s',
+		description:
+			'how long a node holds a webhook delivery or outgoing message it took (renewed while it works): work of a node that died is taken up by another this much later',
+		parse: duration('work lease'),
 	},
 	{
 		key: 'smtpMaxClients',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashKey, type Account, type AccountStore } from '../store/accounts';
-import type { AddressStore } from '../store/addresses';
+import type { Account, AccountStore, AddressStore } from '../store/store';
+import { hashKey } from '../store/account-records';
 import { forbidden, unauthorized } from './errors';
 
 declare module 'fastify' {
@@ -30,10 +30,9 @@ export function callerOf(request: FastifyRequest): string {
  */
 export function registerAuth(app: FastifyInstance, accounts: AccountStore): void {
 	app.decorateRequest('account', null);
-	app.addHook('onRequest', (request, _reply, done) => {
+	app.addHook('onRequest', async (request) => {
 		const key = serviceKeyOf(request);
-		if (key !== undefined) request.account = accounts.forKey(key) ?? null;
-		done();
+		if (key !== undefined) request.account = (await accounts.forKey(key)) ?? null;
 	});
 	app.addHook('preParsing', (request, _reply, payload, done) => {
 		const unknownKey = serviceKeyOf(request) !== undefined && !request.account;
@@ -48,8 +47,8 @@ export function requireAccount(request: FastifyRequest): Account {
 }
 
 /** Public inboxes are open to all; a private one only to its owner's key. */
-export function authorizeInbox(request: FastifyRequest, addresses: AddressStore, inbox: string, domain: string): void {
-	const owner = addresses.ownerOfInbox(inbox, domain);
+export async function authorizeInbox(request: FastifyRequest, addresses: AddressStore, inbox: string, domain: string): Promise<void> {
+	const owner = await addresses.ownerOfInbox(inbox, domain);
 	if (owner === null) return;
 	if (!request.account) throw unauthorized(`${inbox} is a private address: send its owner's API key in the Service-Key header`);
 	if (request.account.id !== owner) throw forbidden(`${inbox} is a private address of another account`);

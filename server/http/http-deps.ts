@@ -2,23 +2,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MailroomConfig } from '../config/settings';
-import type { AccountStore } from '../store/accounts';
-import type { AddressStore } from '../store/addresses';
-import type { DomainStore } from '../store/domains';
-import type { AccountStatsReader } from '../store/account-stats';
-import type { MessageDeletion } from '../store/message-deletion';
-import type { MessageStateStore } from '../store/message-state';
-import type { AccountInbox } from '../store/account-inbox';
-import type { AttachmentStore } from '../store/attachments';
-import type { MessageStore } from '../store/messages';
-import type { WebhookSubscriptionStore } from '../store/webhook-subscriptions';
+import type {
+	AccountInbox,
+	AccountStatsReader,
+	AccountStore,
+	AddressStore,
+	AttachmentStore,
+	DomainStore,
+	EncryptedInboxStore,
+	MessageDeletion,
+	MessageStateStore,
+	MessageStore,
+	OutgoingStore,
+	WebhookSubscriptionStore,
+} from '../store/store';
 import type { Logger } from '../log';
-import type { OutgoingStore } from '../store/outgoing';
 import type { Sender } from '../outbound/sender';
 import type { Webhooks } from '../webhooks/webhooks';
 import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 import type { MailWaiters } from '../waiting/mail-waiters';
-import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
 
 /** What route plugins are given. */
 export interface HttpDeps {

@@ -8,6 +8,7 @@ import { HttpError, errorBody } from './errors';
 import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
+import { StoreUnavailableError } from '../store/store';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
 import { messagePayloadRoutes } from './routes/message-payload';
@@ -58,6 +59,10 @@ export async function buildHttpServer(deps: HttpDeps) {
 		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
 		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
 		if (err.validation) return reply.code(400).send(errorBody(400, validationMessage(err)));
+		if (err instanceof StoreUnavailableError) {
+			request.log.warn({ err: err.message, url: request.url }, 'the store is unavailable');
+			return reply.code(503).header('retry-after', '5').send(errorBody(503, 'The database is unavailable; try again shortly'));
+		}
 		if (err.code === BODY_TOO_LARGE) return reply.code(413).send(errorBody(413, bodyTooLarge(request.routeOptions.bodyLimit)));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');

@@ -2,8 +2,8 @@ import type { ParsedIncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
 import { newId, nowIso } from '../store/ids';
-import type { OutgoingStore } from '../store/outgoing';
-import type { InboxSettingsStore } from '../store/inbox-settings';
+import { leaseOf, type StoreParts } from '../store/store';
+import type { InboxSettings } from '../store/inbox-settings';
 import { rawBytes } from '../bytes/spooled-bytes';
 
 /** Added on top of every forwarded copy; it also tells how many times a message was forwarded already. */
@@ -12,9 +12,10 @@ export const FORWARDED_HEADER = 'X-Mailroom-Forwarded-For';
 export const MAX_FORWARD_HOPS = 3;
 
 export interface ForwardRecorderOptions {
-	settings: InboxSettingsStore;
-	outgoing: OutgoingStore;
-	isLocalDomain: (domain: string) => boolean;
+	/** This node, whose outbox makes the first attempt once the message is durable: the forwards are leased to it (for `lease` ms). */
+	node: string;
+	lease: number;
+	isLocalDomain: (domain: string) => Promise<boolean>;
 	hasRelay: boolean;
 	log: Logger;
 }
@@ -29,27 +30,30 @@ export interface ForwardRecorderOptions {
 export class ForwardRecorder {
 	constructor(private readonly options: ForwardRecorderOptions) {}
 
-	/** Runs inside the message's transaction; returns the ids of the outgoing messages it recorded. */
-	record(records: MessageRecord[], mail: ParsedIncomingMail): string[] {
-		const { settings, outgoing, isLocalDomain, hasRelay, log } = this.options;
+	/**
+	 * Runs inside the message's transaction, `settings[i]` those of `records[i]`'s inbox; returns the ids of the outgoing
+	 * messages it recorded.
+	 */
+	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[], mail: ParsedIncomingMail): Promise<string[]> {
+		const { node, lease, isLocalDomain, hasRelay, log } = this.options;
 		const forwards: string[] = [];
 		const hops = mail.parsed.headers.filter(([name]) => name.toLowerCase() === FORWARDED_HEADER.toLowerCase()).length;
-		for (const record of records) {
-			const forward = settings.of(record.inbox, record.domain).get('forward');
+		for (const [i, record] of records.entries()) {
+			const forward = settings[i].get('forward');
 			if (!forward) continue;
 			const context = { message: record._id, inbox: record.inbox, forward: forward.value };
 			if (hops >= MAX_FORWARD_HOPS) {
 				log.warn({ ...context, hops }, 'not forwarding a message that was forwarded too often already');
 				continue;
 			}
-			const route = isLocalDomain(forward.value.slice(forward.value.lastIndexOf('@') + 1)) ? 'local' : 'relay';
+			const route = (await isLocalDomain(forward.value.slice(forward.value.lastIndexOf('@') + 1))) ? 'local' : 'relay';
 			if (route === 'relay' && !hasRelay) {
 				log.warn(context, 'not forwarding: no SMTP relay is configured');
 				continue;
 			}
 			const id = newId();
 			const raw = Buffer.concat([Buffer.from(`${FORWARDED_HEADER}: ${record.inbox}\r\n`), rawBytes(mail.raw)]);
-			const charged = outgoing.record(
+			const charged = await parts.outgoing.record(
 				{
 					id,
 					accountId: forward.from.owner,
@@ -62,7 +66,7 @@ export class ForwardRecorder {
 					ip: record.ip,
 					via: record.via,
 				},
-				Date.now(),
+				leaseOf(node, lease),
 			);
 			if (!charged) {
 				log.warn(context, 'not forwarding: the account has no outgoing credits left');

@@ -14,7 +14,8 @@ export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
 export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string };
 
 const { config } = workerData as IngestThreadData;
-const writer = new MessageWriter(config, createLogger(config.logLevel));
+// Requests that come while the store opens wait for it.
+const writer = MessageWriter.open(config, createLogger(config.logLevel));
 const port = parentPort!;
 
 // Replies that become ready together (one group commit) travel in one message: each message costs the event loop a
@@ -30,12 +31,17 @@ const reply = (answer: IngestReply) => {
 
 port.on('message', (request: IngestRequest) => {
 	if (request === 'close') {
-		void writer.close().then(() => port.close());
+		void writer
+			.then((opened) => opened.close())
+			.catch(() => undefined)
+			.finally(() => port.close());
 		return;
 	}
 	const { id, mail } = request;
-	writer.store(mail).then(
-		(stored) => reply({ id, stored }),
-		(err: Error) => reply({ id, error: err.message }),
-	);
+	writer
+		.then((opened) => opened.store(mail))
+		.then(
+			(stored) => reply({ id, stored }),
+			(err: Error) => reply({ id, error: err.message }),
+		);
 });

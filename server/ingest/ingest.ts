@@ -55,6 +55,14 @@ export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEff
 		return done;
 	}
 
+	/**
+	 * Mail another node of the database stored (as the store heard it): the same `stored` event, so websockets, waiters and
+	 * work queues here act on it as on this node's mail.
+	 */
+	storedByAnotherNode(records: MessageRecord[], effects: RecordedEffects): void {
+		if (!this.closing) this.emit('stored', records, effects);
+	}
+
 	/** Resolves when every message whose storing has begun is stored or refused. */
 	async settled(): Promise<void> {
 		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);

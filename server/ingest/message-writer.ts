@@ -2,19 +2,11 @@ import type { MailroomConfig } from '../config/settings';
 import type { Logger } from '../log';
 import type { IncomingMail, ParsedIncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
+import type { Store } from '../store/store';
+import type { InboxSettings } from '../store/inbox-settings';
 import { localDomainRule } from '../mail/local-domains';
 import { ParserPool } from '../parse/parser-pool';
-import { openDatabase, type Db } from '../store/database';
-import { GroupCommit } from '../store/group-commit';
-import { WalSync } from '../store/wal-sync';
-import { leaveCheckpointsToCheckpointer } from '../store/checkpointer';
-import { MessageStore } from '../store/messages';
-import { OutgoingStore } from '../store/outgoing';
-import { InboxSettingsStore } from '../store/inbox-settings';
-import { WebhookDeliveryStore } from '../store/webhook-deliveries';
-import { EncryptedInboxStore } from '../store/encrypted-inboxes';
-import { AddressStore } from '../store/addresses';
-import { DomainStore } from '../store/domains';
+import { openStore } from '../store/open-store';
 import { WebhookRecorder } from './webhook-recorder';
 import { ForwardRecorder } from './forward-recorder';
 
@@ -34,52 +26,50 @@ export interface StoredMail {
 
 export type MessageWriterConfig = Pick<
 	MailroomConfig,
-	'dataDir' | 'durability' | 'parseWorkers' | 'parseTimeout' | 'webhookRetrySchedule' | 'domains' | 'localDomains' | 'relayUrl'
->;
+	| 'dataDir'
+	| 'databaseUrl'
+	| 'durability'
+	| 'parseWorkers'
+	| 'parseTimeout'
+	| 'webhookRetrySchedule'
+	| 'domains'
+	| 'localDomains'
+	| 'relayUrl'
+	| 'workLease'
+> & {
+	/** This node's id: the forwards it records are leased to it, and other nodes hear of its mail under it. */
+	node: string;
+};
 
 /**
- * Stores incoming mail on the ingest thread, on a database connection of its own: parses it (small
- * single-part text inline, the rest on parser threads), then commits every recipient's record, together
- * with what the message sets off (webhook deliveries, forwards, a local copy's outbox status), in a
- * group commit. Resolves once all of it is durable.
+ * Stores incoming mail on the ingest thread, on a store connection of its own: parses it (small single-part text
+ * inline, the rest on parser threads), then commits every recipient's record, together with what the message sets off
+ * (webhook deliveries, forwards, a local copy's outbox status) and the announcement other nodes hear, in a group commit.
+ * Resolves once all of it is durable.
  */
 export class MessageWriter {
-	private readonly db: Db;
-	private readonly parser: ParserPool;
-	private readonly walSync?: WalSync;
-	private readonly commit: GroupCommit;
-	private readonly messages: MessageStore;
-	private readonly outgoing: OutgoingStore;
 	private readonly webhooks: WebhookRecorder;
 	private readonly forwards: ForwardRecorder;
 
-	constructor(
+	private constructor(
 		config: MessageWriterConfig,
+		private readonly database: Store,
+		private readonly parser: ParserPool,
 		private readonly log: Logger,
 	) {
-		this.db = openDatabase(config.dataDir);
-		leaveCheckpointsToCheckpointer(this.db);
-		this.parser = new ParserPool(config.parseWorkers, config.parseTimeout);
-		// durability "full": acknowledge only after the WAL is on disk; "normal": once committed.
-		this.walSync = config.durability === 'full' ? new WalSync(`${this.db.name}-wal`) : undefined;
-		this.commit = new GroupCommit(this.db, () => this.walSync?.sync() ?? Promise.resolve());
-		this.messages = new MessageStore(this.db);
-		this.outgoing = new OutgoingStore(this.db);
-		const settings = new InboxSettingsStore(this.db);
-		const domains = new DomainStore(this.db, new AddressStore(this.db));
-		this.webhooks = new WebhookRecorder(
-			settings,
-			new WebhookDeliveryStore(this.db),
-			new EncryptedInboxStore(this.db),
-			config.webhookRetrySchedule[0],
-		);
+		this.webhooks = new WebhookRecorder(config.webhookRetrySchedule[0]);
 		this.forwards = new ForwardRecorder({
-			settings,
-			outgoing: this.outgoing,
-			isLocalDomain: localDomainRule(config, (domain) => domains.isOwned(domain)),
+			node: config.node,
+			lease: config.workLease,
+			isLocalDomain: localDomainRule(config, (domain) => database.domains.isOwned(domain)),
 			hasRelay: config.relayUrl !== undefined,
 			log,
 		});
+	}
+
+	static async open(config: MessageWriterConfig, log: Logger): Promise<MessageWriter> {
+		const store = await openStore(config, 'ingest', config.node, log);
+		return new MessageWriter(config, store, new ParserPool(config.parseWorkers, config.parseTimeout), log);
 	}
 
 	async store(mail: IncomingMail): Promise<StoredMail> {
@@ -87,21 +77,27 @@ export class MessageWriter {
 		const { parsed, error } = await this.parser.parse(mail.raw);
 		if (error) this.log.warn({ err: error.message, size: mail.raw.byteLength }, 'message could not be parsed; stored raw');
 		const parsedMail: ParsedIncomingMail = { ...mail, parsed, received };
-		return this.commit.run(() => {
-			const records = this.messages.insert(parsedMail);
-			if (mail.localCopy) this.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);
-			return {
-				records,
-				effects: { webhookMessageIds: this.webhooks.record(records), forwardIds: this.forwards.record(records, parsedMail) },
+		return this.database.transaction(async (parts) => {
+			const records = await parts.messages.insert(parsedMail);
+			if (mail.localCopy) await parts.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);
+			const settings: InboxSettings[] = [];
+			for (const record of records) settings.push(await parts.inboxSettings.of(record.inbox, record.domain));
+			const effects = {
+				webhookMessageIds: await this.webhooks.record(parts, records, settings),
+				forwardIds: await this.forwards.record(parts, records, settings, parsedMail),
 			};
+			await parts.announce({
+				messages: records.map((record) => ({ id: record._id, inbox: record.inbox })),
+				webhooks: effects.webhookMessageIds.length > 0,
+				forwards: effects.forwardIds.length > 0,
+			});
+			return { records, effects };
 		});
 	}
 
 	/** Call once nothing more is being stored. */
 	async close(): Promise<void> {
-		await this.commit.drained();
+		await this.database.close();
 		await this.parser.close();
-		this.walSync?.close();
-		this.db.close();
 	}
 }

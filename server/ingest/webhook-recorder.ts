@@ -1,8 +1,7 @@
 import type { MessageRecord } from '../schemas/message';
 import type { SubscriptionFilter } from '../schemas/webhook';
-import type { NewDelivery, WebhookDeliveryStore } from '../store/webhook-deliveries';
-import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
-import type { InboxSettingsStore } from '../store/inbox-settings';
+import type { NewDelivery, StoreParts } from '../store/store';
+import type { InboxSettings } from '../store/inbox-settings';
 import { containsIgnoringCase, sentBy } from '../mail/filter-match';
 
 /** Whether a message passes a subscription's filter: every part given must match (none given: every message does). */
@@ -21,30 +20,26 @@ function passes(record: MessageRecord, filter: SubscriptionFilter | null): boole
  */
 export class WebhookRecorder {
 	constructor(
-		private readonly settings: InboxSettingsStore,
-		private readonly deliveries: WebhookDeliveryStore,
-		private readonly encryptedInboxes: EncryptedInboxStore,
 		/** Wait (ms) before the first attempt: the first step of the retry schedule. */
 		private readonly firstAttemptDelay: number,
 	) {}
 
-	/** Returns the ids of the messages that got deliveries (most mail has no webhook). */
-	record(records: MessageRecord[]): string[] {
+	/** `settings[i]` are those of `records[i]`'s inbox. Returns the ids of the messages that got deliveries (most mail has no webhook). */
+	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[]): Promise<string[]> {
 		const due = Date.now() + this.firstAttemptDelay;
 		const withDeliveries: string[] = [];
-		for (const record of records) {
-			const made = this.deliveriesOf(record);
+		for (const [i, record] of records.entries()) {
+			const made = this.deliveriesOf(record, settings[i]);
 			if (made.length === 0) continue;
 			// A webhook's payload reveals the encrypted address, so it must route from now on.
-			if (made.some((delivery) => delivery.kind === 'webhook')) this.encryptedInboxes.remember(record.inbox);
-			for (const delivery of made) this.deliveries.create(delivery, due);
+			if (made.some((delivery) => delivery.kind === 'webhook')) await parts.encryptedInboxes.remember(record.inbox);
+			for (const delivery of made) await parts.webhookDeliveries.create(delivery, due);
 			withDeliveries.push(record._id);
 		}
 		return withDeliveries;
 	}
 
-	private deliveriesOf(record: MessageRecord): NewDelivery[] {
-		const settings = this.settings.of(record.inbox, record.domain);
+	private deliveriesOf(record: MessageRecord, settings: InboxSettings): NewDelivery[] {
 		const of = { messageId: record._id, address: record.inbox };
 		const made: NewDelivery[] = [];
 		const webhook = settings.get('webhook');

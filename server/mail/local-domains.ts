@@ -7,9 +7,9 @@ import type { MailroomConfig } from '../config/settings';
  */
 export function localDomainRule(
 	config: Pick<MailroomConfig, 'domains' | 'localDomains' | 'relayUrl'>,
-	isOwnedDomain: (domain: string) => boolean,
-): (domain: string) => boolean {
+	isOwnedDomain: (domain: string) => Promise<boolean>,
+): (domain: string) => Promise<boolean> {
 	const listed = new Set([...config.domains, ...config.localDomains]);
 	const everyDomain = config.domains.length === 0 && !config.relayUrl;
-	return (domain) => everyDomain || listed.has(domain) || isOwnedDomain(domain);
+	return async (domain) => everyDomain || listed.has(domain) || isOwnedDomain(domain);
 }

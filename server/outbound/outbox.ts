@@ -1,17 +1,20 @@
 import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
-import type { OutboxEntry, OutgoingStore, Outcome } from '../store/outgoing';
+import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
 import type { Relay } from './relay';
 
 export interface OutboxOptions {
 	store: OutgoingStore;
 	ingest: Ingest;
+	/** This node: the holder of the leases of the entries it attempts, for `lease` ms at a time (--work-lease). */
+	node: string;
+	lease: number;
 	/** Absent when no relay is configured: relay recipients then wait (and retry) until one is. */
 	relay?: Relay;
 	/** The same mapping SMTP ingest uses from an address to the inbox holding its mail. */
-	resolveRecipient: (address: string, domain: string) => Recipient;
+	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	/** Waits (ms) before retry 1, 2, ...; when used up, recipients still pending fail. */
 	retryDelays: number[];
 	log: Logger;
@@ -21,6 +24,8 @@ export interface OutboxOptions {
 const PARALLEL_ATTEMPTS = 8;
 /** setTimeout's longest wait. */
 const MAX_TIMER = 2 ** 31 - 1;
+/** After the store failed (the database unavailable), the outbox looks again this much later. */
+const ERROR_BACKOFF_MS = 5000;
 
 /** A copy in memory the parser workers read without copying. */
 function sharedCopy(raw: Buffer): Buffer {
@@ -30,27 +35,37 @@ function sharedCopy(raw: Buffer): Buffer {
 }
 
 /**
- * Delivers recorded outgoing mail: local recipients through ingest (like SMTP mail), others through
- * the relay. Entries live in the database, so pending deliveries survive a restart; temporary
- * failures are retried on the configured schedule.
+ * Delivers recorded outgoing mail: local recipients through ingest (like SMTP mail), others through the relay. Entries
+ * live in the database, so pending deliveries survive a restart; temporary failures are retried on the configured
+ * schedule. An entry is attempted by the node holding its lease: the one that recorded it, else any node once the lease
+ * has run out (its holder stopped or died), so nodes sharing a database share the outbox.
  */
 export class Outbox {
 	private readonly running = new Set<Promise<unknown>>();
 	private timer: NodeJS.Timeout | undefined;
+	private renewal: NodeJS.Timeout | undefined;
+	/** A look at what is due is under way, and another was asked for meanwhile. */
+	private looking = false;
+	private lookAgain = false;
 	private closed = false;
 
 	constructor(private readonly options: OutboxOptions) {
-		// Forwards recorded with incoming mail get their first attempt once that mail is durable.
+		// Forwards recorded with incoming mail (leased to this node) get their first attempt once that mail is durable.
 		options.ingest.on('stored', (_records, { forwardIds }) => forwardIds.forEach((id) => void this.attempt(id)));
 	}
 
-	/** Picks up what a previous run left in the outbox. */
+	/** Picks up what is due: left by a previous run, or by a node that stopped. */
 	start(): void {
-		this.options.store.releaseInFlight();
+		this.renewal = setInterval(() => void this.renewLeases(), this.options.lease / 3).unref();
 		this.schedule();
 	}
 
-	/** One attempt at every pending recipient of a claimed entry (just recorded, or due). */
+	/** A lease of this node, for an entry it records and attempts at once. */
+	lease(): Lease {
+		return leaseOf(this.options.node, this.options.lease);
+	}
+
+	/** One attempt at every pending recipient of an entry this node holds (just recorded, or due). */
 	attempt(id: string): Promise<OutgoingRecord | undefined> {
 		const run = this.run(id).catch((err: Error) => {
 			if (!this.closed) this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
@@ -64,19 +79,23 @@ export class Outbox {
 		return run;
 	}
 
-	/** Stops retrying; waits up to `timeoutMs` for attempts in progress (cut-off ones run again after a restart). */
+	/** Stops retrying; waits up to `timeoutMs` for attempts in progress, then gives up this node's leases (cut-off ones run again). */
 	async close(timeoutMs: number): Promise<void> {
 		this.closed = true;
 		clearTimeout(this.timer);
+		clearInterval(this.renewal);
 		let timeout: NodeJS.Timeout | undefined;
 		await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => (timeout = setTimeout(resolve, timeoutMs)))]);
 		clearTimeout(timeout);
 		this.options.relay?.close();
+		await this.options.store
+			.releaseLeases(this.options.node)
+			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'outbox leases not released'));
 	}
 
 	private async run(id: string): Promise<OutgoingRecord> {
 		const { store, retryDelays } = this.options;
-		const entry = store.entry(id);
+		const entry = await store.entry(id);
 		if (!entry) throw new Error(`outbox entry ${id} is gone`);
 		const pending = entry.record.recipients.filter((r) => r.status === 'queued');
 		const local = pending.filter((r) => r.route === 'local').map((r) => r.address);
@@ -84,7 +103,7 @@ export class Outbox {
 		const [localOutcomes, relayOutcomes] = await Promise.all([this.deliverLocally(entry, local), this.relay(entry, relayed)]);
 		const attempts = entry.record.attempts;
 		const retryAt = attempts < retryDelays.length ? Date.now() + retryDelays[attempts] : null;
-		const record = store.settle(id, new Map([...localOutcomes, ...relayOutcomes]), retryAt);
+		const record = await store.settle(id, new Map([...localOutcomes, ...relayOutcomes]), retryAt);
 		if (record.status !== 'delivered')
 			this.options.log.warn({ id, status: record.status, error: record.lastError }, 'outgoing mail not delivered yet');
 		return record;
@@ -93,13 +112,13 @@ export class Outbox {
 	private async deliverLocally(entry: OutboxEntry, addresses: string[]): Promise<Map<string, Outcome>> {
 		if (addresses.length === 0) return new Map();
 		const raw = sharedCopy(entry.raw);
-		const recipients = new Map<string, Recipient>();
-		for (const address of addresses) {
-			const recipient = this.options.resolveRecipient(address, address.slice(address.lastIndexOf('@') + 1));
-			recipients.set(recipient.inbox, recipient);
-		}
 		let outcome: Outcome;
 		try {
+			const recipients = new Map<string, Recipient>();
+			for (const address of addresses) {
+				const recipient = await this.options.resolveRecipient(address, address.slice(address.lastIndexOf('@') + 1));
+				recipients.set(recipient.inbox, recipient);
+			}
 			// The copies' transaction also marks these recipients delivered (localCopy).
 			await this.options.ingest.store({
 				raw,
@@ -125,19 +144,47 @@ export class Outbox {
 		return this.options.relay.send(entry.raw, entry.record.from, addresses);
 	}
 
-	/** Wakes up when the next entry is due, while fewer than PARALLEL_ATTEMPTS run. */
+	/** Takes up what is due while fewer than PARALLEL_ATTEMPTS run, and wakes up when the next entry is due. */
 	private schedule(): void {
-		clearTimeout(this.timer);
-		if (this.closed || this.running.size >= PARALLEL_ATTEMPTS) return;
-		const next = this.options.store.nextDue();
-		if (next === undefined) return;
-		this.timer = setTimeout(() => this.runDue(), Math.min(MAX_TIMER, Math.max(0, next - Date.now())));
+		if (this.closed) return;
+		if (this.looking) {
+			this.lookAgain = true;
+			return;
+		}
+		this.looking = true;
+		void this.lookForDue()
+			.catch((err: Error) => {
+				this.options.log.warn({ err: err.message }, 'the outbox could not read what is due; trying again shortly');
+				this.wakeAt(Date.now() + ERROR_BACKOFF_MS);
+			})
+			.finally(() => {
+				this.looking = false;
+				if (this.lookAgain) {
+					this.lookAgain = false;
+					this.schedule();
+				}
+			});
 	}
 
-	private runDue(): void {
-		if (this.closed) return;
-		const ids = this.options.store.claimDue(Date.now(), PARALLEL_ATTEMPTS - this.running.size);
-		for (const id of ids) void this.attempt(id);
-		this.schedule();
+	private async lookForDue(): Promise<void> {
+		const { store } = this.options;
+		const free = PARALLEL_ATTEMPTS - this.running.size;
+		if (free > 0) for (const id of await store.claimDue(Date.now(), free, this.lease())) void this.attempt(id);
+		if (this.running.size >= PARALLEL_ATTEMPTS) return; // each attempt that ends looks again
+		const next = await store.nextDue(Date.now());
+		if (next !== undefined) this.wakeAt(next);
+	}
+
+	private wakeAt(at: number): void {
+		clearTimeout(this.timer);
+		if (!this.closed) this.timer = setTimeout(() => this.schedule(), Math.min(MAX_TIMER, Math.max(0, at - Date.now())));
+	}
+
+	/** Keeps this node's leases while its attempts run (a relay may take minutes). */
+	private async renewLeases(): Promise<void> {
+		if (this.running.size === 0) return;
+		await this.options.store
+			.renewLeases(this.lease())
+			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'outbox leases not renewed'));
 	}
 }

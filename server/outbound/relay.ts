@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import nodemailer, { type Mail } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import { ConfigError } from '../config/settings';
-import type { Outcome } from '../store/outgoing';
+import type { Outcome } from '../store/store';
 
 export interface DkimSettings {
 	domain: string;

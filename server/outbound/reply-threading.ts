@@ -1,5 +1,4 @@
-import type { AddressStore } from '../store/addresses';
-import type { MessageStore } from '../store/messages';
+import type { AddressStore, MessageStore } from '../store/store';
 import { parseEmailAddress } from '../mail/email-address';
 import { replyToAddresses } from '../parse/address-header';
 import type { NamedAddress } from './address-fields';
@@ -46,9 +45,10 @@ const validAddresses = (addresses: { address: string; name: string }[]): NamedAd
  * every address of its domains); any other id is refused as not found, so ids of others' mail reveal nothing.
  */
 export async function threadOf(id: string, accountId: string, messages: MessageStore, addresses: AddressStore): Promise<Thread> {
-	const place = messages.placeOf(id);
-	const content = place && addresses.ownerOfInbox(place.inbox, place.domain) === accountId && messages.content(place.inbox, id);
-	const record = content && messages.get(place.inbox, id);
+	const place = await messages.placeOf(id);
+	const content =
+		place && (await addresses.ownerOfInbox(place.inbox, place.domain)) === accountId && (await messages.content(place.inbox, id));
+	const record = content && (await messages.get(place.inbox, id));
 	if (!content || !record) {
 		throw new SendError(
 			404,

@@ -1,9 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { Account } from '../store/accounts';
-import type { AddressStore } from '../store/addresses';
-import type { MessageStore } from '../store/messages';
+import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } from '../store/store';
 import { newId, nowIso } from '../store/ids';
-import type { NewOutgoing, OutgoingStore } from '../store/outgoing';
 import { MAX_RECIPIENTS, type OutgoingRecord, type SendRequest } from '../schemas/outgoing';
 import type { Outbox } from './outbox';
 import { distinctRecipients, parseAddressField, type NamedAddress, type Recipient } from './address-fields';
@@ -29,7 +26,7 @@ export interface SenderOptions {
 	addresses: AddressStore;
 	/** Where the messages a reply answers are found. */
 	messages: MessageStore;
-	isLocalDomain: (domain: string) => boolean;
+	isLocalDomain: (domain: string) => Promise<boolean>;
 	hasRelay: boolean;
 	/** The largest message accepted over SMTP: a composed one is held to the same. */
 	maxMessageSize: number;
@@ -81,17 +78,15 @@ export class Sender {
 		const subject = request.subject ?? thread?.subject ?? '';
 		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
-		if (addresses.ownerOfInbox(from.address, from.domain) !== account.id) {
+		if ((await addresses.ownerOfInbox(from.address, from.domain)) !== account.id) {
 			throw new SendError(
 				403,
 				`${from.address} is not an address of your account: send from one of its private addresses or an address in one of its domains`,
 			);
 		}
-		const routed = recipients.map((r): NewOutgoing['recipients'][number] => ({
-			address: r.address,
-			field: r.field,
-			route: isLocalDomain(r.domain) ? 'local' : 'relay',
-		}));
+		const routed: NewOutgoing['recipients'] = [];
+		for (const r of recipients)
+			routed.push({ address: r.address, field: r.field, route: (await isLocalDomain(r.domain)) ? 'local' : 'relay' });
 		const external = routed.filter((r) => r.route === 'relay').map((r) => r.address);
 		if (external.length && !hasRelay) {
 			throw new SendError(
@@ -129,7 +124,7 @@ export class Sender {
 			);
 		}
 
-		const recorded = store.record(
+		const recorded = await store.record(
 			{
 				id,
 				accountId: account.id,
@@ -141,13 +136,13 @@ export class Sender {
 				raw,
 				...client,
 			},
-			Date.parse(sent),
+			outbox.lease(),
 		);
 		if (!recorded) throw new SendError(402, NO_CREDITS);
 
 		let timeout: NodeJS.Timeout | undefined;
 		await Promise.race([outbox.attempt(id), new Promise((resolve) => (timeout = setTimeout(resolve, FIRST_ATTEMPT_WAIT)))]);
 		clearTimeout(timeout);
-		return { record: store.get(id)!, creditsRemaining: recorded.creditsRemaining, warnings };
+		return { record: (await store.get(id))!, creditsRemaining: recorded.creditsRemaining, warnings };
 	}
 }

@@ -100,31 +100,47 @@ export interface LinkSegment {
  * A text read in chunks, cut again into segments that together are the whole text, each with its links, exactly as
  * findTextLinks finds them in the whole: each chunk is scanned up to its last whitespace and the rest goes with the
  * next, so no run is split. Of a run too long to hold a link only its end is carried (to keep it too long; the rest
- * is a segment without links), so memory stays bounded by the chunk size.
+ * is a segment without links), so memory stays bounded by the chunk size. Chunks are pushed in, so they may come from
+ * a file or from the store alike.
  */
-export function* linkSegments(chunks: Iterable<string>): Generator<LinkSegment> {
-	const scan = new TextLinkScan();
-	// Only the segment's links are held: each is a slice of the chunk, and keeps all of it in memory.
-	const scanned = (text: string): LinkSegment => (scan.scan(text), { text, links: scan.links.splice(0) });
-	let carried = '';
-	for (const chunk of chunks) {
-		const text = carried + chunk;
+export class LinkSegmenter {
+	private readonly scan = new TextLinkScan();
+	private carried = '';
+
+	/** The segments complete once `chunk`, the text's next chunk, is added. */
+	push(chunk: string): LinkSegment[] {
+		const text = this.carried + chunk;
 		let end = text.length;
 		while (end > 0 && !isRunBreak(text.charCodeAt(end - 1))) end--;
 		let keep = Math.max(end, text.length - MAX_RUN_LENGTH - 1);
 		// Never between the two halves of a surrogate pair: each segment must encode as it does within the whole.
 		if (keep > end && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
-		if (end > 0) yield scanned(text.slice(0, end));
-		if (keep > end) yield { text: text.slice(end, keep), links: [] };
-		carried = text.slice(keep);
+		const segments: LinkSegment[] = [];
+		if (end > 0) segments.push(this.scanned(text.slice(0, end)));
+		if (keep > end) segments.push({ text: text.slice(end, keep), links: [] });
+		this.carried = text.slice(keep);
+		return segments;
 	}
-	if (carried) yield scanned(carried);
+
+	/** The last segments, once the text has ended. */
+	end(): LinkSegment[] {
+		return this.carried ? [this.scanned(this.carried)] : [];
+	}
+
+	/** Only the segment's links are held: each is a slice of the chunk, and keeps all of it in memory. */
+	private scanned(text: string): LinkSegment {
+		this.scan.scan(text);
+		return { text, links: this.scan.links.splice(0) };
+	}
 }
 
-/** Adds the URLs in a body read in chunks to `found` (see linkSegments). */
+/** Adds the URLs in a body read in chunks to `found` (see LinkSegmenter). */
 function addBodyTextLinks(body: MessageBody, found: LinkSet): void {
 	if (!isSpooled(body)) return findTextLinks(body).forEach((link) => found.add(link.url));
-	for (const { links } of linkSegments(bodyChunks(body))) links.forEach((link) => found.add(link.url));
+	const segmenter = new LinkSegmenter();
+	const add = (segments: LinkSegment[]) => segments.forEach(({ links }) => links.forEach((link) => found.add(link.url)));
+	for (const chunk of bodyChunks(body)) add(segmenter.push(chunk));
+	add(segmenter.end());
 }
 
 /** Adds the href targets of anchors and image maps in an HTML body to `found`. */

@@ -31,7 +31,7 @@ export function headerObject(lines: [string, string][]): Record<string, string> 
 }
 
 /** The raw message as text with CRLF line breaks, whatever the sender used, a piece at a time. */
-export function crlfTextPieces(raw: StoredBytes): Generator<string> {
+export function crlfTextPieces(raw: StoredBytes): AsyncGenerator<string> {
 	return crlfPieces(utf8Pieces(storedPieces(raw)));
 }
 
@@ -40,16 +40,21 @@ export function attachmentUrl(publicUrl: string, record: MessageRecord, checksum
 	return `${publicUrl}/api/addresses/${encodeURIComponent(record.inbox)}/messages/${record._id}/attachments/${checksum}`;
 }
 
-const utf8Text = (bytes: () => StoredBytes) => new StreamedString(() => utf8Pieces(storedPieces(bytes())));
+const utf8Text = (bytes: StoredBytes) => new StreamedString(() => utf8Pieces(storedPieces(bytes)));
 
-export function bodyProps(record: MessageRecord, content: MessageContent, publicUrl: string): BodyProps {
-	const html = content.htmlBytes();
+export async function bodyProps(record: MessageRecord, content: MessageContent, publicUrl: string): Promise<BodyProps> {
+	const [text, html, raw, attachments] = await Promise.all([
+		content.textBytes(),
+		content.htmlBytes(),
+		content.raw(),
+		content.attachments(),
+	]);
 	return {
-		text: utf8Text(() => content.textBytes()),
-		html: html === null ? null : utf8Text(() => content.htmlBytes()!),
+		text: utf8Text(text),
+		html: html === null ? null : utf8Text(html),
 		headers: headerObject(content.headers),
-		raw: new StreamedString(() => crlfTextPieces(content.raw())),
-		attachments: content.attachments().map((attachment) => ({
+		raw: new StreamedString(() => crlfTextPieces(raw)),
+		attachments: attachments.map((attachment) => ({
 			filename: attachment.fileName,
 			contentType: attachment.contentType,
 			size: attachment.length,

@@ -31,8 +31,13 @@ export interface WebhookPayload {
 	attachments: AttachmentLink[];
 }
 
-export function buildPayload(record: MessageRecord, content: MessageContent, encryptedInbox: string, publicUrl: string): WebhookPayload {
-	const { text, html, headers, raw, attachments } = bodyProps(record, content, publicUrl);
+export async function buildPayload(
+	record: MessageRecord,
+	content: MessageContent,
+	encryptedInbox: string,
+	publicUrl: string,
+): Promise<WebhookPayload> {
+	const { text, html, headers, raw, attachments } = await bodyProps(record, content, publicUrl);
 	return {
 		text,
 		headers,

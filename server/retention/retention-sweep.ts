@@ -1,7 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { RetentionCandidates } from '../store/retention-candidates';
-import type { MessageDeletion } from '../store/message-deletion';
-import type { OutgoingStore } from '../store/outgoing';
+import type { MessageDeletion, OutgoingStore, RetentionCandidates, Store } from '../store/store';
 import type { Ingest } from '../ingest/ingest';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
@@ -45,6 +43,8 @@ export class RetentionSweep {
 		private readonly candidates: RetentionCandidates,
 		private readonly deletion: MessageDeletion,
 		private readonly outgoing: OutgoingStore,
+		/** One node of a database sweeps at a time. */
+		private readonly exclusive: Store['exclusive'],
 		private readonly ingest: Ingest,
 		private readonly limits: RetentionLimits,
 		private readonly log: Logger,
@@ -65,9 +65,10 @@ export class RetentionSweep {
 		await this.running;
 	}
 
-	/** Runs one sweep now (or joins the one running); resolves with what it deleted. */
+	/** Runs one sweep now (or joins the one running); resolves with what it deleted (nothing while another node sweeps). */
 	sweep(now = Date.now()): Promise<SweepResult> {
-		this.running ??= this.run(now)
+		this.running ??= this.exclusive('retention-sweep', () => this.run(now))
+			.then((result) => result ?? { expired: 0, overflow: 0, sent: 0 })
 			.catch((err: Error) => {
 				this.log.error({ err: err.message }, 'retention sweep failed');
 				return { expired: 0, overflow: 0, sent: 0 };
@@ -92,10 +93,10 @@ export class RetentionSweep {
 		let deleted = 0;
 		let after = 0;
 		while (!this.stopped) {
-			const rows = this.candidates.oldest(after, BATCH);
+			const rows = await this.candidates.oldest(after, BATCH);
 			const young = rows.findIndex((row) => row.received >= cutoff);
 			const old = young === -1 ? rows : rows.slice(0, young);
-			deleted += this.deletion.deleteBySeq(old.filter((row) => row.savedBy === null).map((row) => row.seq));
+			deleted += await this.deletion.deleteBySeq(old.filter((row) => row.savedBy === null).map((row) => row.seq));
 			if (young !== -1 || rows.length < BATCH) break;
 			after = rows[rows.length - 1].seq;
 			await yieldToEventLoop();
@@ -108,7 +109,7 @@ export class RetentionSweep {
 		const before = new Date(cutoff).toISOString();
 		let deleted = 0;
 		while (!this.stopped) {
-			const batch = this.outgoing.deleteSettledBefore(before, BATCH);
+			const batch = await this.outgoing.deleteSettledBefore(before, BATCH);
 			deleted += batch;
 			if (batch < BATCH) break;
 			await yieldToEventLoop();
@@ -118,15 +119,15 @@ export class RetentionSweep {
 
 	/** Trims the inboxes that got mail since the last sweep; the first sweep checks every inbox. */
 	private async deleteOverflow(): Promise<number> {
-		const inboxes = new Set(this.checkedAll ? [] : this.candidates.inboxesOver(this.limits.maxPerInbox));
+		const inboxes = new Set(this.checkedAll ? [] : await this.candidates.inboxesOver(this.limits.maxPerInbox));
 		this.checkedAll = true;
 		for (const inbox of this.touched) inboxes.add(inbox);
 		this.touched.clear();
 		let deleted = 0;
 		for (const inbox of inboxes) {
 			while (!this.stopped) {
-				const seqs = this.candidates.beyond(inbox, this.limits.maxPerInbox, BATCH);
-				deleted += this.deletion.deleteBySeq(seqs);
+				const seqs = await this.candidates.beyond(inbox, this.limits.maxPerInbox, BATCH);
+				deleted += await this.deletion.deleteBySeq(seqs);
 				if (seqs.length < BATCH) break;
 				await yieldToEventLoop();
 			}

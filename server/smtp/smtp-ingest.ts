@@ -25,9 +25,9 @@ export interface SmtpIngestOptions {
 	tlsCert?: string;
 	tlsKey?: string;
 	/** Whether mail for this domain is accepted here. */
-	acceptsDomain: (domain: string) => boolean;
+	acceptsDomain: (domain: string) => Promise<boolean>;
 	/** Maps the address a message was sent to onto the inbox that holds it. */
-	resolveRecipient: (address: string, domain: string) => Recipient;
+	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	ingest: Ingest;
 	/** Where messages of at least its threshold are written while they are received and stored. */
 	spool: Spool;
@@ -112,8 +112,13 @@ export class SmtpIngest {
 				if (session.envelope.rcptTo.length >= options.maxRecipients) return callback(smtpError(452, '4.5.3 Error: too many recipients'));
 				const parsed = parseEmailAddress(address.address);
 				if (!parsed) return callback(smtpError(553, `Invalid recipient address <${address.address}>`));
-				if (!options.acceptsDomain(parsed.domain)) return callback(smtpError(550, `Mail for ${parsed.domain} is not accepted here`));
-				callback();
+				options.acceptsDomain(parsed.domain).then(
+					(accepted) => callback(accepted ? undefined : smtpError(550, `Mail for ${parsed.domain} is not accepted here`)),
+					(err: Error) => {
+						options.log.warn({ err: err.message }, 'the store could not tell whether a domain is accepted');
+						callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+					},
+				);
 			},
 			onData: (stream, session, callback) => {
 				this.receive(stream, session)
@@ -151,7 +156,7 @@ export class SmtpIngest {
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {
 			const parsed = parseEmailAddress(address)!;
-			const recipient = this.options.resolveRecipient(parsed.address, parsed.domain);
+			const recipient = await this.options.resolveRecipient(parsed.address, parsed.domain);
 			recipients.set(recipient.inbox, recipient);
 		}
 		const records = await this.options.ingest.store({

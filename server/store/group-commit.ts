@@ -1,28 +1,29 @@
-import type { Db } from './database';
+/** How an engine runs work in one transaction: begin, the work with parts bound to it, commit (roll back if it throws). */
+export type Transact<Parts> = <T>(work: (parts: Parts) => Promise<T>) => Promise<T>;
 
-interface PendingWrite {
-	write: () => unknown;
+interface PendingWrite<Parts> {
+	write: (parts: Parts) => Promise<unknown>;
 	resolve: (value: unknown) => void;
 	reject: (err: unknown) => void;
 }
 
 /**
- * Group commit: queued writes share one transaction, and every promise resolves only once its
- * write is durable (`durable` is awaited after the commit, e.g. a WAL fsync). While one batch
- * waits for its fsync the next batch gathers, so under load each fsync (and each page write)
- * serves many messages. A failing write is retried alone so it cannot sink the others.
+ * Group commit: queued writes share one transaction, and every promise resolves only once its write is durable
+ * (`durable` is awaited after the commit, e.g. a WAL fsync). While one batch commits and waits for its fsync the next
+ * batch gathers, so under load each commit (and each fsync) serves many messages. A failing write is retried alone so it
+ * cannot sink the others. The writes of a batch run one after another.
  */
-export class GroupCommit {
-	private queue: PendingWrite[] = [];
-	private scheduled = false;
-	private syncing: Promise<void> | null = null;
+export class GroupCommit<Parts> {
+	private queue: PendingWrite<Parts>[] = [];
+	private busy = false;
+	private idle: Promise<void> = Promise.resolve();
 
 	constructor(
-		private readonly db: Db,
+		private readonly transact: Transact<Parts>,
 		private readonly durable: () => Promise<void> = () => Promise.resolve(),
 	) {}
 
-	run<T>(write: () => T): Promise<T> {
+	run<T>(write: (parts: Parts) => Promise<T>): Promise<T> {
 		return new Promise<T>((resolve, reject) => {
 			this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
 			this.schedule();
@@ -31,46 +32,58 @@ export class GroupCommit {
 
 	/** Resolves once everything queued so far is committed and durable. */
 	async drained(): Promise<void> {
-		while (this.scheduled || this.syncing || this.queue.length) {
-			await (this.syncing ?? new Promise((resolve) => setImmediate(resolve)));
-		}
+		while (this.busy || this.queue.length) await this.idle;
 	}
 
 	private schedule(): void {
-		if (this.scheduled || this.syncing || this.queue.length === 0) return;
-		this.scheduled = true;
-		setImmediate(() => this.flush());
+		if (this.busy || this.queue.length === 0) return;
+		this.busy = true;
+		// setImmediate: writes queued in the same turn of the event loop join the batch.
+		this.idle = new Promise<void>((done) =>
+			setImmediate(
+				() =>
+					void this.flush().finally(() => {
+						this.busy = false;
+						done();
+						this.schedule();
+					}),
+			),
+		);
 	}
 
-	private flush(): void {
-		this.scheduled = false;
+	private async flush(): Promise<void> {
 		const batch = this.queue;
 		this.queue = [];
-		const outcomes = this.commit(batch);
-		this.syncing = this.durable().then(
-			() => outcomes.forEach((settle) => settle()),
-			(err) => batch.forEach((pending) => pending.reject(err)),
-		);
-		void this.syncing.finally(() => {
-			this.syncing = null;
-			this.schedule();
-		});
+		const outcomes = await this.commit(batch);
+		try {
+			await this.durable();
+		} catch (err) {
+			batch.forEach((pending) => pending.reject(err));
+			return;
+		}
+		outcomes.forEach((settle) => settle());
 	}
 
 	/** Commits the batch; returns, per write, how to settle its promise once durable. */
-	private commit(batch: PendingWrite[]): (() => void)[] {
+	private async commit(batch: PendingWrite<Parts>[]): Promise<(() => void)[]> {
 		try {
-			const results = this.db.transaction(() => batch.map((pending) => pending.write())).immediate();
+			const results = await this.transact(async (parts) => {
+				const done: unknown[] = [];
+				for (const pending of batch) done.push(await pending.write(parts));
+				return done;
+			});
 			return batch.map((pending, i) => () => pending.resolve(results[i]));
 		} catch {
-			return batch.map((pending) => {
+			const outcomes: (() => void)[] = [];
+			for (const pending of batch) {
 				try {
-					const result = this.db.transaction(pending.write).immediate();
-					return () => pending.resolve(result);
+					const result = await this.transact((parts) => pending.write(parts));
+					outcomes.push(() => pending.resolve(result));
 				} catch (err) {
-					return () => pending.reject(err);
+					outcomes.push(() => pending.reject(err));
 				}
-			});
+			}
+			return outcomes;
 		}
 	}
 }

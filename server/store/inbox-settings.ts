@@ -1,7 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database';
 import type { WebhookSubscription } from '../schemas/webhook';
-import { WebhookSubscriptionStore } from './webhook-subscriptions';
 
 /** The forwarding settings of one reserved address that act on its mail. */
 export interface AddressSettings {
@@ -13,6 +10,8 @@ export interface AddressSettings {
 	webhookSlackToFrom: boolean;
 	forward: string | null;
 	enablews: boolean;
+	/** The address's webhook subscriptions, oldest first. */
+	subscriptions: WebhookSubscription[];
 }
 
 /** The settings that act on an inbox's mail. */
@@ -24,30 +23,8 @@ export interface EffectiveSetting<T> {
 	from: AddressSettings;
 }
 
-interface SettingsRow {
-	email: string;
-	owner: string;
-	webhook: string | null;
-	webhook_slack: string | null;
-	webhook_slack_to_from: number | null;
-	forward: string | null;
-	enablews: number;
-}
-
-const COLUMNS = 'email, owner, webhook, webhook_slack, webhook_slack_to_from, forward, enablews';
-
 /** A URL or address that is set, or a flag that is true. */
 const isOn = (value: string | boolean | null) => value !== null && value !== false;
-
-const toSettings = (row: SettingsRow): AddressSettings => ({
-	email: row.email,
-	owner: row.owner,
-	webhook: row.webhook,
-	webhookSlack: row.webhook_slack,
-	webhookSlackToFrom: row.webhook_slack_to_from === 1,
-	forward: row.forward,
-	enablews: row.enablews === 1,
-});
 
 /**
  * The settings that act on the mail of one inbox. One rule for every setting (webhook, Slack webhook, forward, websocket,
@@ -55,20 +32,18 @@ const toSettings = (row: SettingsRow): AddressSettings => ({
  * never acts on an address another account holds.
  */
 export class InboxSettings {
+	/** `own` and `catchAll` are the two addresses whose settings may act on the inbox, each with its webhook subscriptions. */
 	constructor(
 		private readonly own: AddressSettings | undefined,
 		private readonly catchAll: AddressSettings | undefined,
-		private readonly subscriptionsOf: (address: string) => WebhookSubscription[],
 	) {}
 
 	/** The webhook subscriptions that get the inbox's mail: the address's own when it has any, else its catch-all's. */
 	subscriptions(): EffectiveSetting<WebhookSubscription[]> | undefined {
 		const { own, catchAll } = this;
-		const owned = own && this.subscriptionsOf(own.email);
-		if (own && owned?.length) return { value: owned, from: own };
+		if (own?.subscriptions.length) return { value: own.subscriptions, from: own };
 		if (!catchAll || (own && own.owner !== catchAll.owner)) return undefined;
-		const inherited = this.subscriptionsOf(catchAll.email);
-		return inherited.length ? { value: inherited, from: catchAll } : undefined;
+		return catchAll.subscriptions.length ? { value: catchAll.subscriptions, from: catchAll } : undefined;
 	}
 
 	get<K extends SettingName>(name: K): EffectiveSetting<NonNullable<AddressSettings[K]>> | undefined {
@@ -76,24 +51,5 @@ export class InboxSettings {
 		if (own && isOn(own[name])) return { value: own[name], from: own };
 		if (!catchAll || (own && own.owner !== catchAll.owner) || !isOn(catchAll[name])) return undefined;
 		return { value: catchAll[name], from: catchAll };
-	}
-}
-
-/** Reads the settings of inboxes (see InboxSettings). */
-export class InboxSettingsStore {
-	private readonly own: Statement;
-	private readonly catchAll: Statement;
-	private readonly subscriptions: WebhookSubscriptionStore;
-
-	constructor(db: Db) {
-		this.subscriptions = new WebhookSubscriptionStore(db);
-		this.own = db.prepare(`SELECT ${COLUMNS} FROM addresses WHERE email = ?`);
-		this.catchAll = db.prepare(`SELECT ${COLUMNS} FROM addresses WHERE catch_all = ? LIMIT 1`);
-	}
-
-	of(inbox: string, domain: string): InboxSettings {
-		const own = this.own.get(inbox) as SettingsRow | undefined;
-		const catchAll = this.catchAll.get(domain) as SettingsRow | undefined;
-		return new InboxSettings(own && toSettings(own), catchAll && toSettings(catchAll), (address) => this.subscriptions.list(address));
 	}
 }

@@ -1,23 +1,36 @@
 // The store's contract: what the rest of the server asks of stored data, whichever engine keeps it (SQLite in the data
 // folder, or PostgreSQL shared by several nodes). Every read and write is asynchronous, as a networked database needs;
-// the SQLite engine answers at once. Types that both engines share live here too.
+// the SQLite engine answers at once. Types that both engines share live here too; the engines live in sqlite/ and
+// postgres/, and open-store.ts picks one.
 import type { AttachmentMeta, Folder, MessageRecord } from '../schemas/message';
 import type { AccountStats } from '../schemas/account';
 import type { DomainRecord } from '../schemas/domain';
 import type { ForwardingRecord } from '../schemas/address';
 import type { OutgoingRecord, RecipientField, Route } from '../schemas/outgoing';
-import type {
-	AttemptStatus,
-	DeliveryStatus,
-	SubscriptionFilter,
-	WebhookAttempt,
-	WebhookSubscription,
-} from '../schemas/webhook';
+import type { AttemptStatus, DeliveryStatus, SubscriptionFilter, WebhookAttempt, WebhookSubscription } from '../schemas/webhook';
 import type { MessageFilter } from '../schemas/wait-for';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
 import type { InboxSettings } from './inbox-settings';
+
+/** The database cannot be reached (PostgreSQL down, say): the API answers 503 and SMTP 451 until it is back. */
+export class StoreUnavailableError extends Error {}
+
+/** The store cannot be opened as configured (a data folder that is not writable, a database that refuses us, a newer schema). */
+export class StoreOpenError extends Error {}
+
+/** Work a node holds until `until` (epoch ms): no other node takes it before then, and once it has passed any node may. */
+export interface Lease {
+	node: string;
+	until: number;
+}
+
+/**
+ * A lease of `node` from now for `duration` ms (--work-lease). Holders renew their leases every third of it, so only a
+ * node that stopped or died loses them: its work is taken up by another at most `duration` later.
+ */
+export const leaseOf = (node: string, duration: number): Lease => ({ node, until: Date.now() + duration });
 
 // Accounts and keys.
 
@@ -133,6 +146,8 @@ export interface InboxSettingsStore {
 export interface MessageStore {
 	/** Stores a message: its content once, one record per recipient. Call inside a write transaction. */
 	insert(mail: ParsedIncomingMail): Promise<MessageRecord[]>;
+	/** The records with these ids that still exist, in no particular order (for mail another node stored). */
+	byIds(ids: string[]): Promise<MessageRecord[]>;
 	/** The records as a JSON array, newest first; `until` (epoch ms) keeps only messages received before it. */
 	listInboxJson(inbox: string, limit: number, until?: number): Promise<string>;
 	/**
@@ -263,24 +278,30 @@ export interface OutboxEntry {
 export interface OutgoingStore {
 	/**
 	 * Takes one credit per recipient and records the message with its outbox entry, all in one transaction; concurrent
-	 * sends can never overspend. Returns null (and changes nothing) when the account has too few credits.
+	 * sends can never overspend. The entry is leased to the caller, who makes the first attempt at once. Returns null (and
+	 * changes nothing) when the account has too few credits.
 	 */
-	record(message: NewOutgoing, nextAttempt: number): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null>;
+	record(message: NewOutgoing, lease: Lease): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null>;
 	get(id: string): Promise<OutgoingRecord | undefined>;
 	/** The account's sent mail, newest first. */
 	list(accountId: string, limit: number): Promise<OutgoingRecord[]>;
 	/** Deletes up to `limit` sent messages older than `before` (ISO time) whose deliveries are settled; how many went. */
 	deleteSettledBefore(before: string, limit: number): Promise<number>;
-	/** After a restart nothing is in flight any more: attempts cut short are due again. */
-	releaseInFlight(): Promise<void>;
-	/** Claims up to `limit` entries that are due, so no second attempt starts while they run. */
-	claimDue(now: number, limit: number): Promise<string[]>;
-	/** When the next entry not in flight is due; undefined when the outbox has none. */
-	nextDue(): Promise<number | undefined>;
+	/**
+	 * Leases up to `limit` entries that are due at `now` and not leased (or whose lease has run out), oldest first, so no
+	 * second attempt starts while they run, on this node or another.
+	 */
+	claimDue(now: number, limit: number, lease: Lease): Promise<string[]>;
+	/** Extends the leases `lease.node` holds to `lease.until` (while attempts run long). */
+	renewLeases(lease: Lease): Promise<void>;
+	/** Gives up the leases of a node (stopping): its entries are due again at once for any node. */
+	releaseLeases(node: string): Promise<void>;
+	/** The earliest time after `now` when an entry becomes due (a lease running out included); undefined when there is none. */
+	nextDue(now: number): Promise<number | undefined>;
 	entry(id: string): Promise<OutboxEntry | undefined>;
 	/**
-	 * Applies the outcomes of an attempt. Recipients still pending are retried at `retryAt`, or fail when it is null
-	 * (retries used up). The outbox entry goes once nothing is pending.
+	 * Applies the outcomes of an attempt and ends its lease. Recipients still pending are retried at `retryAt`, or fail
+	 * when it is null (retries used up). The outbox entry goes once nothing is pending.
 	 */
 	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord>;
 	/** Marks local recipients delivered; runs inside the ingest transaction that stores their copies. */
@@ -304,6 +325,9 @@ export interface DeliveryRow {
 	status: DeliveryStatus;
 	attempts: number;
 	schedule_start: number;
+	/** The node attempting it now, and until when (see Lease); null when none is. */
+	lease_node: string | null;
+	lease_until: number | null;
 	next_attempt: number | null;
 	last_status_code: number | null;
 	last_error: string | null;
@@ -338,13 +362,20 @@ export interface WebhookDeliveryStore {
 	/** Records a delivery to make, due at `now`. Call inside the message's transaction. */
 	create(delivery: NewDelivery, now: number): Promise<string>;
 	get(id: string): Promise<DeliveryRow | undefined>;
-	pendingForMessage(messageId: string): Promise<DeliveryRow[]>;
+	/** The address's own webhook delivery of a message (not a subscription's, not Slack's), the latest when redelivered. */
 	forMessage(messageId: string, address: string): Promise<DeliveryRow | undefined>;
-	/** Pending deliveries due by `now`, oldest first; `after` continues a previous page. */
-	due(now: number, limit: number, after?: DeliveryRow): Promise<DeliveryRow[]>;
-	/** When the earliest pending delivery after `now` is due. */
+	/**
+	 * Leases up to `limit` pending deliveries due by `now` and not leased (or whose lease has run out), oldest first:
+	 * each is attempted by one node at a time.
+	 */
+	claim(now: number, limit: number, lease: Lease): Promise<DeliveryRow[]>;
+	/** Extends the leases `lease.node` holds to `lease.until` (deliveries waiting behind a slow host). */
+	renewLeases(lease: Lease): Promise<void>;
+	/** Gives up leases of a node (all of them, or those of `ids`): those deliveries are due again for any node. */
+	releaseLeases(node: string, ids?: string[]): Promise<void>;
+	/** The earliest time after `now` when a pending delivery becomes due (a lease running out included). */
 	nextDue(now: number): Promise<number | undefined>;
-	/** Logs an attempt and moves the delivery on, in one transaction. */
+	/** Logs an attempt, moves the delivery on and ends its lease, in one transaction. */
 	recordAttempt(delivery: DeliveryRow, attempt: AttemptRecord): Promise<void>;
 	/** Puts a failed or refused delivery back in the queue, due now, with a fresh retry schedule. */
 	redeliver(id: string, now: number): Promise<boolean>;
@@ -403,13 +434,40 @@ export interface StoreParts {
 	webhookSubscriptions: WebhookSubscriptionStore;
 }
 
+/** Mail one node stored, as the other nodes on the same database hear of it (their websockets and waiters wake). */
+export interface StoredAnnouncement {
+	node: string;
+	messages: { id: string; inbox: string }[];
+	/** Whether the transaction recorded webhook deliveries or forwards (the other nodes' queues may take them). */
+	webhooks: boolean;
+	forwards: boolean;
+}
+
+/** The parts of a store bound to one write transaction. */
+export interface TransactionParts extends StoreParts {
+	/** Tells the other nodes of the database, as this node's, once the transaction commits (SQLite has no other node: nothing). */
+	announce(announcement: Omit<StoredAnnouncement, 'node'>): Promise<void>;
+}
+
 /** An open store: its parts, and writes grouped into one transaction (with the same parts, bound to it). */
 export interface Store extends StoreParts {
 	readonly engine: 'sqlite' | 'postgres';
 	/**
 	 * Runs `write` in one transaction with parts bound to it; resolves once it is committed and durable. Concurrent calls
-	 * may share a commit (group commit); one that fails is rolled back alone.
+	 * may share a commit (group commit); one that fails is rolled back alone. Only the ingest path writes this way: every
+	 * other write is one method of a part, itself one transaction.
 	 */
-	transaction<T>(write: (parts: StoreParts) => Promise<T>): Promise<T>;
+	transaction<T>(write: (parts: TransactionParts) => Promise<T>): Promise<T>;
+	/** Resolves once everything committed so far is durable (SQLite's WAL fsync with --durability full; PostgreSQL's commit is). */
+	durable(): Promise<void>;
+	/**
+	 * Runs `task` only if no other node runs the task of that name now (the retention sweep, say: PostgreSQL's advisory
+	 * locks); resolves with its result, or undefined when another node holds it.
+	 */
+	exclusive<T>(name: string, task: () => Promise<T>): Promise<T | undefined>;
+	/** Calls `listener` for mail other nodes store (never on SQLite). */
+	onAnnouncement(listener: (announcement: StoredAnnouncement) => void): void;
+	/** Resolves when the database answers; StoreUnavailableError when it does not. */
+	ping(): Promise<void>;
 	close(): Promise<void>;
 }

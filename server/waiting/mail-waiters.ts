@@ -1,7 +1,7 @@
 import type { Ingest } from '../ingest/ingest';
 import type { MessageRecord } from '../schemas/message';
 import type { MessageFilter } from '../schemas/wait-for';
-import type { MessageMatcher } from '../store/message-matcher';
+import type { MessageMatcher } from '../store/store';
 
 /** Most requests that may wait for mail at once, all callers together (each holds a connection open). */
 export const MAX_WAITERS = 2000;
@@ -32,6 +32,8 @@ export type WaitOutcome =
 	| { kind: 'failed'; error: unknown };
 
 interface Waiter extends WaitRequest {
+	/** Whether the store has answered its first look (at everything since `since`); until then each look starts there. */
+	lookedFromSince: boolean;
 	settle(outcome: WaitOutcome): void;
 }
 
@@ -72,6 +74,7 @@ export class MailWaiters {
 			let settled = false;
 			const waiter: Waiter = {
 				...request,
+				lookedFromSince: false,
 				settle: (outcome) => {
 					if (settled) return;
 					settled = true;
@@ -87,7 +90,7 @@ export class MailWaiters {
 			this.add(waiter);
 			if (gone.aborted) return leave();
 			// Registered before the store is asked, so a message stored in between wakes it: none is missed.
-			this.check(waiter, request.since);
+			void this.check(waiter, request.since).then(() => (waiter.lookedFromSince = true));
 		});
 	}
 
@@ -111,24 +114,27 @@ export class MailWaiters {
 		}
 		for (const [inbox, received] of earliest) {
 			// Waiters asking the same (most often: no) filter from the same time get the same answer: it is looked up once.
-			const answers = new Map<string, MessageRecord | undefined>();
+			const answers = new Map<string, Promise<MessageRecord | undefined>>();
 			const lookUp = (from: number, filter: MessageFilter) => {
 				const question = JSON.stringify([from, filter.from, filter.subject, filter.text]);
 				if (!answers.has(question)) answers.set(question, this.matcher.oldestMatching(inbox, from, filter));
-				return answers.get(question);
+				return answers.get(question)!;
 			};
-			for (const waiter of [...this.byInbox.get(inbox)!]) this.check(waiter, Math.max(waiter.since, received), lookUp);
+			for (const waiter of [...this.byInbox.get(inbox)!]) {
+				// A first look still under way may not see what just came, nor be the oldest: look from `since` again.
+				void this.check(waiter, waiter.lookedFromSince ? Math.max(waiter.since, received) : waiter.since, lookUp);
+			}
 		}
 	}
 
 	/** Answers the waiter when a message received at or after `from` passes its filter. */
-	private check(
+	private async check(
 		waiter: Waiter,
 		from: number,
 		lookUp = (since: number, filter: MessageFilter) => this.matcher.oldestMatching(waiter.inbox, since, filter),
-	): void {
+	): Promise<void> {
 		try {
-			const message = lookUp(from, waiter.filter);
+			const message = await lookUp(from, waiter.filter);
 			if (message) waiter.settle({ kind: 'found', message });
 		} catch (error) {
 			waiter.settle({ kind: 'failed', error });

@@ -1,5 +1,5 @@
 import { createHmac, type Hmac } from 'node:crypto';
-import type { SigningSecrets } from '../store/webhook-secrets';
+import type { SigningSecrets } from '../store/store';
 
 /** Standard Webhooks secrets are this prefix and the key in base64. */
 const SECRET_PREFIX = 'whsec_';

@@ -14,10 +14,12 @@ const addressList = (addresses: AddressObject[]) =>
 	addresses.map(({ name, address }) => (name ? `${name} <${address}>` : address)).join(', ');
 
 /** The short summary posted to a Slack incoming webhook (`{ "text": ... }`); From and To only when asked for. */
-export function buildSlackPayload(record: MessageRecord, content: MessageContent, withToFrom: boolean): { text: string } {
-	// Quoted from the text's first piece (its first megabyte when it is stored in pieces), not the whole of a large one.
-	const [start = ''] = utf8Pieces(storedPieces(content.textBytes()));
-	const excerpt = start.replace(/\s+/g, ' ').trim();
+export async function buildSlackPayload(record: MessageRecord, content: MessageContent, withToFrom: boolean): Promise<{ text: string }> {
+	// Quoted from the text's first decoded piece, not the whole of a large one.
+	const pieces = utf8Pieces(storedPieces(await content.textBytes()));
+	const first = await pieces.next();
+	await pieces.return(undefined);
+	const excerpt = (first.done ? '' : first.value).replace(/\s+/g, ' ').trim();
 	const lines = [`New mail for ${escape(record.inbox)}: *${escape(record.subject || '(no subject)')}*`];
 	if (withToFrom) lines.push(`From: ${escape(addressList(record.from))}`, `To: ${escape(addressList(record.to))}`);
 	if (excerpt) lines.push(`> ${escape(excerpt.length > SLACK_EXCERPT_CHARS ? `${excerpt.slice(0, SLACK_EXCERPT_CHARS)}…` : excerpt)}`);

@@ -1,9 +1,12 @@
-import type { GroupCommit } from '../store/group-commit';
-import type { MessageStore } from '../store/messages';
-import type { MessageRecord } from '../schemas/message';
-import type { AttemptRecord, DeliveryRow, WebhookDeliveryStore } from '../store/webhook-deliveries';
-import type { WebhookSecretStore } from '../store/webhook-secrets';
-import type { EncryptedInboxStore } from '../store/encrypted-inboxes';
+import {
+	leaseOf,
+	type AttemptRecord,
+	type DeliveryRow,
+	type EncryptedInboxStore,
+	type MessageStore,
+	type WebhookDeliveryStore,
+	type WebhookSecretStore,
+} from '../store/store';
 import type { Logger } from '../log';
 import { piecedBody, type PiecedBody } from '../bytes/pieced-body';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -18,11 +21,9 @@ export interface WebhookDispatcherOptions {
 	messages: MessageStore;
 	secrets: WebhookSecretStore;
 	encryptedInboxes: EncryptedInboxStore;
-	/**
-	 * Batches attempt records into transactions. It does not wait for an fsync: an outcome lost to a power failure
-	 * means the attempt is made again (at least once), and message acknowledgements never queue behind it.
-	 */
-	attemptLog: GroupCommit;
+	/** This node: the holder of the leases of the deliveries it takes, for `lease` ms at a time (--work-lease). */
+	node: string;
+	lease: number;
 	sender: WebhookSender;
 	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
 	publicUrl: () => string;
@@ -34,9 +35,9 @@ export interface WebhookDispatcherOptions {
 	random?: () => number;
 }
 
-/** Rows read per query when looking for due deliveries. */
+/** Deliveries claimed per query. */
 const PAGE = 200;
-/** Deliveries held in memory per host; the rest wait in the database until the queue drains. */
+/** Deliveries held in memory per host; the rest wait in the database (unclaimed) until the queue drains. */
 const MAX_QUEUED_PER_HOST = 1000;
 /** The worker looks at the database at least this often, whatever it expects. */
 const MAX_SLEEP_MS = 60_000;
@@ -64,19 +65,24 @@ function hostOf(url: string): string {
 }
 
 /**
- * Sends due deliveries, at most `hostConcurrency` at a time per target host, so a slow or dead
- * endpoint only holds up its own queue. New deliveries come straight from ingest (`dispatch`);
- * retries and what was pending at the last stop are found in the database (`poll`).
+ * Sends due deliveries, at most `hostConcurrency` at a time per target host, so a slow or dead endpoint only holds up its
+ * own queue. Deliveries are claimed from the database under a lease (see Lease), so nodes sharing a database each send
+ * a delivery once, and one a stopped node held is taken up by another once its lease runs out. The dispatcher claims
+ * what is due when told of new deliveries (`dispatch`), when a redelivery is asked for, and when the next one is due.
  */
 export class WebhookDispatcher {
-	private readonly claimed = new Set<string>();
+	private readonly held = new Set<string>();
 	private readonly hosts = new Map<string, HostQueue>();
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly random: () => number;
 	private timer?: NodeJS.Timeout;
+	private renewal?: NodeJS.Timeout;
 	private wakeAt = Infinity;
 	/** Some due deliveries were left in the database because their host's queue was full. */
 	private backlogged = false;
+	/** A poll is under way, and another was asked for meanwhile. */
+	private polling = false;
+	private pollAgain = false;
 	private closed = false;
 
 	constructor(private readonly options: WebhookDispatcherOptions) {
@@ -84,34 +90,33 @@ export class WebhookDispatcher {
 	}
 
 	start(): void {
+		this.renewal = setInterval(() => void this.renewLeases(), this.options.lease / 3).unref();
 		this.poll();
 	}
 
-	/** Takes the deliveries of just-committed messages. */
-	dispatch(records: MessageRecord[]): void {
-		const now = Date.now();
-		for (const record of records) {
-			for (const delivery of this.options.deliveries.pendingForMessage(record._id)) {
-				if (delivery.next_attempt !== null && delivery.next_attempt > now) this.wake(delivery.next_attempt);
-				else if (!this.claim(delivery)) this.backlogged = true;
-			}
-		}
+	/** Takes the deliveries of just-committed messages (of this node or another). */
+	dispatch(): void {
+		this.poll();
 	}
 
 	/** Queues a failed or refused delivery again, due now; false when it is in neither state. */
-	redeliver(id: string): boolean {
-		if (!this.options.deliveries.redeliver(id, Date.now())) return false;
-		this.claim(this.options.deliveries.get(id)!);
+	async redeliver(id: string): Promise<boolean> {
+		if (!(await this.options.deliveries.redeliver(id, Date.now()))) return false;
+		this.poll();
 		return true;
 	}
 
-	/** Stops taking work and waits for attempts in flight; queued deliveries stay pending in the database. */
+	/** Stops taking work and waits for attempts in flight; queued deliveries stay pending in the database, free for any node. */
 	async close(): Promise<void> {
 		this.closed = true;
 		clearTimeout(this.timer);
+		clearInterval(this.renewal);
 		for (const queue of this.hosts.values()) queue.waiting.length = 0;
 		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
 		this.options.sender.close();
+		await this.options.deliveries
+			.releaseLeases(this.options.node)
+			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'webhook leases not released'));
 	}
 
 	private wake(at: number): void {
@@ -127,28 +132,55 @@ export class WebhookDispatcher {
 		);
 	}
 
+	/** Claims what is due (one poll at a time; one asked for meanwhile runs after it). */
 	private poll(): void {
 		if (this.closed) return;
+		if (this.polling) {
+			this.pollAgain = true;
+			return;
+		}
+		this.polling = true;
+		void this.claimDue()
+			.catch((err: Error) => {
+				this.options.log.warn({ err: err.message }, 'webhook deliveries could not be claimed; trying again shortly');
+				this.wake(Date.now() + ERROR_BACKOFF_MS);
+			})
+			.finally(() => {
+				this.polling = false;
+				if (this.pollAgain) {
+					this.pollAgain = false;
+					this.poll();
+				}
+			});
+	}
+
+	private async claimDue(): Promise<void> {
+		const { deliveries, node } = this.options;
 		const now = Date.now();
 		this.backlogged = false;
 		let page: DeliveryRow[];
-		let after: DeliveryRow | undefined;
 		do {
-			page = this.options.deliveries.due(now, PAGE, after);
-			for (const delivery of page) if (!this.claim(delivery)) this.backlogged = true;
-			after = page.at(-1);
-		} while (page.length === PAGE);
-		this.wake(this.options.deliveries.nextDue(now) ?? now + MAX_SLEEP_MS);
+			page = await deliveries.claim(now, PAGE, leaseOf(node, this.options.lease));
+			const overflow = page.filter((delivery) => !this.enqueue(delivery)).map((delivery) => delivery.id);
+			if (overflow.length) {
+				// Their hosts' queues are full: back to the database, free for any node, until a queue drains.
+				await deliveries.releaseLeases(node, overflow);
+				this.backlogged = true;
+				break;
+			}
+		} while (page.length === PAGE && !this.closed);
+		this.wake((await deliveries.nextDue(now)) ?? now + MAX_SLEEP_MS);
 	}
 
-	/** Puts a delivery in its host's queue; false when that queue is full. */
-	private claim(delivery: DeliveryRow): boolean {
-		if (this.closed || this.claimed.has(delivery.id)) return true;
+	/** Puts a claimed delivery in its host's queue; false when that queue is full. */
+	private enqueue(delivery: DeliveryRow): boolean {
+		if (this.closed) return false;
+		if (this.held.has(delivery.id)) return true;
 		const host = hostOf(delivery.url);
 		let queue = this.hosts.get(host);
 		if (!queue) this.hosts.set(host, (queue = { active: 0, waiting: [] }));
 		if (queue.waiting.length >= MAX_QUEUED_PER_HOST) return false;
-		this.claimed.add(delivery.id);
+		this.held.add(delivery.id);
 		queue.waiting.push(delivery);
 		this.pump(host, queue);
 		return true;
@@ -158,7 +190,7 @@ export class WebhookDispatcher {
 		while (queue.active < this.options.hostConcurrency && queue.waiting.length) {
 			const delivery = queue.waiting.shift()!;
 			queue.active++;
-			// The host's slot is freed once the exchange is over; the delivery stays claimed until its outcome is committed.
+			// The host's slot is freed once the exchange is over; the delivery stays held until its outcome is committed.
 			const freeSlot = () => {
 				queue.active--;
 				if (queue.active === 0 && queue.waiting.length === 0) this.hosts.delete(host);
@@ -171,11 +203,19 @@ export class WebhookDispatcher {
 					this.wake(Date.now() + ERROR_BACKOFF_MS);
 				})
 				.finally(() => {
-					this.claimed.delete(delivery.id);
+					this.held.delete(delivery.id);
 					this.inFlight.delete(run);
 				});
 			this.inFlight.add(run);
 		}
+	}
+
+	/** Keeps this node's leases on what it holds (deliveries waiting behind a slow host may wait minutes). */
+	private async renewLeases(): Promise<void> {
+		if (this.held.size === 0) return;
+		await this.options.deliveries
+			.renewLeases(leaseOf(this.options.node, this.options.lease))
+			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'webhook leases not renewed'));
 	}
 
 	private async attempt(delivery: DeliveryRow, freeSlot: () => void): Promise<void> {
@@ -186,23 +226,25 @@ export class WebhookDispatcher {
 			freeSlot();
 		}
 		const outcome = this.judge(delivery, result);
-		await this.options.attemptLog.run(() => this.options.deliveries.recordAttempt(delivery, outcome));
+		await this.options.deliveries.recordAttempt(delivery, outcome);
 		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
 	}
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
 	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
 		const { messages, secrets, encryptedInboxes, sender, publicUrl } = this.options;
-		const record = messages.get(delivery.address, delivery.message_id);
-		const content = record && messages.content(delivery.address, delivery.message_id);
+		const record = await messages.get(delivery.address, delivery.message_id);
+		const content = record && (await messages.content(delivery.address, delivery.message_id));
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
 		const payload =
 			delivery.kind === 'webhook'
-				? buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox), publicUrl())
-				: buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
+				? await buildPayload(record, content, await encryptedInboxes.tokenFor(record.inbox), publicUrl())
+				: await buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 		const now = new Date();
 		const signer =
-			delivery.kind === 'webhook' ? new WebhookSigner(secrets.signing(delivery.account_id, now.getTime()), delivery.id, now) : undefined;
+			delivery.kind === 'webhook'
+				? new WebhookSigner(await secrets.signing(delivery.account_id, now.getTime()), delivery.id, now)
+				: undefined;
 		let body: PiecedBody;
 		try {
 			body = await piecedBody(() => jsonBytes(payload), signer && ((piece) => signer.update(piece)));

@@ -43,7 +43,7 @@ function drained(request: http.ClientRequest): Promise<void> {
 async function writeBody(request: http.ClientRequest, body: PiecedBody): Promise<void> {
 	try {
 		let written = 0;
-		for (const piece of body.pieces()) {
+		for await (const piece of body.pieces()) {
 			if (request.destroyed) return;
 			written += piece.length;
 			if (!request.write(piece)) await drained(request);

@@ -1,24 +1,24 @@
 import type { MailroomConfig } from '../config/settings';
-import type { Db } from '../store/database';
-import { GroupCommit } from '../store/group-commit';
-import type { MessageStore } from '../store/messages';
+import type { EncryptedInboxStore, MessageStore, WebhookDeliveryStore, WebhookSecretStore } from '../store/store';
 import type { Ingest } from '../ingest/ingest';
 import type { Logger } from '../log';
-import { WebhookDeliveryStore } from '../store/webhook-deliveries';
-import { WebhookSecretStore } from '../store/webhook-secrets';
-import { EncryptedInboxStore } from '../store/encrypted-inboxes';
 import { WebhookSender } from './webhook-sender';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 export interface WebhooksOptions {
-	db: Db;
-	config: Pick<
-		MailroomConfig,
-		'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays'
-	>;
-	ingest: Ingest;
+	deliveries: WebhookDeliveryStore;
+	secrets: WebhookSecretStore;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
+	config: Pick<
+		MailroomConfig,
+		'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays' | 'workLease'
+	>;
+	ingest: Ingest;
+	/** This node: the holder of the leases of the deliveries it takes. */
+	node: string;
+	/** Runs a task on one node of the database at a time (see Store.exclusive). */
+	exclusive: <T>(name: string, task: () => Promise<T>) => Promise<T | undefined>;
 	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
 	publicUrl: () => string;
 	log: Logger;
@@ -38,35 +38,36 @@ export class Webhooks {
 	private pruneTimer?: NodeJS.Timeout;
 
 	constructor(private readonly options: WebhooksOptions) {
-		const { db, config } = options;
-		this.deliveries = new WebhookDeliveryStore(db);
-		this.secrets = new WebhookSecretStore(db);
+		const { config } = options;
+		this.deliveries = options.deliveries;
+		this.secrets = options.secrets;
 		this.dispatcher = new WebhookDispatcher({
-			deliveries: this.deliveries,
+			deliveries: options.deliveries,
 			messages: options.messages,
-			secrets: this.secrets,
+			secrets: options.secrets,
 			encryptedInboxes: options.encryptedInboxes,
-			attemptLog: new GroupCommit(db),
+			node: options.node,
+			lease: config.workLease,
 			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate }),
 			publicUrl: options.publicUrl,
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,
 			log: options.log,
 		});
-		// Only messages that got deliveries in their transaction are looked up again: most mail has no webhook.
-		options.ingest.on('stored', (records, { webhookMessageIds }) => {
-			if (webhookMessageIds.length) this.dispatcher.dispatch(records.filter((record) => webhookMessageIds.includes(record._id)));
+		// Only transactions that recorded deliveries send the dispatcher looking: most mail has no webhook.
+		options.ingest.on('stored', (_records, { webhookMessageIds }) => {
+			if (webhookMessageIds.length) this.dispatcher.dispatch();
 		});
 	}
 
-	/** Picks up what was pending at the last stop, and starts the retention sweep. */
+	/** Picks up what was pending at the last stop (or is left by a stopped node), and starts the activity log's pruning. */
 	start(): void {
-		this.prune();
-		this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
+		void this.prune();
+		this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
 		this.dispatcher.start();
 	}
 
-	redeliver(deliveryId: string): boolean {
+	redeliver(deliveryId: string): Promise<boolean> {
 		return this.dispatcher.redeliver(deliveryId);
 	}
 
@@ -75,9 +76,10 @@ export class Webhooks {
 		await this.dispatcher.close();
 	}
 
-	private prune(): void {
+	private async prune(): Promise<void> {
 		try {
-			this.deliveries.prune(Date.now() - this.options.config.webhookActivityDays * DAY_MS);
+			const before = Date.now() - this.options.config.webhookActivityDays * DAY_MS;
+			await this.options.exclusive('webhook-activity-prune', () => this.deliveries.prune(before));
 		} catch (err) {
 			this.options.log.warn({ err }, 'pruning the webhook activity log failed');
 		}

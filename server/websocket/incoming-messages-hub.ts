@@ -2,11 +2,7 @@ import type { WebSocket } from 'ws';
 import Type, { type Static } from 'typebox';
 import type { Logger } from '../log';
 import type { Ingest } from '../ingest/ingest';
-import type { AccountStore } from '../store/accounts';
-import type { AddressStore } from '../store/addresses';
-import type { DomainStore } from '../store/domains';
-import type { InboxSettingsStore } from '../store/inbox-settings';
-import type { MessageStore } from '../store/messages';
+import type { AccountStore, AddressStore, DomainStore, InboxSettingsStore, MessageStore } from '../store/store';
 import type { MessageRecord } from '../schemas/message';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { messageFrame, type MessageFrame } from './message-frame';
@@ -53,15 +49,18 @@ export class IncomingMessagesHub {
 	private readonly listeners = new Map<string, Set<Subscriber>>();
 	private readonly subscribers = new Set<Subscriber>();
 	private readonly pinger: NodeJS.Timeout;
-	/** Frames are pushed to each subscriber's outbox here, in the order their messages were stored. */
+	/** Messages are published one after another, so frames reach each subscriber's outbox in the order they were stored. */
+	private publishing: Promise<void> = Promise.resolve();
 	private readonly onStored = (records: MessageRecord[]) => {
-		for (const record of records) {
-			try {
-				this.publish(record);
-			} catch (err) {
-				this.deps.log.error({ err }, 'a websocket frame could not be made');
+		this.publishing = this.publishing.then(async () => {
+			for (const record of records) {
+				try {
+					await this.publish(record);
+				} catch (err) {
+					this.deps.log.error({ err }, 'a websocket frame could not be made');
+				}
 			}
-		}
+		});
 	};
 
 	constructor(private readonly deps: IncomingMessagesHubDeps) {
@@ -69,14 +68,16 @@ export class IncomingMessagesHub {
 		this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
 	}
 
-	connect(socket: WebSocket, query: IncomingMessagesQuery): void {
-		const account = query.key ? this.deps.accounts.forKey(query.key) : undefined;
+	async connect(socket: WebSocket, query: IncomingMessagesQuery): Promise<void> {
+		const account = query.key ? await this.deps.accounts.forKey(query.key) : undefined;
 		if (!account) {
 			socket.send(JSON.stringify({ status: 401, msg: 'Unknown or revoked API key: pass a valid one as ?key=' }));
 			socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
 			return;
 		}
-		const { addresses, domains } = this.ownedEntries(account.id, query.addresses ?? '');
+		const { addresses, domains } = await this.ownedEntries(account.id, query.addresses ?? '');
+		// The client may have gone while the store answered.
+		if (socket.readyState !== socket.OPEN) return;
 		const subscriber: Subscriber = { socket, accountId: account.id, alive: true, outbox: new SubscriberOutbox(socket, this.deps.log) };
 		const topics = [...addresses, ...domains];
 		for (const topic of topics) {
@@ -103,7 +104,7 @@ export class IncomingMessagesHub {
 	}
 
 	/** The listed addresses and domains that belong to the account; others are left out. */
-	private ownedEntries(accountId: string, list: string): { addresses: string[]; domains: string[] } {
+	private async ownedEntries(accountId: string, list: string): Promise<{ addresses: string[]; domains: string[] }> {
 		const addresses = new Set<string>();
 		const domains = new Set<string>();
 		for (const entry of list
@@ -111,31 +112,29 @@ export class IncomingMessagesHub {
 			.map((item) => item.trim().toLowerCase())
 			.filter(Boolean)) {
 			const email = entry.includes('@') ? parseEmailAddress(entry) : null;
-			if (email && this.deps.addresses.ownerOfInbox(email.address, email.domain) === accountId) addresses.add(email.address);
-			else if (!email && isDomain(entry) && this.deps.domains.get(entry)?.owner === accountId) domains.add(entry);
+			if (email && (await this.deps.addresses.ownerOfInbox(email.address, email.domain)) === accountId) addresses.add(email.address);
+			else if (!email && isDomain(entry) && (await this.deps.domains.get(entry))?.owner === accountId) domains.add(entry);
 		}
 		return { addresses: [...addresses], domains: [...domains] };
 	}
 
-	private publish(record: MessageRecord): void {
+	private async publish(record: MessageRecord): Promise<void> {
 		const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
-		const listening = [...subscribers].filter((subscriber) => this.enabledFor(subscriber.accountId, record));
+		if (subscribers.size === 0) return;
+		// Read per message, so changing enablews or giving an address up takes effect at once.
+		const enabledFor = (await this.deps.settings.of(record.inbox, record.domain)).get('enablews')?.from.owner;
+		const listening = [...subscribers].filter((subscriber) => subscriber.accountId === enabledFor);
 		if (listening.length === 0) return;
-		const frame = this.frame(record);
+		const frame = await this.frame(record);
 		if (frame) for (const subscriber of listening) subscriber.outbox.push(frame);
 	}
 
-	/** Checked per message, so changing enablews or giving an address up takes effect at once. */
-	private enabledFor(accountId: string, record: MessageRecord): boolean {
-		return this.deps.settings.of(record.inbox, record.domain).get('enablews')?.from.owner === accountId;
-	}
-
 	/** Null when the message is gone already. */
-	private frame(record: MessageRecord): MessageFrame | null {
-		const content = this.deps.messages.content(record.inbox, record._id);
+	private async frame(record: MessageRecord): Promise<MessageFrame | null> {
+		const content = await this.deps.messages.content(record.inbox, record._id);
 		if (!content) return null;
 		try {
-			return messageFrame(record, content, this.deps.publicUrl());
+			return await messageFrame(record, content, this.deps.publicUrl());
 		} catch (err) {
 			if (err instanceof DeletedWhileReadError) return null;
 			throw err;

@@ -10,16 +10,16 @@ const FRAGMENT_BYTES = 64 * 1024;
  * A message's frame: `whole` when it fits in one fragment (made once, shared by every subscriber); otherwise `fragments`
  * makes it anew for each subscriber, as fast as that subscriber reads, so a large message is never in memory whole.
  */
-export type MessageFrame = { whole: Buffer } | { fragments: () => Generator<Buffer> };
+export type MessageFrame = { whole: Buffer } | { fragments: () => AsyncGenerator<Buffer> };
 
 /**
  * The record plus text, HTML, headers, raw and the attachments (objects with their download URLs, in place of the record's
  * list of checksums) as JSON, in fragments of at least FRAGMENT_BYTES (the last one may be shorter).
  */
-function* frameFragments(record: MessageRecord, content: MessageContent, publicUrl: string): Generator<Buffer> {
+async function* frameFragments(record: MessageRecord, content: MessageContent, publicUrl: string): AsyncGenerator<Buffer> {
 	let gathered: Buffer[] = [];
 	let size = 0;
-	for (const piece of jsonPieces({ status: 200, email: { ...record, ...bodyProps(record, content, publicUrl) } })) {
+	for await (const piece of jsonPieces({ status: 200, email: { ...record, ...(await bodyProps(record, content, publicUrl)) } })) {
 		const bytes = Buffer.from(piece);
 		gathered.push(bytes);
 		size += bytes.length;
@@ -32,11 +32,11 @@ function* frameFragments(record: MessageRecord, content: MessageContent, publicU
 }
 
 /** Throws DeletedWhileReadError if the message's pieces go while its first fragments are made. */
-export function messageFrame(record: MessageRecord, content: MessageContent, publicUrl: string): MessageFrame {
+export async function messageFrame(record: MessageRecord, content: MessageContent, publicUrl: string): Promise<MessageFrame> {
 	const fragments = () => frameFragments(record, content, publicUrl);
 	const probe = fragments();
-	const first = probe.next();
-	if (probe.next().done) return { whole: first.value as Buffer };
-	probe.return(undefined);
+	const first = await probe.next();
+	if ((await probe.next()).done) return { whole: first.value as Buffer };
+	await probe.return(undefined);
 	return { fragments };
 }

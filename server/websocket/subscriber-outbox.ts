@@ -63,13 +63,13 @@ export class SubscriberOutbox {
 	}
 
 	/** One websocket message, its fragments made while less than HIGH_WATER_BYTES is unsent: nothing else comes between them. */
-	private async sendInFragments(fragments: Generator<Buffer>): Promise<void> {
+	private async sendInFragments(fragments: AsyncGenerator<Buffer>): Promise<void> {
 		const { socket } = this;
 		let sent = 0;
 		try {
-			for (let next = fragments.next(); !next.done; sent++) {
+			for (let next = await fragments.next(); !next.done; sent++) {
 				const fragment = next.value;
-				next = fragments.next();
+				next = await fragments.next();
 				const options = { ...TEXT, fin: next.done === true };
 				if (socket.bufferedAmount < HIGH_WATER_BYTES) socket.send(fragment, options);
 				else await new Promise<void>((resolve, reject) => socket.send(fragment, options, (err) => (err ? reject(err) : resolve())));

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { DATABASE_FILE } from 'mailroom-server/dist/store/database';
+import { DATABASE_FILE } from 'mailroom-server/dist/store/sqlite/database';
 
 const ROOT = join(__dirname, '..', '..');
 const KILL_ROUNDS = 5;

@@ -52,7 +52,7 @@ describe('Mailroom API credential', () => {
 
 	describe('its test (as n8n runs it)', () => {
 		it('a good key connects; a wrong key gets a clear message', async () => {
-			const { key } = server.createAccount('dana');
+			const { key } = await server.createAccount('dana');
 			expect(await n8n.testCredential('mailroomApi', { apiKey: key, baseUrl: `${server.httpUrl}/` })).toEqual({
 				status: 'OK',
 				message: 'Connection successful!',

@@ -157,7 +157,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		}
 
 		mailroom = await startTestMailroom();
-		account = mailroom.createAccount('e2e', 10);
+		account = await mailroom.createAccount('e2e', 10);
 
 		const port = await freePort();
 		n8nUrl = `http://127.0.0.1:${port}`;

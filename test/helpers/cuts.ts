@@ -52,3 +52,13 @@ export const linkText = fc
 		{ maxLength: 40 },
 	)
 	.map((parts) => parts.join(''));
+
+/** Every piece an iterable gives, read or awaited in turn. */
+export async function collect<T>(pieces: Iterable<T> | AsyncIterable<T>): Promise<T[]> {
+	const all: T[] = [];
+	for await (const piece of pieces) all.push(piece);
+	return all;
+}
+
+/** The pieces of a text, joined. */
+export const joinedText = async (pieces: Iterable<string> | AsyncIterable<string>) => (await collect(pieces)).join('');

@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { TestMailroom } from './mailroom';
 import { enc, sendMail } from './messages';
+import { queryValue } from './database';
 
 /** Inboxes through the API: what one holds, and the three kinds of inbox with a message in each. */
 
@@ -62,8 +63,8 @@ export async function stillAccepts(server: TestMailroom, inbox: string): Promise
 }
 
 /** Rows in a table of the server's database. */
-export function countRows(server: TestMailroom, table: string): number {
-	return server.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+export function countRows(server: TestMailroom, table: string): Promise<number> {
+	return queryValue(server, `SELECT count(*) FROM ${table}`);
 }
 
 /** The three kinds of inbox: open to anyone, reserved by an account, and an address of a domain an account claimed. */
@@ -82,10 +83,10 @@ export interface SeededInboxes {
 
 /** Makes the accounts and inboxes of INBOXES and sends one message to each. */
 export async function seedInboxes(server: TestMailroom): Promise<SeededInboxes> {
-	const owner = server.createAccount('owner');
-	const other = server.createAccount('other');
-	server.addresses.reserve(INBOXES.reserved, owner.id);
-	server.domains.claim('owned.test', owner.id);
+	const owner = await server.createAccount('owner');
+	const other = await server.createAccount('other');
+	await server.addresses.reserve(INBOXES.reserved, owner.id);
+	await server.domains.claim('owned.test', owner.id);
 	const ids: Partial<Record<InboxKind, string>> = {};
 	for (const [kind, inbox] of Object.entries(INBOXES) as [InboxKind, string][]) {
 		[ids[kind]] = await sendMail(server, { to: inbox, attachments: [{ filename: 'note.txt', content: 'a note' }] });

@@ -18,7 +18,7 @@ export interface TestMailroom extends Mailroom {
 		options?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> },
 	): Promise<ApiResponse<Body>>;
 	/** Creates an account with one key. */
-	createAccount(name: string, credits?: number): { id: string; key: string };
+	createAccount(name: string, credits?: number): Promise<{ id: string; key: string }>;
 	/** Stops the server; the data folder is kept unless `removeData`. */
 	stop(options?: { removeData?: boolean }): Promise<void>;
 }
@@ -51,6 +51,12 @@ export function testConfig(overrides: Partial<MailroomConfig> = {}): MailroomCon
 	return { ...resolveConfig({}, {}), smtpPort: 0, httpPort: 0, logLevel: 'silent', parseWorkers: 1, dataDir: tempDataDir(), ...overrides };
 }
 
+/** What locates a server's store (its data folder, and its PostgreSQL database if any): to start another on the same one. */
+export const sameStore = (server: { config: MailroomConfig }) => ({
+	dataDir: server.config.dataDir,
+	databaseUrl: server.config.databaseUrl,
+});
+
 /** Starts the real server on ephemeral ports and a temporary data folder (or the one given). */
 export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}): Promise<TestMailroom> {
 	const config = testConfig(overrides);
@@ -73,14 +79,15 @@ export async function startTestMailroom(overrides: Partial<MailroomConfig> = {})
 			const isJson = response.headers.get('content-type')?.includes('application/json');
 			return { status: response.status, headers: response.headers, text, body: (isJson ? JSON.parse(text) : text) as Body };
 		},
-		createAccount: (name, credits = 0) => {
-			const account = mailroom.accounts.create(name, { credits });
-			return { id: account.id, key: mailroom.accounts.createKey(account.id).key };
+		createAccount: async (name, credits = 0) => {
+			const account = await mailroom.accounts.create(name, { credits });
+			return { id: account.id, key: (await mailroom.accounts.createKey(account.id)).key };
 		},
 		stop: async ({ removeData = true } = {}) => {
 			transport.close();
 			await mailroom.close();
-			if (removeData) rmSync(config.dataDir, { recursive: true, force: true });
+			if (!removeData) return;
+			rmSync(config.dataDir, { recursive: true, force: true });
 		},
 	};
 }

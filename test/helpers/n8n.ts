@@ -456,7 +456,7 @@ export async function startNodeFixture({
 	trailingSlash = false,
 }: NodeFixtureOptions = {}): Promise<NodeFixture> {
 	const server = await startTestMailroom(config);
-	const account = server.createAccount(name, credits);
+	const account = await server.createAccount(name, credits);
 	const baseUrl = trailingSlash ? `${server.httpUrl}/` : server.httpUrl;
 	const n8n = await createN8nHarness({ credentials: { mailroomApi: { apiKey: account.key, baseUrl } } });
 	return {

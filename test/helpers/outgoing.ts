@@ -12,7 +12,7 @@ export type Sent = OutgoingRecord & { id: string; creditsRemaining: number; warn
 
 /** An account with `credits` that owns `address` (reserved through the API). */
 export async function senderAccount(server: TestMailroom, name: string, address: string, credits: number) {
-	const account = server.createAccount(name, credits);
+	const account = await server.createAccount(name, credits);
 	expect((await server.api(`/api/addresses/${address}`, { method: 'POST', key: account.key })).status).toBe(200);
 	return account;
 }

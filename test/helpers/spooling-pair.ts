@@ -3,6 +3,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { startTestMailroom, type TestMailroom } from './mailroom';
 import { sendMail } from './messages';
 import { fetchRaw, type RawResponse } from './raw-http';
+import { queryValue } from './database';
 
 /**
  * Two servers for the same mail: one spools a message of 64 KB or more (its bodies of 1 MB or more stored in pieces),
@@ -38,11 +39,12 @@ export class SpoolingPair {
 	}
 
 	/** How many pieces a body of a message on the spooling server is stored in. */
-	bodyPieces(id: string, kind: 'text' | 'html'): number {
-		return this.spooling.db
-			.prepare('SELECT count(*) FROM content_body_pieces p JOIN messages m ON m.content_id = p.content_id WHERE m.id = ? AND p.kind = ?')
-			.pluck()
-			.get(id, kind) as number;
+	bodyPieces(id: string, kind: 'text' | 'html'): Promise<number> {
+		return queryValue(
+			this.spooling,
+			'SELECT count(*) FROM content_body_pieces p JOIN messages m ON m.content_id = p.content_id WHERE m.id = ? AND p.kind = ?',
+			[id, kind],
+		);
 	}
 
 	async stop(): Promise<void> {

@@ -62,7 +62,7 @@ export function webhookSetup(account = 'alice', config: Partial<MailroomConfig> 
 		setup.server = await startTestMailroom(config);
 		setup.receiver = new WebhookReceiver();
 		await setup.receiver.listen();
-		setup.account = setup.server.createAccount(account);
+		setup.account = await setup.server.createAccount(account);
 	});
 	afterAll(async () => {
 		await setup.server.stop();

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
+import { sameStore, startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
 
 /** Everything a restart must keep, read through the API. */
 async function snapshot(server: TestMailroom, keys: { owner: string; admin: string }) {
@@ -27,7 +27,7 @@ describe('a restart on the same data folder', () => {
 
 	it('keeps messages, accounts, keys, reserved addresses and webhook settings', async () => {
 		const first = await startTestMailroom({ dataDir });
-		const owner = first.createAccount('keeper', 3);
+		const owner = await first.createAccount('keeper', 3);
 		const keys = { owner: owner.key, admin: first.adminKey };
 		let before: Awaited<ReturnType<typeof snapshot>>;
 		try {
@@ -55,7 +55,7 @@ describe('a restart on the same data folder', () => {
 			await first.stop({ removeData: false });
 		}
 
-		const second = await startTestMailroom({ dataDir });
+		const second = await startTestMailroom(sameStore(first));
 		try {
 			expect(second.bootstrap).toBeUndefined();
 			expect(await snapshot(second, keys)).toEqual(before);

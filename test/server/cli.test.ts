@@ -145,8 +145,8 @@ describe('mailroom CLI', () => {
 			dataDir = tempDataDir();
 			// A running server on the same database: the CLI's changes apply to it at once.
 			server = await startTestMailroom({ dataDir, domains: ['example.test'] });
-			ann = server.createAccount('ann');
-			server.createAccount('bob');
+			ann = await server.createAccount('ann');
+			await server.createAccount('bob');
 		});
 		afterEach(() => server.stop());
 		/** `mailroom <args> --data-dir <the server's>`. */
@@ -177,15 +177,15 @@ describe('mailroom CLI', () => {
 				code: 2,
 				stderr: expect.stringMatching(/not a valid domain name/),
 			});
-			expect(server.domains.get('owned.test')!.owner).toBe(ann.id);
-			expect(server.domains.get('free.test')).toBeUndefined();
+			expect((await server.domains.get('owned.test'))!.owner).toBe(ann.id);
+			expect(await server.domains.get('free.test')).toBeUndefined();
 		});
 
 		it('list shows every domain with its owner and catch-all address', async () => {
 			await mailroom('domains', 'add', 'ann', 'CLI.test');
 			await mailroom('domains', 'add', 'ann', 'owned.test');
 			await mailroom('domains', 'add', 'bob', 'bob.test');
-			server.addresses.setCatchAll('owned.test', 'all@owned.test', ann.id);
+			await server.addresses.setCatchAll('owned.test', 'all@owned.test', ann.id);
 			const { code, stdout } = await mailroom('domains', 'list');
 			expect(code).toBe(0);
 			const lines = stdout.trimEnd().split('\n');

@@ -1,17 +1,22 @@
 import sanitizeHtml from 'sanitize-html';
+import type { AnyIterable } from '../../bytes/text-pieces';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
+const TEXT_PAGE_START = '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre style="white-space: pre-wrap">';
+const TEXT_PAGE_END = '</pre></body></html>';
+const escaped = (text: string) => text.replace(/[&<>"]/g, (char) => HTML_ESCAPES[char]);
+
 /** A minimal HTML page showing a text body as it is, for mail without an HTML part. */
 export function htmlFromText(text: string): string {
-	return [...htmlFromTextPieces([text])].join('');
+	return TEXT_PAGE_START + escaped(text) + TEXT_PAGE_END;
 }
 
 /** htmlFromText on a text read in pieces, a piece at a time (each character escapes alone, so the pieces' cuts do not matter). */
-export function* htmlFromTextPieces(text: Iterable<string>): Generator<string> {
-	yield '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre style="white-space: pre-wrap">';
-	for (const piece of text) yield piece.replace(/[&<>"]/g, (char) => HTML_ESCAPES[char]);
-	yield '</pre></body></html>';
+export async function* htmlFromTextPieces(text: AnyIterable<string>): AsyncGenerator<string> {
+	yield TEXT_PAGE_START;
+	for await (const piece of text) yield escaped(piece);
+	yield TEXT_PAGE_END;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { storedPieces, type PiecedBytes, type StoredBytes } from '../../bytes/stored-bytes';
 import type { MessageContent } from '../../mail/message-content';
-import { utf8Pieces } from '../../bytes/text-pieces';
+import { utf8Pieces, type AnyIterable } from '../../bytes/text-pieces';
 import { htmlFromText, htmlFromTextPieces } from './html-body';
 import { SchemeEndSearch } from '../../parse/links';
 import { numberLinks, numberedLinkPieces } from './numbered-links';
@@ -32,10 +32,10 @@ const sentBody = (made: PiecedBody): SizedBody => ({ length: made.length, body: 
  * A pieced UTF-8 text made into another a piece at a time by `make`: measured first (letting the event loop run
  * between megabytes), then made again as it is sent.
  */
-async function madeBody(text: PiecedBytes, make: (text: Iterable<string>) => Iterable<string>): Promise<SizedBody> {
+async function madeBody(text: PiecedBytes, make: (text: AnyIterable<string>) => AsyncIterable<string>): Promise<SizedBody> {
 	return sentBody(
-		await piecedBody(function* () {
-			for (const piece of make(utf8Pieces(storedPieces(text)))) yield Buffer.from(piece);
+		await piecedBody(async function* () {
+			for await (const piece of make(utf8Pieces(storedPieces(text)))) yield Buffer.from(piece);
 		}),
 	);
 }
@@ -51,7 +51,7 @@ export async function jsonBody(value: unknown): Promise<SizedBody> {
 /** Whether a pieced text may hold a link (see SchemeEndSearch), read a piece a turn of the event loop (25 MB take some 30 ms). */
 async function mayHoldLinks(text: PiecedBytes): Promise<boolean> {
 	const search = new SchemeEndSearch();
-	for (const piece of storedPieces(text)) {
+	for await (const piece of storedPieces(text)) {
 		if (search.foundIn(piece)) return true;
 		await new Promise(setImmediate);
 	}
@@ -60,15 +60,15 @@ async function mayHoldLinks(text: PiecedBytes): Promise<boolean> {
 
 /** The text route's body: the text with its links numbered (numberLinks); a large one without a link streams as stored. */
 export async function numberedTextBody(content: MessageContent): Promise<SizedBody> {
-	const text = content.textBytes();
-	if (Buffer.isBuffer(text)) return wholeBody(numberLinks(content.text));
+	const text = await content.textBytes();
+	if (Buffer.isBuffer(text)) return wholeBody(await numberLinks(text.toString()));
 	return (await mayHoldLinks(text)) ? madeBody(text, numberedLinkPieces) : storedBody(text);
 }
 
 /** The dirty route's body: the HTML as stored or, for mail without an HTML part, a page showing its text (htmlFromText). */
 export async function dirtyHtmlBody(content: MessageContent): Promise<SizedBody> {
-	const html = content.htmlBytes();
+	const html = await content.htmlBytes();
 	if (html) return storedBody(html);
-	const text = content.textBytes();
-	return Buffer.isBuffer(text) ? wholeBody(htmlFromText(content.text)) : madeBody(text, htmlFromTextPieces);
+	const text = await content.textBytes();
+	return Buffer.isBuffer(text) ? wholeBody(htmlFromText(text.toString())) : madeBody(text, htmlFromTextPieces);
 }

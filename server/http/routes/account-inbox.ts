@@ -4,7 +4,7 @@ import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
 import { sendJson } from '../render/prerendered-json';
-import { SEARCH_LIMIT } from '../../store/account-inbox';
+import { SEARCH_LIMIT } from '../../store/store';
 import { MessageSchema } from '../../schemas/message';
 import { DateTime, refTo } from '../../schemas/shared';
 
@@ -29,10 +29,10 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): vo
 				},
 			},
 		},
-		(request, reply) => {
+		async (request, reply) => {
 			const { limit, skip, since } = request.query;
-			const page = accountInbox.list(requireAccount(request).id, limit, skip, since === undefined ? undefined : Date.parse(since));
-			sendJson(reply, `{"messages":${page.messages},"unread":${page.unread},"limit":${limit},"skip":${skip}}`);
+			const page = await accountInbox.list(requireAccount(request).id, limit, skip, since === undefined ? undefined : Date.parse(since));
+			return sendJson(reply, `{"messages":${page.messages},"unread":${page.unread},"limit":${limit},"skip":${skip}}`);
 		},
 	);
 
@@ -53,14 +53,14 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): vo
 				},
 			},
 		},
-		(request, reply) => {
+		async (request, reply) => {
 			const account = requireAccount(request);
 			const { andTo, andFrom, andSubjectIncludes, andRead } = request.query;
 			if (andTo === undefined && andFrom === undefined && andSubjectIncludes === undefined && andRead === undefined) {
 				throw badRequest('Give at least one of andTo, andFrom, andSubjectIncludes, andRead');
 			}
-			const messages = accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead });
-			sendJson(reply, `{"messages":${messages}}`);
+			const messages = await accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead });
+			return sendJson(reply, `{"messages":${messages}}`);
 		},
 	);
 
@@ -76,11 +76,11 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): vo
 				},
 			},
 		},
-		(request, reply) => {
+		async (request, reply) => {
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
 			if (query === undefined) throw badRequest('querystring must have query (or q)');
-			sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${accountInbox.search(account.id, query)}}`);
+			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${await accountInbox.search(account.id, query)}}`);
 		},
 	);
 }

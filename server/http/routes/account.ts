@@ -7,7 +7,7 @@ import { optionalBody } from '../params';
 import { errorResponses } from '../schemas';
 import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
 import { ID_PATTERN } from '../../store/ids';
-import type { ApiKeyInfo } from '../../store/accounts';
+import type { ApiKeyInfo } from '../../store/store';
 
 export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void {
 	/** A key as the API shows it, marked when it is the request's own. */
@@ -18,9 +18,9 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 		revoked: info.revoked,
 		current: info.id === currentId,
 	});
-	const currentKeyId = (request: FastifyRequest) => {
+	const currentKeyId = async (request: FastifyRequest) => {
 		const key = serviceKeyOf(request);
-		return key === undefined ? undefined : accounts.keyInfo(key)?.id;
+		return key === undefined ? undefined : (await accounts.keyInfo(key))?.id;
 	};
 
 	app.get(
@@ -51,9 +51,9 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 				},
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			return { ...stats.read(account.id), sendsRemaining: account.credits };
+			return { ...(await stats.read(account.id)), sendsRemaining: account.credits };
 		},
 	);
 
@@ -65,10 +65,10 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 				response: { 200: Type.Array(ApiKeySchema), ...errorResponses(401, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			const current = currentKeyId(request);
-			return accounts.listKeys(account.id).map((info) => keyView(info, current));
+			const current = await currentKeyId(request);
+			return (await accounts.listKeys(account.id)).map((info) => keyView(info, current));
 		},
 	);
 
@@ -85,9 +85,9 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 			},
 			preValidation: optionalBody,
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			const { key, info } = accounts.createKey(account.id, request.body.label);
+			const { key, info } = await accounts.createKey(account.id, request.body.label);
 			return { id: info.id, key, label: info.label, created: info.created };
 		},
 	);
@@ -103,14 +103,14 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 				response: { 200: ApiKeySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			const current = currentKeyId(request);
-			const info = accounts.listKeys(account.id).find((key) => key.id === request.params.keyId);
+			const current = await currentKeyId(request);
+			const info = (await accounts.listKeys(account.id)).find((key) => key.id === request.params.keyId);
 			if (!info) throw notFound(`No API key ${request.params.keyId} in this account`);
 			if (info.id === current) throw new HttpError(409, 'This request is made with that key: revoke it with another key of the account');
 			// Revoking a revoked key again changes nothing.
-			return keyView(info.revoked ? info : accounts.revokeKey(info.id), current);
+			return keyView(info.revoked ? info : await accounts.revokeKey(info.id), current);
 		},
 	);
 }

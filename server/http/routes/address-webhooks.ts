@@ -29,12 +29,12 @@ export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions }:
 				response: { 201: subscription, ...errorResponses(400, 401, 403, 404, 409, 429) },
 			},
 		},
-		(request, reply) => {
-			const { _id: address } = ownAddress(request, addresses);
-			if (subscriptions.count(address) >= MAX_SUBSCRIPTIONS) {
+		async (request, reply) => {
+			const { _id: address } = await ownAddress(request, addresses);
+			if ((await subscriptions.count(address)) >= MAX_SUBSCRIPTIONS) {
 				throw new HttpError(409, `${address} has ${MAX_SUBSCRIPTIONS} webhook subscriptions already: delete one first`);
 			}
-			reply.code(201).send(subscriptions.create(address, request.body.url, request.body.filter));
+			return reply.code(201).send(await subscriptions.create(address, request.body.url, request.body.filter));
 		},
 	);
 
@@ -47,7 +47,7 @@ export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions }:
 				response: { 200: Type.Array(subscription), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => subscriptions.list(ownAddress(request, addresses)._id),
+		async (request) => subscriptions.list((await ownAddress(request, addresses))._id),
 	);
 
 	app.delete(
@@ -59,9 +59,9 @@ export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions }:
 				response: { 200: subscription, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { _id: address } = ownAddress(request, addresses);
-			const removed = subscriptions.remove(address, request.params.id);
+		async (request) => {
+			const { _id: address } = await ownAddress(request, addresses);
+			const removed = await subscriptions.remove(address, request.params.id);
 			if (!removed) throw notFound(`${address} has no webhook subscription ${request.params.id}`);
 			return removed;
 		},

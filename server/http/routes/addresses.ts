@@ -6,7 +6,7 @@ import { ownAddress, type AddressRequest } from '../inbox-access';
 import { emailParam, optionalBody } from '../params';
 import { EmailParams, errorResponses } from '../schemas';
 import { parseEmailAddress } from '../../mail/email-address';
-import type { AddressStore, ForwardingUpdate } from '../../store/addresses';
+import type { AddressStore, ForwardingUpdate } from '../../store/store';
 import { ForwardingSchema, ForwardingUpdateSchema, type ForwardingUpdateBody } from '../../schemas/address';
 import { refTo } from '../../schemas/shared';
 
@@ -18,8 +18,8 @@ const recordList = Type.Array(refTo(ForwardingSchema));
 const forwardingBody = refTo(ForwardingUpdateSchema);
 
 /** Refuses an address that is another account's mail: reserved by it, or in its domain even before anyone reserves it. */
-function assertNotOthers(addresses: AddressStore, accountId: string, email: string, domain: string): void {
-	const owner = addresses.ownerOfInbox(email, domain);
+async function assertNotOthers(addresses: AddressStore, accountId: string, email: string, domain: string): Promise<void> {
+	const owner = await addresses.ownerOfInbox(email, domain);
 	if (owner !== null && owner !== accountId) throw forbidden(`${email} belongs to another account`);
 }
 
@@ -41,7 +41,7 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 	app.get(
 		'/api/addresses',
 		{ schema: { summary: "The account's private (reserved) addresses", response: { 200: recordList, ...errorResponses(401, 429) } } },
-		(request) => addresses.listByOwner(requireAccount(request).id),
+		async (request) => addresses.listByOwner(requireAccount(request).id),
 	);
 
 	app.get(
@@ -53,7 +53,7 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 				response: recordResponse,
 			},
 		},
-		(request) => ownAddress(request, addresses),
+		async (request) => ownAddress(request, addresses),
 	);
 
 	app.post(
@@ -71,20 +71,20 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 			},
 			preValidation: optionalBody,
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const { address: email, domain } = emailParam(request.params.email);
 			const settings = forwardingChanges(email, request.body);
-			assertNotOthers(addresses, account.id, email, domain);
-			const record = addresses.reserve(email, account.id, settings);
+			await assertNotOthers(addresses, account.id, email, domain);
+			const record = await addresses.reserve(email, account.id, settings);
 			// The admin CLI, another process, may have given it away between the check and the insert.
 			if (record.owner !== account.id) throw forbidden(`${email} belongs to another account`);
 			return record;
 		},
 	);
 
-	const updateForwarding = (request: AddressRequest & { body: ForwardingUpdateBody }) => {
-		const record = ownAddress(request, addresses);
+	const updateForwarding = async (request: AddressRequest & { body: ForwardingUpdateBody }) => {
+		const record = await ownAddress(request, addresses);
 		return addresses.update(record._id, forwardingChanges(record._id, request.body));
 	};
 
@@ -113,10 +113,10 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 				response: recordResponse,
 			},
 		},
-		(request) => {
-			const record = ownAddress(request, addresses);
-			addresses.release(record._id);
-			if (request.query.deleteAddressMessages) deletion.deleteInbox(record._id);
+		async (request) => {
+			const record = await ownAddress(request, addresses);
+			await addresses.release(record._id);
+			if (request.query.deleteAddressMessages) await deletion.deleteInbox(record._id);
 			return record;
 		},
 	);
@@ -137,11 +137,11 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 				},
 			},
 		},
-		(request) => {
+		async (request) => {
 			const { address: email, domain } = emailParam(request.params.email);
-			const owner = addresses.ownerOfInbox(email, domain);
+			const owner = await addresses.ownerOfInbox(email, domain);
 			// In the caller's own domain an address is theirs to reserve until they do.
-			const available = owner === null || (owner === request.account?.id && addresses.get(email) === undefined);
+			const available = owner === null || (owner === request.account?.id && (await addresses.get(email)) === undefined);
 			return { email, available, owned: owner !== null };
 		},
 	);
@@ -156,14 +156,14 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const emails = request.body.addresses.map((input) => {
 				const email = parseEmailAddress(input);
 				if (!email) throw badRequest(`body/addresses: "${input}" is not a valid email address`);
 				return email;
 			});
-			for (const { address, domain } of emails) assertNotOthers(addresses, account.id, address, domain);
+			for (const { address, domain } of emails) await assertNotOthers(addresses, account.id, address, domain);
 			return addresses.reserveAll([...new Set(emails.map((email) => email.address))], account.id);
 		},
 	);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { create as contentDisposition } from 'content-disposition';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
-import type { AttachmentStore } from '../../store/attachments';
+import type { AttachmentStore } from '../../store/store';
 import { notFound } from '../errors';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { MessageParams, RawBody, errorResponses } from '../schemas';
@@ -19,9 +19,9 @@ export const ATTACHMENT_CHUNK = 4 * 1024 * 1024;
 /** The content as a stream of pieces, so a large attachment never sits whole in memory. */
 function attachmentStream(attachments: AttachmentStore, checksum: string, length: number): Readable {
 	return Readable.from(
-		(function* pieces() {
+		(async function* pieces() {
 			for (let offset = 0; offset < length; offset += ATTACHMENT_CHUNK) {
-				const piece = attachments.read(checksum, offset, ATTACHMENT_CHUNK);
+				const piece = await attachments.read(checksum, offset, ATTACHMENT_CHUNK);
 				if (piece.length === 0) return; // deleted meanwhile
 				yield piece;
 			}
@@ -39,9 +39,9 @@ export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpD
 				response: { 200: Type.Array(refTo(AttachmentMetaSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const list = attachments.list(address, request.params.messageId);
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const list = await attachments.list(address, request.params.messageId);
 			if (!list) throw messageNotFound(address, request.params.messageId);
 			return list;
 		},
@@ -58,23 +58,25 @@ export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpD
 				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request, reply) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
+		async (request, reply) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
 			const { messageId, identifier } = request.params;
-			if (!attachments.list(address, messageId)) throw messageNotFound(address, messageId);
-			const meta = attachments.find(address, messageId, identifier);
+			if (!(await attachments.list(address, messageId))) throw messageNotFound(address, messageId);
+			const meta = await attachments.find(address, messageId, identifier);
 			if (!meta) throw notFound(`Message ${messageId} has no attachment ${identifier}`);
-			reply
-				.type(meta.contentType)
-				.header('content-length', meta.length)
-				// Always a download, never rendered on the API's origin: an attachment may be HTML written by anyone.
-				.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
-				.header('content-security-policy', 'sandbox')
-				.header('x-content-type-options', 'nosniff');
-			reply.send(
+			const body =
 				meta.length <= ATTACHMENT_CHUNK
-					? attachments.read(meta.checksum, 0, meta.length)
-					: attachmentStream(attachments, meta.checksum, meta.length),
+					? await attachments.read(meta.checksum, 0, meta.length)
+					: attachmentStream(attachments, meta.checksum, meta.length);
+			return (
+				reply
+					.type(meta.contentType)
+					.header('content-length', meta.length)
+					// Always a download, never rendered on the API's origin: an attachment may be HTML written by anyone.
+					.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
+					.header('content-security-policy', 'sandbox')
+					.header('x-content-type-options', 'nosniff')
+					.send(body)
 			);
 		},
 	);

@@ -9,7 +9,7 @@ import { DomainSchema, type DomainRecord } from '../../schemas/domain';
 import { ForwardingSchema } from '../../schemas/address';
 import { MessageSchema } from '../../schemas/message';
 import { DateTime, Nullable, refTo } from '../../schemas/shared';
-import { DomainError, type DomainStore } from '../../store/domains';
+import { DomainError, type DomainStore } from '../../store/store';
 
 /** A request naming one domain (:domain). */
 type DomainRequest = FastifyRequest & { params: { domain: string } };
@@ -17,10 +17,10 @@ type DomainRequest = FastifyRequest & { params: { domain: string } };
 const domainResponse = { 200: refTo(DomainSchema), ...errorResponses(400, 401, 403, 404, 429) };
 
 /** The caller's own domain :domain, or 404 (nobody's) / 403 (another account's). */
-function ownDomain(request: DomainRequest, domains: DomainStore): DomainRecord {
+async function ownDomain(request: DomainRequest, domains: DomainStore): Promise<DomainRecord> {
 	const account = requireAccount(request);
 	const domain = domainParam(request.params.domain);
-	const record = domains.get(domain);
+	const record = await domains.get(domain);
 	if (!record) throw notFound(`${domain} is not a custom domain; claim it with POST /api/domains/${domain}`);
 	if (record.owner !== account.id) throw forbidden(`${domain} is owned by another account`);
 	return record;
@@ -35,7 +35,7 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: { 200: Type.Array(refTo(DomainSchema)), ...errorResponses(401, 429) },
 			},
 		},
-		(request) => domains.list(requireAccount(request).id),
+		async (request) => domains.list(requireAccount(request).id),
 	);
 
 	app.get(
@@ -54,9 +54,13 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				},
 			},
 		},
-		(request) => {
-			const domain = ownDomain(request, domains);
-			return { domain, totalMessages: messages.countDomain(domain._id), catchAllAddress: addresses.catchAllOf(domain._id) ?? null };
+		async (request) => {
+			const domain = await ownDomain(request, domains);
+			return {
+				domain,
+				totalMessages: await messages.countDomain(domain._id),
+				catchAllAddress: (await addresses.catchAllOf(domain._id)) ?? null,
+			};
 		},
 	);
 
@@ -72,12 +76,12 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: domainResponse,
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const domain = domainParam(request.params.domain);
 			if (config.domains.includes(domain)) throw forbidden(`${domain} is a public domain of this server and cannot be owned`);
 			try {
-				return domains.claim(domain, account.id);
+				return await domains.claim(domain, account.id);
 			} catch (err) {
 				if (err instanceof DomainError) throw forbidden(err.message);
 				throw err;
@@ -101,16 +105,16 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: domainResponse,
 			},
 		},
-		(request) => {
-			const domain = ownDomain(request, domains);
+		async (request) => {
+			const domain = await ownDomain(request, domains);
 			let catchAll: string | null = null;
 			if (request.body.catchAll) {
 				const email = emailParam(request.body.catchAll);
 				if (email.domain !== domain._id) throw badRequest(`body/catchAll ${email.address} is not an address of ${domain._id}`);
 				catchAll = email.address;
 			}
-			addresses.setCatchAll(domain._id, catchAll, domain.owner);
-			return domains.get(domain._id)!;
+			await addresses.setCatchAll(domain._id, catchAll, domain.owner);
+			return (await domains.get(domain._id))!;
 		},
 	);
 
@@ -123,8 +127,8 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: domainResponse,
 			},
 		},
-		(request) => {
-			return domains.remove(ownDomain(request, domains)._id)!;
+		async (request) => {
+			return (await domains.remove((await ownDomain(request, domains))._id))!;
 		},
 	);
 
@@ -147,8 +151,8 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const domain = ownDomain(request, domains);
+		async (request) => {
+			const domain = await ownDomain(request, domains);
 			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
 			return messages.listDomain(domain._id, request.query.limit, until);
 		},
@@ -163,9 +167,9 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request, reply) => {
-			deletion.deleteDomain(ownDomain(request, domains)._id);
-			reply.code(204).send();
+		async (request, reply) => {
+			await deletion.deleteDomain((await ownDomain(request, domains))._id);
+			return reply.code(204).send();
 		},
 	);
 }

@@ -4,6 +4,9 @@ import { IncomingMessagesQuerySchema } from '../../websocket/incoming-messages-h
 import { HttpError } from '../errors';
 import { errorResponses } from '../schemas';
 
+/** Close code 1011: the server could not serve the connection (its store did not answer). */
+const CLOSE_UNAVAILABLE = 1011;
+
 /** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6), attached to the hub that sends them. */
 export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }: HttpDeps): Promise<void> {
 	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -20,6 +23,10 @@ export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }:
 		handler: () => {
 			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
 		},
-		wsHandler: (socket, request) => incomingMessages.connect(socket, request.query),
+		wsHandler: (socket, request) => {
+			incomingMessages
+				.connect(socket, request.query)
+				.catch(() => socket.close(CLOSE_UNAVAILABLE, 'the store is unavailable, try again later'));
+		},
 	});
 }

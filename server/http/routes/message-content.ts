@@ -28,9 +28,9 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 	const sanitizer = new HtmlSanitizer();
 	app.addHook('onClose', () => sanitizer.close());
 
-	function contentOf(request: ContentRequest): MessageContent {
-		const { address } = accessibleInbox(request, addresses, request.params.email);
-		const content = messages.content(address, request.params.messageId);
+	async function contentOf(request: ContentRequest): Promise<MessageContent> {
+		const { address } = await accessibleInbox(request, addresses, request.params.email);
+		const content = await messages.content(address, request.params.messageId);
 		if (!content) throw messageNotFound(address, request.params.messageId);
 		return content;
 	}
@@ -51,13 +51,13 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 				response: { 200: RawBody({ format: 'binary' }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request, reply) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const source = messages.rawSource(address, request.params.messageId);
+		async (request, reply) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const source = await messages.rawSource(address, request.params.messageId);
 			if (!source) throw messageNotFound(address, request.params.messageId);
 			asDownload(request, reply, 'eml');
 			const { length, body } = storedBody(source);
-			reply.type('message/rfc822').header('content-length', length).send(body);
+			return reply.type('message/rfc822').header('content-length', length).send(body);
 		},
 	);
 
@@ -89,12 +89,12 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 				},
 			},
 		},
-		(request, reply) => {
-			const { headers } = contentOf(request);
+		async (request, reply) => {
+			const { headers } = await contentOf(request);
 			const format = request.query.messageHeadersFormat ?? request.query.format ?? (request.query.download === 1 ? 'plain' : 'json');
 			asDownload(request, reply, 'headers.txt');
 			if (format === 'plain')
-				reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+				return reply.type('text/plain; charset=utf-8').send(headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
 			if (format === 'json-ordered') return headers.map(([name, value]) => ({ name, value }));
 			return groupedHeaders(headers);
 		},
@@ -116,13 +116,14 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 			},
 		},
 		async (request, reply) => {
-			const { html, text } = contentOf(request);
+			const content = await contentOf(request);
+			const html = await content.html();
 			const remoteImages = request.query.images === 1;
 			asDownload(request, reply, 'html');
 			return reply
 				.type('text/html; charset=utf-8')
 				.header('content-security-policy', sanitizedBodyPolicy({ remoteImages }))
-				.send(html === null ? htmlFromText(text) : await sanitizer.sanitize(html, { remoteImages }));
+				.send(html === null ? htmlFromText(await content.text()) : await sanitizer.sanitize(html, { remoteImages }));
 		},
 	);
 
@@ -140,7 +141,7 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 			},
 		},
 		async (request, reply) => {
-			const { length, body } = await dirtyHtmlBody(contentOf(request));
+			const { length, body } = await dirtyHtmlBody(await contentOf(request));
 			asDownload(request, reply, 'html');
 			return reply
 				.type('text/html; charset=utf-8')

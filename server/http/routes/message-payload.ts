@@ -39,14 +39,14 @@ export function messagePayloadRoutes(app: HttpApp, { addresses, messages, encryp
 			},
 		},
 		async (request, reply) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
 			const { messageId } = request.params;
-			const record = messages.get(address, messageId);
-			const content = record && messages.content(address, messageId);
+			const record = await messages.get(address, messageId);
+			const content = record && (await messages.content(address, messageId));
 			if (!record || !content) throw messageNotFound(address, messageId);
 			// The payload names the inbox's encrypted address: mail sent to it must reach the inbox, as when a webhook hands it out.
-			if (encryptedInboxes.remember(record.inbox)) await durable();
-			const payload = buildPayload(record, content, encryptedInboxes.tokenFor(record.inbox), publicUrl());
+			if (await encryptedInboxes.remember(record.inbox)) await durable();
+			const payload = await buildPayload(record, content, await encryptedInboxes.tokenFor(record.inbox), publicUrl());
 			// JSON leaves out a field whose value is undefined.
 			const { length, body } = await jsonBody(request.query.raw === 0 ? { ...payload, raw: undefined } : payload);
 			return reply.type('application/json; charset=utf-8').header('content-length', length).send(body);

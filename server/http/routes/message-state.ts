@@ -27,9 +27,9 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const labels = messageState.addLabel(address, request.params.messageId, request.params.label);
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const labels = await messageState.addLabel(address, request.params.messageId, request.params.label);
 			if (!labels) throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, labels };
 		},
@@ -44,9 +44,9 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: LabelsResponse, ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const labels = messageState.removeLabel(address, request.params.messageId, request.params.label);
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const labels = await messageState.removeLabel(address, request.params.messageId, request.params.label);
 			if (!labels) throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, labels };
 		},
@@ -61,9 +61,9 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: Type.Object({ _id: Type.String(), folder: FolderSchema }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			if (!messageState.setFolder(address, request.params.messageId, request.params.folder))
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			if (!(await messageState.setFolder(address, request.params.messageId, request.params.folder)))
 				throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, folder: request.params.folder };
 		},
@@ -78,9 +78,9 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: Type.Object({ _id: Type.String(), read: Type.Boolean() }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			if (!messageState.setRead(address, request.params.messageId, request.params.read))
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			if (!(await messageState.setRead(address, request.params.messageId, request.params.read)))
 				throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, read: request.params.read };
 		},
@@ -96,10 +96,10 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const record = messageState.toggleStar(address, request.params.messageId, account.id);
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const record = await messageState.toggleStar(address, request.params.messageId, account.id);
 			if (!record) throw messageNotFound(address, request.params.messageId);
 			return record;
 		},
@@ -118,10 +118,10 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const record = messageState.setStar(address, request.params.messageId, account.id, request.params.starred);
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const record = await messageState.setStar(address, request.params.messageId, account.id, request.params.starred);
 			if (!record) throw messageNotFound(address, request.params.messageId);
 			return record;
 		},
@@ -136,6 +136,6 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 429) },
 			},
 		},
-		(request) => messageState.starred(requireAccount(request).id, request.query.limit),
+		async (request) => messageState.starred(requireAccount(request).id, request.query.limit),
 	);
 }

@@ -24,10 +24,10 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 				response: { 200: Type.Array(refTo(MessageSchema)), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		(request, reply) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
+		async (request, reply) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
 			const until = request.query.until === undefined ? undefined : Date.parse(request.query.until);
-			sendJson(reply, messages.listInboxJson(address, request.query.limit, until));
+			return sendJson(reply, await messages.listInboxJson(address, request.query.limit, until));
 		},
 	);
 
@@ -42,8 +42,8 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 			},
 		},
 		async (request, reply) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const content = messages.content(address, request.params.messageId);
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const content = await messages.content(address, request.params.messageId);
 			if (!content) throw messageNotFound(address, request.params.messageId);
 			const { length, body } = await numberedTextBody(content);
 			return reply.type('text/plain; charset=utf-8').header('content-length', length).send(body);
@@ -59,9 +59,9 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 				response: { 200: Type.Object({ count: Type.Integer(), inbox: Type.String() }), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			return { count: messages.count(address), inbox: address };
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			return { count: await messages.count(address), inbox: address };
 		},
 	);
 
@@ -74,9 +74,9 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			const record = messages.get(address, request.params.messageId);
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			const record = await messages.get(address, request.params.messageId);
 			if (!record) throw messageNotFound(address, request.params.messageId);
 			return record;
 		},
@@ -95,9 +95,9 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 				},
 			},
 		},
-		(request) => {
-			const { address } = accessibleInbox(request, addresses, request.params.email);
-			if (!deletion.deleteMessage(address, request.params.messageId)) throw messageNotFound(address, request.params.messageId);
+		async (request) => {
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
+			if (!(await deletion.deleteMessage(address, request.params.messageId))) throw messageNotFound(address, request.params.messageId);
 			return { _id: request.params.messageId, inbox: address, message: 'Message was deleted.' };
 		},
 	);
@@ -111,15 +111,15 @@ export function messageRoutes(app: HttpApp, { addresses, messages, deletion }: H
 				response: { 204: NoContent('deleted'), ...errorResponses(400, 401, 403, 429) },
 			},
 		},
-		(request, reply) => {
+		async (request, reply) => {
 			const email = emailParam(request.params.email);
 			const account = requireAccount(request);
 			// As with Mailsac, only an inbox the caller owns can be emptied at once; public mail goes one message at a time.
-			if (addresses.ownerOfInbox(email.address, email.domain) !== account.id) {
+			if ((await addresses.ownerOfInbox(email.address, email.domain)) !== account.id) {
 				throw forbidden(`${email.address} is not a private address of your account`);
 			}
-			deletion.deleteInbox(email.address);
-			reply.code(204).send();
+			await deletion.deleteInbox(email.address);
+			return reply.code(204).send();
 		},
 	);
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { Account } from '../../store/accounts';
+import type { Account } from '../../store/store';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, badRequest, unauthorized } from '../errors';
@@ -19,10 +19,10 @@ import {
 import { refTo } from '../../schemas/shared';
 
 /** The account of the header key, or of `_serviceKey` in the body (this one operation allows both); they must agree. */
-function sendingAccount(request: FastifyRequest & { body: SendRequest }, deps: HttpDeps): Account {
+async function sendingAccount(request: FastifyRequest & { body: SendRequest }, deps: HttpDeps): Promise<Account> {
 	const bodyKey = request.body._serviceKey;
 	if (!bodyKey) return requireAccount(request);
-	const account = deps.accounts.forKey(bodyKey);
+	const account = await deps.accounts.forKey(bodyKey);
 	if (!account) throw unauthorized('The API key in _serviceKey is unknown or revoked');
 	if (request.account && request.account.id !== account.id)
 		throw badRequest('The Service-Key header and body/_serviceKey belong to different accounts');
@@ -53,7 +53,7 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 			},
 		},
 		async (request) => {
-			const account = sendingAccount(request, deps);
+			const account = await sendingAccount(request, deps);
 			try {
 				const { record, creditsRemaining, warnings } = await deps.sender.send(account, request.body, {
 					ip: request.ip,

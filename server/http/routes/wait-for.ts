@@ -41,7 +41,7 @@ export function waitForRoutes(app: HttpApp, { addresses, waiters }: HttpDeps): v
 		},
 		async (request, reply) => {
 			const arrived = Date.now();
-			const { address } = accessibleInbox(request, addresses, request.params.email);
+			const { address } = await accessibleInbox(request, addresses, request.params.email);
 			const { from, subject, text, since, timeout } = request.query;
 			// The format allows what Date cannot represent (a leap second, 23:59:60).
 			const sinceMs = since === undefined ? arrived : Date.parse(since);

@@ -4,7 +4,7 @@ import { requireAccount } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { emailParam } from '../params';
 import { MessageParams, errorResponses } from '../schemas';
-import { toStatusView } from '../../store/webhook-deliveries';
+import { toStatusView } from '../../store/webhook-views';
 import { AttemptStatusSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../../schemas/webhook';
 import { ID_PATTERN } from '../../store/ids';
 
@@ -15,7 +15,7 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 	app.get(
 		'/api/webhook-secret',
 		{ schema: { summary: "The account's webhook signing secret (Standard Webhooks)", response: secretResponse } },
-		(request) => ({ secret: webhooks.secrets.get(requireAccount(request).id) }),
+		async (request) => ({ secret: await webhooks.secrets.get(requireAccount(request).id) }),
 	);
 
 	app.post(
@@ -26,7 +26,7 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 				response: secretResponse,
 			},
 		},
-		(request) => ({ secret: webhooks.secrets.rotate(requireAccount(request).id) }),
+		async (request) => ({ secret: await webhooks.secrets.rotate(requireAccount(request).id) }),
 	);
 
 	app.get(
@@ -42,10 +42,10 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 				response: { 200: Type.Array(WebhookAttemptSchema), ...errorResponses(400, 401, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const { address, status, limit } = request.query;
-			return webhooks.deliveries.activity(account.id, { address: address && emailParam(address).address, status, limit });
+			return await webhooks.deliveries.activity(account.id, { address: address && emailParam(address).address, status, limit });
 		},
 	);
 
@@ -58,10 +58,10 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const email = emailParam(request.params.email).address;
-			const delivery = webhooks.deliveries.forMessage(request.params.messageId, email);
+			const delivery = await webhooks.deliveries.forMessage(request.params.messageId, email);
 			if (!delivery || delivery.account_id !== account.id)
 				throw notFound(`No webhook delivery for message ${request.params.messageId} in ${email}`);
 			return toStatusView(delivery);
@@ -77,14 +77,14 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},
-		(request) => {
+		async (request) => {
 			const account = requireAccount(request);
 			const { deliveryId } = request.params;
-			const delivery = webhooks.deliveries.get(deliveryId);
+			const delivery = await webhooks.deliveries.get(deliveryId);
 			if (!delivery || delivery.account_id !== account.id) throw notFound(`No webhook delivery ${deliveryId}`);
-			if (!webhooks.redeliver(deliveryId))
+			if (!(await webhooks.redeliver(deliveryId)))
 				throw new HttpError(409, `Delivery ${deliveryId} is ${delivery.status}; only a failed or refused one can be redelivered`);
-			return toStatusView(webhooks.deliveries.get(deliveryId)!);
+			return toStatusView((await webhooks.deliveries.get(deliveryId))!);
 		},
 	);
 }

@@ -12,7 +12,7 @@ describe('Mailroom node: composing an email', () => {
 	let fixture: NodeFixture;
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'composer', credits: 50 });
-		fixture.server.addresses.reserve('news@example.test', fixture.account.id);
+		await fixture.server.addresses.reserve('news@example.test', fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

@@ -12,7 +12,7 @@ describe('Mailroom node: version 1 keeps its parameters', () => {
 	let fixture: NodeFixture;
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'veteran', credits: 10 });
-		fixture.server.addresses.reserve('old@example.test', fixture.account.id);
+		await fixture.server.addresses.reserve('old@example.test', fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

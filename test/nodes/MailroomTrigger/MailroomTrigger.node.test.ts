@@ -298,7 +298,7 @@ describe('Mailroom Trigger', () => {
 
 		it("on a domain's catch-all address it gets the mail of every address of the domain", async () => {
 			const { server, n8n, account } = fixture;
-			server.domains.claim('shop.test', account.id);
+			await server.domains.claim('shop.test', account.id);
 			await server.api('/api/domains/shop.test', { key: account.key, method: 'PUT', body: { catchAll: 'all@shop.test' } });
 			const trigger = await n8n.trigger('mailroomTrigger', { email: 'all@shop.test', simplify: true });
 			await trigger.hook('create');
@@ -315,7 +315,7 @@ describe('Mailroom Trigger', () => {
 			await expect(off.hook('create')).rejects.toMatchObject({ message: 'Your account does not own free@example.test' });
 			expect((await server.api('/api/addresses/free%40example.test', { key: account.key })).status).toBe(404);
 
-			const bob = server.createAccount('bob');
+			const bob = await server.createAccount('bob');
 			await server.api('/api/addresses/bobs%40example.test', {
 				key: bob.key,
 				method: 'POST',

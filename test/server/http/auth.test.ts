@@ -4,6 +4,7 @@ import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { query } from '../../helpers/database';
 
 /** Who calls: no key, a key nobody issued, another account's key, the owner's key. */
 type Caller = 'none' | 'unknown' | 'other' | 'owner';
@@ -24,8 +25,8 @@ describe('HTTP auth', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		owner = server.createAccount('owner');
-		other = server.createAccount('other');
+		owner = await server.createAccount('owner');
+		other = await server.createAccount('other');
 	});
 	afterAll(() => server.stop());
 
@@ -40,9 +41,11 @@ describe('HTTP auth', () => {
 				expect((await server.api(`/api/addresses/${inbox}`, { method: 'POST', key: owner.key })).status).toBe(200);
 			}
 			if (inbox.endsWith('@owned-domain.test')) {
-				server.db
-					.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)')
-					.run('owned-domain.test', owner.id, new Date().toISOString());
+				await query(server, 'INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)', [
+					'owned-domain.test',
+					owner.id,
+					new Date().toISOString(),
+				]);
 			}
 			messageId = await deliver(inbox);
 		});
@@ -91,11 +94,11 @@ describe('HTTP auth', () => {
 	});
 
 	it("refuses a revoked key with 401 at once, while the account's other keys keep working", async () => {
-		const account = server.createAccount('revokes');
-		const second = server.accounts.createKey(account.id, 'second');
+		const account = await server.createAccount('revokes');
+		const second = await server.accounts.createKey(account.id, 'second');
 		expect((await server.api('/api/me', { key: account.key })).status).toBe(200);
-		const firstKeyId = server.accounts.listKeys(account.id).find((key) => key.id !== second.info.id)!.id;
-		server.accounts.revokeKey(firstKeyId);
+		const firstKeyId = (await server.accounts.listKeys(account.id)).find((key) => key.id !== second.info.id)!.id;
+		await server.accounts.revokeKey(firstKeyId);
 		const refused = await server.api<ErrorBody>('/api/me', { key: account.key });
 		expect(refused.status).toBe(401);
 		expect(refused.body.error).toBe('Unauthorized');

@@ -18,7 +18,7 @@ describe('errors: the not-found and error handlers, the body limit', () => {
 	});
 
 	it('gives a JSON 400 for a body that is not valid JSON', async () => {
-		const owner = server.createAccount('json-errors');
+		const owner = await server.createAccount('json-errors');
 		await server.api('/api/addresses/json@example.test', { method: 'POST', key: owner.key });
 		const response = await server.api('/api/private-address-forwarding/json@example.test', {
 			method: 'PUT',
@@ -29,7 +29,7 @@ describe('errors: the not-found and error handlers, the body limit', () => {
 	});
 
 	it('gives a JSON 413 for a body over 1 MB', async () => {
-		const owner = server.createAccount('big-bodies');
+		const owner = await server.createAccount('big-bodies');
 		await server.api('/api/addresses/big@example.test', { method: 'POST', key: owner.key });
 		const body = JSON.stringify({ webhook: `https://example.org/${'x'.repeat(1024 * 1024)}` });
 		expectError(await server.api('/api/private-address-forwarding/big@example.test', { method: 'PUT', key: owner.key, body }), 413);
@@ -59,8 +59,8 @@ describe('rate limits', () => {
 	});
 
 	it('limits each API key on its own, apart from the IP', async () => {
-		const first = server.createAccount('limited-one');
-		const second = server.createAccount('limited-two');
+		const first = await server.createAccount('limited-one');
+		const second = await server.createAccount('limited-two');
 		for (let i = 0; i < 5; i++) expect((await server.api('/api/me', { key: first.key })).status).toBe(200);
 		expectError(await server.api('/api/me', { key: first.key }), 429, /5 requests per minute/);
 		expect((await server.api('/api/me', { key: second.key })).status).toBe(200);

@@ -22,7 +22,7 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 	afterAll(() => server.stop());
 
 	it('re-sends each message to the forward address, unchanged but for one header, for one credit', async () => {
-		const ann = server.createAccount('ann', 5);
+		const ann = await server.createAccount('ann', 5);
 		await server.api(`/api/addresses/${enc('fwd@example.test')}`, { method: 'POST', key: ann.key, body: { forward: 'copy@example.test' } });
 		await sendMail(server, { to: 'fwd@example.test', subject: 'Forward me', text: 'the body' });
 
@@ -47,7 +47,7 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 	});
 
 	it('forwards nothing without credits, and the message is still stored', async () => {
-		const poor = server.createAccount('poor', 0);
+		const poor = await server.createAccount('poor', 0);
 		await server.api(`/api/addresses/${enc('poor@example.test')}`, {
 			method: 'POST',
 			key: poor.key,
@@ -62,7 +62,7 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 	});
 
 	it('stops a forwarding loop after a few hops', async () => {
-		const loop = server.createAccount('loop', 100);
+		const loop = await server.createAccount('loop', 100);
 		await server.api(`/api/addresses/${enc('ping@example.test')}`, {
 			method: 'POST',
 			key: loop.key,
@@ -84,7 +84,7 @@ describe('forward: local addresses (no relay: a sandbox keeps all mail inside)',
 	});
 
 	it("uses the catch-all address's forward for addresses of the domain without a forward of their own", async () => {
-		const dom = server.createAccount('dom', 5);
+		const dom = await server.createAccount('dom', 5);
 		await server.api('/api/domains/catch-forward.test', { method: 'POST', key: dom.key });
 		await server.api('/api/domains/catch-forward.test', { method: 'PUT', key: dom.key, body: { catchAll: 'all@catch-forward.test' } });
 		await server.api(`/api/addresses/${enc('all@catch-forward.test')}`, {
@@ -120,7 +120,7 @@ describe('forward: to another domain through the relay', () => {
 	});
 
 	it('relays the copy with the address as envelope sender', async () => {
-		const ann = server.createAccount('ann', 2);
+		const ann = await server.createAccount('ann', 2);
 		await server.api(`/api/addresses/${enc('out@example.test')}`, { method: 'POST', key: ann.key, body: { forward: 'me@elsewhere.test' } });
 		await sendMail(server, { to: 'out@example.test', from: 'Sender <sender@origin.test>', subject: 'Relayed' });
 		const [mail] = await relay.waitFor(1);
@@ -141,7 +141,7 @@ describe('forward: a large (spooled) message', () => {
 	afterAll(() => spooling.stop());
 
 	it('is forwarded whole (the forward reads it from its spool file inside the transaction)', async () => {
-		const owner = spooling.createAccount('forwarder', 5);
+		const owner = await spooling.createAccount('forwarder', 5);
 		await spooling.api('/api/addresses/fwd@spool.test', { method: 'POST', key: owner.key, body: { forward: 'copy@spool.test' } });
 		await sendLarge(spooling, 'fwd@spool.test');
 		const [copy] = await waitFor(

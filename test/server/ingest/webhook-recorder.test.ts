@@ -12,23 +12,24 @@ import {
 	webhookSetup,
 	webhookStatus,
 } from '../../helpers/webhooks';
+import { query, queryColumn } from '../../helpers/database';
 
 describe("the webhooks of a domain's catch-all address", () => {
 	const setup = webhookSetup();
 
 	it("uses the domain's catch-all webhook for addresses without one, never for another account's address", async () => {
 		const { server, receiver, account: alice } = setup;
-		const bob = server.createAccount('bob-catchall');
+		const bob = await server.createAccount('bob-catchall');
 		await reserveForwarding(server, alice.key, 'all@catch.test', { webhook: `${receiver.url}/catch-all` });
-		server.db.prepare('UPDATE addresses SET catch_all = ? WHERE email = ?').run('catch.test', 'all@catch.test');
+		await query(server, 'UPDATE addresses SET catch_all = ? WHERE email = ?', ['catch.test', 'all@catch.test']);
 		// Reserved by alice but without a webhook: the catch-all's applies.
 		expect((await server.api(`/api/addresses/${enc('nohook@catch.test')}`, { method: 'POST', key: alice.key })).status).toBe(200);
 		// Reserved by bob: alice's catch-all must not receive it.
-		server.db
-			.prepare(
-				"INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@catch.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-			)
-			.run(bob.id);
+		await query(
+			server,
+			"INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@catch.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+			[bob.id],
+		);
 
 		const [unreserved] = await sendMail(server, { to: 'anyone@catch.test' });
 		const [noHook] = await sendMail(server, { to: 'nohook@catch.test' });
@@ -114,7 +115,7 @@ describe('the webhook subscriptions of an address', () => {
 		expect(idsAt('/all')).toEqual([invoice]);
 		expect(receiver.requests).toHaveLength(8);
 		// Mail that matches no filter makes no delivery at all.
-		expect(server.db.prepare('SELECT url FROM webhook_deliveries WHERE message_id = ?').pluck().all(neither)).toEqual([
+		expect(await queryColumn(server, 'SELECT url FROM webhook_deliveries WHERE message_id = ?', [neither])).toEqual([
 			`${receiver.url}/plain`,
 		]);
 	});
@@ -128,12 +129,12 @@ describe('the webhook subscriptions of an address', () => {
 		await subscribe(server, alice.key, 'own@subs-domain.test', { url: `${receiver.url}/own` });
 
 		// An address of the domain held by another account (as an old reservation can be): never alice's catch-all's mail.
-		const bob = server.createAccount('bob-subs');
-		server.db
-			.prepare(
-				"INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@subs-domain.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-			)
-			.run(bob.id);
+		const bob = await server.createAccount('bob-subs');
+		await query(
+			server,
+			"INSERT INTO addresses (email, owner, created, updated) VALUES ('bobs@subs-domain.test', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+			[bob.id],
+		);
 
 		const [anyone] = await sendMail(server, { to: 'anyone@subs-domain.test' });
 		const [own] = await sendMail(server, { to: 'own@subs-domain.test' });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { OutgoingRecipient } from 'mailroom-server/dist/schemas/outgoing';
-import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
+import { sameStore, startTestMailroom, tempDataDir } from '../../helpers/mailroom';
 import { freePort } from '../../helpers/ports';
 import { startTestRelay } from '../../helpers/smtp-relay';
 import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
 import { jsonBody } from '../../helpers/webhooks';
 import { listOutgoing, postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
 import { reserveForwarding } from '../../helpers/addresses';
+import { queryValue } from '../../helpers/database';
 
 describe('local delivery beside the relay', () => {
 	const setup = sendingSetup();
@@ -16,17 +17,14 @@ describe('local delivery beside the relay', () => {
 		const { server, relay, alice } = setup;
 		const receiver = new WebhookReceiver();
 		await receiver.listen();
-		const dan = server.createAccount('dan');
+		const dan = await server.createAccount('dan');
 		await reserveForwarding(server, dan.key, 'dan@local.test', { webhook: `${receiver.url}/dan` });
 		const delivered: string[][] = [];
-		let statusAtCommit: OutgoingRecipient[] = [];
+		let statusAtCommit: Promise<string> | undefined;
 		const onStored = (records: { inbox: string }[]) => {
 			delivered.push(records.map((r) => r.inbox));
-			// Emitted right after the commit that stored the copies: it must have marked them delivered too.
-			const row = server.db.prepare('SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1').get() as {
-				recipients_json: string;
-			};
-			statusAtCommit = JSON.parse(row.recipients_json) as OutgoingRecipient[];
+			// Emitted right after the commit that stored the copies (read before the attempt's outcome is): it must have marked them delivered too.
+			statusAtCommit = queryValue(server, 'SELECT recipients_json FROM outgoing_messages ORDER BY seq DESC LIMIT 1');
 		};
 		server.ingest.on('stored', onStored);
 		const relayedBefore = relay.received.length;
@@ -42,7 +40,9 @@ describe('local delivery beside the relay', () => {
 		expect(res.body.to).toEqual(['dan@local.test', 'erin@remote.test', 'fay@local.test']);
 		expect(res.body.recipients.map((r) => r.route)).toEqual(['local', 'relay', 'local']);
 		expect(delivered).toEqual([['dan@local.test', 'fay@local.test']]);
-		expect(statusAtCommit.filter((r) => r.address.endsWith('@local.test')).map((r) => r.status)).toEqual(['delivered', 'delivered']);
+		expect(
+			(JSON.parse(await statusAtCommit!) as OutgoingRecipient[]).filter((r) => r.address.endsWith('@local.test')).map((r) => r.status),
+		).toEqual(['delivered', 'delivered']);
 
 		const inbox = await server.api<MessageRecord[]>('/api/addresses/dan@local.test/messages', { key: dan.key });
 		expect(inbox.body).toHaveLength(1);
@@ -175,7 +175,7 @@ describe('relay retries', () => {
 		await first.stop({ removeData: false });
 
 		const relay = await startTestRelay({ port });
-		const second = await startTestMailroom(config);
+		const second = await startTestMailroom({ ...config, ...sameStore(first) });
 		try {
 			const [mail] = await relay.waitFor(1);
 			expect(mail.parsed.subject).toBe('survives');

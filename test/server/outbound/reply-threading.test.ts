@@ -84,7 +84,7 @@ describe('replies (inReplyTo)', () => {
 	it("answers mail of the account's domains, and refuses with 404 another account's message, a public one and an unknown id", async () => {
 		const { server } = setup;
 		const erin = await senderAccount(server, 'erin', 'erin@local.test', 10);
-		server.domains.claim('erins.test', erin.id);
+		await server.domains.claim('erins.test', erin.id);
 		const [toDomain] = await sendMail(server, { from: 'x@remote.test', to: 'anyone@erins.test', subject: 'to the domain' });
 		const answered = await postOutgoing(server, erin.key, { from: 'erin@local.test', inReplyTo: toDomain, text: 't' });
 		expect(answered.body).toMatchObject({ to: ['x@remote.test'], subject: 'Re: to the domain', inReplyTo: toDomain });

@@ -13,6 +13,7 @@ import {
 	sendingSetup,
 	type Sent,
 } from '../../helpers/outgoing';
+import { query } from '../../helpers/database';
 
 const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
 
@@ -143,8 +144,8 @@ describe('sending with a relay: checks, composition and charge', () => {
 
 	it('sends from any address in a domain the account owns', async () => {
 		const { server } = setup;
-		const owner = server.createAccount('domain-owner', 3);
-		server.db.prepare("INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')").run(owner.id);
+		const owner = await server.createAccount('domain-owner', 3);
+		await query(server, "INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')", [owner.id]);
 		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);
 		expect(res.status).toBe(200);
 		expect(res.body.recipients).toEqual([{ address: 'someone@owned.test', field: 'to', route: 'local', status: 'delivered', error: null }]);

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
 import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
-import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { CRLF, FUZZ_RUNS, mimeMessage, rawMessage } from '../../helpers/raw-messages';
 import { countRows, onlyMessage, stillAccepts, subjects } from '../../helpers/inboxes';
 import { HTML_PARAGRAPHS, largeHtmlOnly, largeRaw, sendLarge, served } from '../../helpers/large-messages';
@@ -410,8 +409,8 @@ describe('large (spooled) messages', () => {
 			expect(record.subject).toBe('');
 			expect(raw.equals(await largeRaw())).toBe(true);
 			// Its text is its raw source, written out a window at a time and stored in pieces.
-			expect(new MessageStore(slow.db).content('unparsed@spool.test', record._id)!.text).toBe(raw.toString('latin1'));
-			expect(countRows(slow, 'content_body_pieces')).toBe(Math.ceil(Buffer.byteLength(raw.toString('latin1')) / (1024 * 1024)));
+			expect(await (await slow.store.messages.content('unparsed@spool.test', record._id))!.text()).toBe(raw.toString('latin1'));
+			expect(await countRows(slow, 'content_body_pieces')).toBe(Math.ceil(Buffer.byteLength(raw.toString('latin1')) / (1024 * 1024)));
 			expect(spoolEntries(slow)).toEqual([]);
 		} finally {
 			await slow.stop();

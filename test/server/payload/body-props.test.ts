@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { crlfTextPieces, headerObject } from 'mailroom-server/dist/payload/body-props';
+import { joinedText } from '../../helpers/cuts';
 
 describe('webhook and websocket body properties', () => {
 	it('joins the values of a repeated header with a newline, in order, and keeps single ones as they are', () => {
@@ -27,7 +28,7 @@ describe('webhook and websocket body properties', () => {
 		);
 	});
 
-	it('writes every line break as CRLF', () => {
-		expect([...crlfTextPieces(Buffer.from('a\nb\r\nc\n\nd'))].join('')).toBe('a\r\nb\r\nc\r\n\r\nd');
+	it('writes every line break as CRLF', async () => {
+		expect(await joinedText(crlfTextPieces(Buffer.from('a\nb\r\nc\n\nd')))).toBe('a\r\nb\r\nc\r\n\r\nd');
 	});
 });

@@ -144,7 +144,7 @@ describe('the webhook payload', () => {
 		expect(download.headers.get('content-type')).toMatch(/^application\/pdf/);
 		expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
 		expect((await fetch(payload.attachments[1].url)).status).toBe(401);
-		const mallory = server.createAccount('mallory-attachments');
+		const mallory = await server.createAccount('mallory-attachments');
 		expect((await fetch(payload.attachments[1].url, { headers: { 'Service-Key': mallory.key } })).status).toBe(403);
 	});
 });

@@ -5,6 +5,7 @@ import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
 import { listOutgoing, postOutgoing, senderAccount } from '../../helpers/outgoing';
 import { freePort } from '../../helpers/ports';
+import { query, queryValue } from '../../helpers/database';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -12,14 +13,14 @@ const HOUR = 60 * 60 * 1000;
 describe('retention sweep', () => {
 	let server: TestMailroom;
 	let account: { id: string; key: string };
-	const count = (sql: string) => server.db.prepare(sql).pluck().get() as number;
+	const count = (sql: string) => queryValue(server, sql);
 	const idsIn = async (inbox: string) => (await inboxMessages(server, inbox)).map((m) => m._id);
 	const star = (inbox: string, id: string) =>
 		server.api(`/api/addresses/${inbox}/messages/${id}/star`, { method: 'PUT', key: account.key });
 
 	beforeEach(async () => {
 		server = await startTestMailroom({ retentionMaxAge: DAY, retentionMaxPerInbox: 3, retentionSweepInterval: HOUR });
-		account = server.createAccount('keeper');
+		account = await server.createAccount('keeper');
 	});
 	afterEach(() => server.stop());
 
@@ -44,14 +45,14 @@ describe('retention sweep', () => {
 		});
 		const [young] = await sendMail(server, { to: 'young@example.test', subject: 'young', attachments: [shared] });
 		await star('old@example.test', starred);
-		server.db.prepare('UPDATE messages SET received = received - ? WHERE id IN (?, ?)').run(2 * DAY, starred, old);
-		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([3, 2]);
+		await query(server, 'UPDATE messages SET received = received - ? WHERE id IN (?, ?)', [2 * DAY, starred, old]);
+		expect([await count('SELECT count(*) FROM contents'), await count('SELECT count(*) FROM attachment_contents')]).toEqual([3, 2]);
 
 		expect(await server.retention.sweep()).toEqual({ expired: 1, overflow: 0, sent: 0 });
 		expect(await idsIn('old@example.test')).toEqual([starred]);
 		expect(await idsIn('young@example.test')).toEqual([young]);
 		expect((await server.api(`/api/raw/old@example.test/${old}`)).status).toBe(404);
-		expect([count('SELECT count(*) FROM contents'), count('SELECT count(*) FROM attachment_contents')]).toEqual([2, 1]);
+		expect([await count('SELECT count(*) FROM contents'), await count('SELECT count(*) FROM attachment_contents')]).toEqual([2, 1]);
 		const download = await server.api(`/api/addresses/young@example.test/messages/${young}/attachments/shared.txt`);
 		expect(download.text).toBe(shared.content);
 	});
@@ -76,7 +77,7 @@ describe('retention sweep of sent mail', () => {
 			await send('young', 'kept@local.test');
 			expect([delivered.status, queued.status]).toEqual(['delivered', 'queued']);
 			const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
-			server.db.prepare('UPDATE outgoing_messages SET sent = ? WHERE id IN (?, ?)').run(twoDaysAgo, delivered._id, queued._id);
+			await query(server, 'UPDATE outgoing_messages SET sent = ? WHERE id IN (?, ?)', [twoDaysAgo, delivered._id, queued._id]);
 
 			expect(await server.retention.sweep()).toEqual({ expired: 0, overflow: 0, sent: 1 });
 			expect((await listOutgoing(server, sender.key)).map((m) => m.subject)).toEqual(['young', 'old and queued']);
@@ -111,12 +112,12 @@ describe('retention sweep of large (spooled) messages', () => {
 		const server = await startTestMailroom({ spoolThreshold: 64 * 1024, retentionMaxPerInbox: 1 });
 		try {
 			await sendLarge(server, 'full@spool.test');
-			const onePiecesWorth = countRows(server, 'content_raw_pieces');
+			const onePiecesWorth = await countRows(server, 'content_raw_pieces');
 			await sendLarge(server, 'full@spool.test');
-			expect(countRows(server, 'content_raw_pieces')).toBe(2 * onePiecesWorth);
+			expect(await countRows(server, 'content_raw_pieces')).toBe(2 * onePiecesWorth);
 			await server.retention.sweep();
-			expect(countRows(server, 'content_raw_pieces')).toBe(onePiecesWorth);
-			expect(countRows(server, 'attachment_pieces')).toBe(4);
+			expect(await countRows(server, 'content_raw_pieces')).toBe(onePiecesWorth);
+			expect(await countRows(server, 'attachment_pieces')).toBe(4);
 		} finally {
 			await server.stop();
 		}

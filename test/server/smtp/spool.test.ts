@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { onlyMessage } from '../../helpers/inboxes';
 import { sendLarge, served } from '../../helpers/large-messages';
-import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
+import { sameStore, startTestMailroom, tempDataDir } from '../../helpers/mailroom';
 
 describe('the spool folder across a restart', () => {
 	const dataDir = tempDataDir();
@@ -19,7 +19,7 @@ describe('the spool folder across a restart', () => {
 		mkdirSync(leftover, { recursive: true });
 		writeFileSync(join(leftover, 'message.eml'), 'partial');
 
-		const second = await startTestMailroom({ dataDir, spoolThreshold: 64 * 1024 });
+		const second = await startTestMailroom({ ...sameStore(first), spoolThreshold: 64 * 1024 });
 		try {
 			expect(existsSync(leftover)).toBe(false);
 			const after = await served(second, 'kept@spool.test', before.record._id);

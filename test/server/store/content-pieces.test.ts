@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AttachmentMeta } from 'mailroom-server/dist/schemas/message';
-import { AttachmentStore } from 'mailroom-server/dist/store/attachments';
 import { countRows, onlyMessage } from '../../helpers/inboxes';
 import { bigFile, LARGE_ATTACHMENTS, largeBodies, sendLarge, served } from '../../helpers/large-messages';
 import { omit, sendRawTo } from '../../helpers/messages';
 import { spoolEntries } from '../../helpers/spool';
 import { SpoolingPair } from '../../helpers/spooling-pair';
+import { query, queryValue } from '../../helpers/database';
 
 /**
  * Large (spooled) messages are stored in pieces of 1 MB: their raw source, their attachments (each once however many
@@ -46,10 +46,10 @@ describe('large messages (spooled), stored in pieces', () => {
 		fromSpool.attachments.forEach((a, i) => expect(fromSpool.attachmentBytes[i].equals(LARGE_ATTACHMENTS[a.fileName!])).toBe(true));
 
 		// Stored in pieces (the same file twice only once), nothing left in the spool folder.
-		expect(spooling.db.prepare('SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1').pluck().get()).toBe(0);
-		expect(countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
-		expect(countRows(spooling, 'attachment_pieces')).toBe(3 + 1);
-		expect(countRows(inMemory, 'content_raw_pieces')).toBe(0);
+		expect(await queryValue(spooling, 'SELECT length(raw) FROM contents ORDER BY id DESC LIMIT 1')).toBe(0);
+		expect(await countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
+		expect(await countRows(spooling, 'attachment_pieces')).toBe(3 + 1);
+		expect(await countRows(inMemory, 'content_raw_pieces')).toBe(0);
 		expect(spoolEntries(spooling)).toEqual([]);
 	});
 
@@ -68,13 +68,13 @@ describe('large messages (spooled), stored in pieces', () => {
 			expect(fromSpool.dirty).toBe(fromMemory.dirty);
 		}
 		expect(
-			spooling.db.prepare('SELECT kind, count(DISTINCT content_id) FROM content_body_pieces GROUP BY kind ORDER BY kind').raw().all(),
+			await query(spooling, 'SELECT kind, count(DISTINCT content_id) AS contents FROM content_body_pieces GROUP BY kind ORDER BY kind'),
 		).toEqual([
-			['html', 1],
-			['text', 4],
+			{ kind: 'html', contents: 1 },
+			{ kind: 'text', contents: 4 },
 		]);
-		expect(spooling.db.prepare("SELECT count(*) FROM contents WHERE text = ''").pluck().get()).toBe(4);
-		expect(countRows(inMemory, 'content_body_pieces')).toBe(0);
+		expect(await queryValue(spooling, "SELECT count(*) FROM contents WHERE text = ''")).toBe(4);
+		expect(await countRows(inMemory, 'content_body_pieces')).toBe(0);
 		expect(spoolEntries(spooling)).toEqual([]);
 	}, 90_000);
 
@@ -84,14 +84,14 @@ describe('large messages (spooled), stored in pieces', () => {
 		const { _id } = await onlyMessage(spooling, 'ranges@spool.test');
 		const list = (await spooling.api<AttachmentMeta[]>(`/api/addresses/ranges@spool.test/messages/${_id}/attachments`)).body;
 		const { checksum } = list.find((a) => a.fileName === 'big.bin')!;
-		const attachments = new AttachmentStore(spooling.db);
+		const { attachments } = spooling.store;
 		for (const [offset, length] of [
 			[0, 10],
 			[1024 * 1024 - 5, 10],
 			[1024 * 1024, 3 * 1024 * 1024],
 			[3 * 1024 * 1024 - 1, 100],
 		]) {
-			expect(attachments.read(checksum, offset, length).equals(bigFile.subarray(offset, offset + length))).toBe(true);
+			expect((await attachments.read(checksum, offset, length)).equals(bigFile.subarray(offset, offset + length))).toBe(true);
 		}
 	});
 });

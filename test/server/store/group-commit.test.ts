@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
+import { openDatabase, type Db } from 'mailroom-server/dist/store/sqlite/database';
 import { GroupCommit } from 'mailroom-server/dist/store/group-commit';
-import { WalSync } from 'mailroom-server/dist/store/wal-sync';
+import { WalSync } from 'mailroom-server/dist/store/sqlite/wal-sync';
+import { sqliteTransact } from 'mailroom-server/dist/store/sqlite/open';
 import { tempDataDir } from '../../helpers/mailroom';
 
 /** A durability step the test releases by hand, counting how often it was asked for. */
@@ -33,11 +34,13 @@ describe('GroupCommit', () => {
 		db.close();
 	});
 
-	const insert = (n: number) => () => db.prepare('INSERT INTO t (n) VALUES (?)').run(n).lastInsertRowid;
+	// Runs inside the transaction's async work, so a statement that throws rejects the write.
+	const insert = (n: number) => () => Promise.resolve().then(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n).lastInsertRowid);
+	const groupCommit = (durable?: () => Promise<void>) => new GroupCommit(sqliteTransact(db, undefined), durable);
 
 	it('acknowledges writes only after they are committed and durable', async () => {
 		const sync = manualDurability();
-		const commit = new GroupCommit(db, () => sync.durable());
+		const commit = groupCommit(() => sync.durable());
 		let acknowledged = 0;
 		const writes = [1, 2, 3].map((n) => commit.run(insert(n)).then(() => acknowledged++));
 		await new Promise((resolve) => setImmediate(resolve));
@@ -54,7 +57,7 @@ describe('GroupCommit', () => {
 
 	it('gathers the writes that arrive during a sync into the next batch', async () => {
 		const sync = manualDurability();
-		const commit = new GroupCommit(db, () => sync.durable());
+		const commit = groupCommit(() => sync.durable());
 		const first = commit.run(insert(1));
 		await new Promise((resolve) => setImmediate(resolve));
 		const later = Array.from({ length: 50 }, (_, i) => commit.run(insert(i + 2)));
@@ -71,7 +74,7 @@ describe('GroupCommit', () => {
 	});
 
 	it('rejects only the write that fails', async () => {
-		const commit = new GroupCommit(db);
+		const commit = groupCommit();
 		const results = await Promise.allSettled([commit.run(insert(1)), commit.run(insert(-1)), commit.run(insert(2))]);
 		expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
 		expect(db.prepare('SELECT n FROM t ORDER BY n').all()).toEqual([{ n: 1 }, { n: 2 }]);
@@ -81,11 +84,11 @@ describe('GroupCommit', () => {
 		// The ingest thread and the main thread each write on a connection of their own.
 		const other = new Database(db.name);
 		other.pragma('busy_timeout = 0');
-		const commit = new GroupCommit(db);
+		const commit = groupCommit();
 		await commit.run(() => {
 			db.prepare('SELECT count(*) FROM t').get();
 			expect(() => other.prepare('INSERT INTO t (n) VALUES (1)').run()).toThrow(/locked|busy/i);
-			return db.prepare('INSERT INTO t (n) VALUES (2)').run();
+			return Promise.resolve(db.prepare('INSERT INTO t (n) VALUES (2)').run());
 		});
 		other.close();
 		expect(db.prepare('SELECT n FROM t').all()).toEqual([{ n: 2 }]);
@@ -93,7 +96,7 @@ describe('GroupCommit', () => {
 
 	it('works with a real WAL fsync, sharing one among callers waiting together', async () => {
 		const walSync = new WalSync(`${db.name}-wal`);
-		const commit = new GroupCommit(db, () => walSync.sync());
+		const commit = groupCommit(() => walSync.sync());
 		const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => commit.run(insert(i))));
 		expect(new Set(ids).size).toBe(200);
 		const syncs = Array.from({ length: 20 }, () => walSync.sync());

@@ -1,14 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
-import { MessageStore } from 'mailroom-server/dist/store/messages';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail';
-import { MessageDeletion } from 'mailroom-server/dist/store/message-deletion';
 import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { countRows, onlyMessage } from '../../helpers/inboxes';
 import { largeBodies, largeHtmlOnly, sendLarge } from '../../helpers/large-messages';
 import { sendRawTo } from '../../helpers/messages';
-import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
+import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
+import { ENGINES, insert, storePerTest } from '../../helpers/stores';
+import { queryColumn, queryValue } from '../../helpers/database';
 
 function attachment(checksum: string, body: string): ParsedAttachment {
 	const content = Buffer.from(body);
@@ -52,54 +50,43 @@ function delivery(inboxes: string[], attachments: ParsedAttachment[] = []): Pars
 	};
 }
 
-describe('MessageDeletion', () => {
-	let dir: string;
-	let db: Db;
-	let store: MessageStore;
-	let deletion: MessageDeletion;
-	const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+describe.each(ENGINES)('MessageDeletion (%s)', (engine) => {
+	const current = storePerTest(engine);
+	const count = (table: string) => queryValue(current(), `SELECT count(*) FROM ${table}`);
 
-	beforeEach(() => {
-		dir = tempDataDir();
-		db = openDatabase(dir);
-		store = new MessageStore(db);
-		deletion = new MessageDeletion(db);
-	});
-	afterEach(() => {
-		db.close();
-		rmSync(dir, { recursive: true, force: true });
+	it('keeps shared content until the last recipient record goes', async () => {
+		const { messages, deletion } = current();
+		const [a, b] = await insert(current(), delivery(['a@x.test', 'b@x.test'], [attachment('c1', 'one')]));
+		expect(await deletion.deleteMessage('a@x.test', a._id)).toBe(true);
+		expect(await count('contents')).toBe(1);
+		expect(await (await messages.content('b@x.test', b._id))?.raw()).toEqual(Buffer.from('raw'));
+		expect(await deletion.deleteMessage('a@x.test', a._id)).toBe(false);
+		expect(await deletion.deleteMessage('a@x.test', b._id)).toBe(false); // wrong inbox
+		expect(await deletion.deleteMessage('b@x.test', b._id)).toBe(true);
+		for (const table of ['messages', 'contents', 'content_attachments', 'attachment_contents']) expect(await count(table)).toBe(0);
 	});
 
-	it('keeps shared content until the last recipient record goes', () => {
-		const [a, b] = store.insert(delivery(['a@x.test', 'b@x.test'], [attachment('c1', 'one')]));
-		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(true);
-		expect(count('contents')).toBe(1);
-		expect(store.content('b@x.test', b._id)?.raw()).toEqual(Buffer.from('raw'));
-		expect(deletion.deleteMessage('a@x.test', a._id)).toBe(false);
-		expect(deletion.deleteMessage('a@x.test', b._id)).toBe(false); // wrong inbox
-		expect(deletion.deleteMessage('b@x.test', b._id)).toBe(true);
-		expect([count('messages'), count('contents'), count('content_attachments'), count('attachment_contents')]).toEqual([0, 0, 0, 0]);
+	it('keeps attachment bytes shared by other messages until the last one goes', async () => {
+		const { deletion } = current();
+		const [first] = await insert(current(), delivery(['a@x.test'], [attachment('shared', 'same'), attachment('own', 'mine')]));
+		const [second] = await insert(current(), delivery(['b@x.test'], [attachment('shared', 'same')]));
+		await deletion.deleteMessage('a@x.test', first._id);
+		expect(await queryColumn(current(), 'SELECT checksum FROM attachment_contents')).toEqual(['shared']);
+		await deletion.deleteMessage('b@x.test', second._id);
+		expect(await count('attachment_contents')).toBe(0);
 	});
 
-	it('keeps attachment bytes shared by other messages until the last one goes', () => {
-		const [first] = store.insert(delivery(['a@x.test'], [attachment('shared', 'same'), attachment('own', 'mine')]));
-		const [second] = store.insert(delivery(['b@x.test'], [attachment('shared', 'same')]));
-		deletion.deleteMessage('a@x.test', first._id);
-		expect(db.prepare('SELECT checksum FROM attachment_contents').pluck().all()).toEqual(['shared']);
-		deletion.deleteMessage('b@x.test', second._id);
-		expect(count('attachment_contents')).toBe(0);
-	});
-
-	it('deleteInbox keeps starred messages; deleteDomain removes everything of the domain', () => {
-		const [kept] = store.insert(delivery(['a@x.test']));
-		store.insert(delivery(['a@x.test']));
-		store.insert(delivery(['a@y.test']));
-		db.prepare('UPDATE messages SET saved_by = ? WHERE id = ?').run('acct', kept._id);
-		expect(deletion.deleteInbox('a@x.test')).toBe(1);
-		expect((JSON.parse(store.listInboxJson('a@x.test', 10)) as { _id: string }[]).map((m) => m._id)).toEqual([kept._id]);
-		expect(deletion.deleteDomain('x.test')).toBe(1);
-		expect(count('messages')).toBe(1);
-		expect(count('contents')).toBe(1);
+	it('deleteInbox keeps starred messages; deleteDomain removes everything of the domain', async () => {
+		const { messages, deletion, messageState } = current();
+		const [kept] = await insert(current(), delivery(['a@x.test']));
+		await insert(current(), delivery(['a@x.test']));
+		await insert(current(), delivery(['a@y.test']));
+		await messageState.setStar('a@x.test', kept._id, 'acct', true);
+		expect(await deletion.deleteInbox('a@x.test')).toBe(1);
+		expect((JSON.parse(await messages.listInboxJson('a@x.test', 10)) as { _id: string }[]).map((m) => m._id)).toEqual([kept._id]);
+		expect(await deletion.deleteDomain('x.test')).toBe(1);
+		expect(await count('messages')).toBe(1);
+		expect(await count('contents')).toBe(1);
 	});
 });
 
@@ -122,18 +109,18 @@ describe('MessageDeletion of large (spooled) messages', () => {
 		await sendRawTo(spooling, 'html@bodies.test', await largeHtmlOnly(), 'html@sender.test');
 
 		await sendLarge(spooling, 'gone@spool.test');
-		const pieces = countRows(spooling, 'content_raw_pieces');
+		const pieces = await countRows(spooling, 'content_raw_pieces');
 		await remove('gone@spool.test');
-		expect(countRows(spooling, 'content_raw_pieces')).toBeLessThan(pieces);
+		expect(await countRows(spooling, 'content_raw_pieces')).toBeLessThan(pieces);
 		// The attachments are still the other messages'.
-		expect(countRows(spooling, 'attachment_pieces')).toBe(4);
+		expect(await countRows(spooling, 'attachment_pieces')).toBe(4);
 		await remove('big@spool.test');
 		await remove('ranges@spool.test');
-		expect(countRows(spooling, 'content_body_pieces')).toBeGreaterThan(0);
+		expect(await countRows(spooling, 'content_body_pieces')).toBeGreaterThan(0);
 		for (const inbox of ['text', 'both', 'nested', 'latin', 'html']) await remove(`${inbox}@bodies.test`);
-		expect(countRows(spooling, 'content_body_pieces')).toBe(0);
-		expect(countRows(spooling, 'content_raw_pieces')).toBe(0);
-		expect(countRows(spooling, 'attachment_pieces')).toBe(0);
-		expect(countRows(spooling, 'attachment_contents')).toBe(0);
+		expect(await countRows(spooling, 'content_body_pieces')).toBe(0);
+		expect(await countRows(spooling, 'content_raw_pieces')).toBe(0);
+		expect(await countRows(spooling, 'attachment_pieces')).toBe(0);
+		expect(await countRows(spooling, 'attachment_contents')).toBe(0);
 	});
 });

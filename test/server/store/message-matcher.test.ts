@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { MessageMatcher } from 'mailroom-server/dist/store/message-matcher';
+import type { MessageMatcher } from 'mailroom-server/dist/store/store';
+import { queryValue } from '../../helpers/database';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
 
@@ -12,7 +13,7 @@ describe('MessageMatcher: the oldest message of an inbox since a time that passe
 	let matcher: MessageMatcher;
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		matcher = new MessageMatcher(server.db);
+		matcher = server.store.matcher;
 	});
 	afterAll(() => server.stop());
 
@@ -24,29 +25,27 @@ describe('MessageMatcher: the oldest message of an inbox since a time that passe
 		const lines = ('x'.repeat(99) + '\n').repeat(Math.floor(PIECE / 100));
 		const text = `${lines}${'y'.repeat(PIECE - lines.length - 3)}NEEDLE in the haystack\n${lines}`;
 		const [id] = await sendMail(server, { to: inbox, text });
-		const firstPiece = server.db
-			.prepare(
-				`SELECT p.data FROM content_body_pieces p JOIN messages m ON m.content_id = p.content_id
-				WHERE m.id = ? AND p.kind = 'text' AND p.seq = 0`,
-			)
-			.pluck()
-			.get(id) as Buffer;
+		const firstPiece = await queryValue<Buffer>(
+			server,
+			`SELECT p.data FROM content_body_pieces p JOIN messages m ON m.content_id = p.content_id WHERE m.id = ? AND p.kind = 'text' AND p.seq = 0`,
+			[id],
+		);
 		expect(firstPiece.subarray(-3).toString()).toBe('NEE');
-		expect(matcher.oldestMatching(inbox, 0, { text: 'needle IN the' })).toEqual(await record(inbox, id));
-		expect(matcher.oldestMatching(inbox, 0, { text: 'needle in the hay stack' })).toBeUndefined();
+		expect(await matcher.oldestMatching(inbox, 0, { text: 'needle IN the' })).toEqual(await record(inbox, id));
+		expect(await matcher.oldestMatching(inbox, 0, { text: 'needle in the hay stack' })).toBeUndefined();
 	});
 
 	it('matches the text of an HTML-only message as made from its HTML', async () => {
 		const inbox = 'html-only@example.test';
 		const [id] = await sendMail(server, { to: inbox, text: undefined, html: '<p>Your <b>code</b> is <i>4711</i></p>' });
-		expect(matcher.oldestMatching(inbox, 0, { text: 'code is 4711' })).toEqual(await record(inbox, id));
+		expect(await matcher.oldestMatching(inbox, 0, { text: 'code is 4711' })).toEqual(await record(inbox, id));
 	});
 
 	it('takes `since` as inclusive, and only the inbox asked about', async () => {
 		const [id] = await sendMail(server, { to: 'since-inclusive@example.test' });
 		const received = Date.parse((await record('since-inclusive@example.test', id)).received);
-		expect(matcher.oldestMatching('since-inclusive@example.test', received, {})?._id).toBe(id);
-		expect(matcher.oldestMatching('since-inclusive@example.test', received + 1, {})).toBeUndefined();
-		expect(matcher.oldestMatching('elsewhere@example.test', 0, {})).toBeUndefined();
+		expect((await matcher.oldestMatching('since-inclusive@example.test', received, {}))?._id).toBe(id);
+		expect(await matcher.oldestMatching('since-inclusive@example.test', received + 1, {})).toBeUndefined();
+		expect(await matcher.oldestMatching('elsewhere@example.test', 0, {})).toBeUndefined();
 	});
 });

@@ -1,17 +1,14 @@
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { SHARED_SCHEMAS } from 'mailroom-server/dist/http/schemas';
 import type { ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 import { FolderSchema, type MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { openDatabase, type Db } from 'mailroom-server/dist/store/database';
-import { MessageStateStore } from 'mailroom-server/dist/store/message-state';
-import { MessageStore } from 'mailroom-server/dist/store/messages';
 import { RECORD_FIELDS } from '../../helpers/inboxes';
 import { FUZZ_RUNS, rawMessage, shared } from '../../helpers/raw-messages';
-import { tempDataDir } from '../../helpers/mailroom';
+import { ENGINES, insert, storePerBlock } from '../../helpers/stores';
+import { queryColumn } from '../../helpers/database';
 
 // A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the
 // response schema's serializer makes of the same records read one by one.
@@ -40,14 +37,13 @@ const state = fc.record({
 	star: fc.option(text, { nil: undefined }),
 });
 
-describe('MessageStore.listInboxJson', () => {
-	let dir: string;
-	let db: Db;
-	let store: MessageStore;
-	let messageState: MessageStateStore;
+describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
+	const current = storePerBlock(engine);
 	let app: FastifyInstance;
 	let records: MessageRecord[] = [];
 	let url: string;
+	/** Each property run stores into inboxes of its own, so runs need no cleaning up between them. */
+	let run = 0;
 
 	beforeAll(async () => {
 		// The serializer the API uses: fastify with the shared schemas and the listing's response schema.
@@ -57,23 +53,13 @@ describe('MessageStore.listInboxJson', () => {
 		url = await app.listen({ host: '127.0.0.1', port: 0 });
 	});
 	afterAll(() => app.close());
-	beforeEach(() => {
-		dir = tempDataDir();
-		db = openDatabase(dir);
-		store = new MessageStore(db);
-		messageState = new MessageStateStore(db);
-	});
-	afterEach(() => {
-		db.close();
-		rmSync(dir, { recursive: true, force: true });
-	});
 
 	const serialized = async (list: MessageRecord[]) => {
 		records = list;
 		return (await fetch(url)).text();
 	};
 
-	function insert(m: Mail): MessageRecord[] {
+	function insertMail(m: Mail, inboxOf: (inbox: string) => string): Promise<MessageRecord[]> {
 		const parsed: ParsedMail = {
 			subject: m.subject,
 			from: m.from,
@@ -99,42 +85,44 @@ describe('MessageStore.listInboxJson', () => {
 				content: Buffer.from(checksum),
 			})),
 		};
-		return store.insert({
+		return insert(current(), {
 			raw: Buffer.from('raw'),
 			parsed,
 			ip: m.ip,
 			via: m.ip,
 			rtls: m.rtls,
 			received: new Date(m.received),
-			recipients: m.inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
+			recipients: m.inboxes.map(inboxOf).map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
 		});
 	}
 
 	it('renders any stored records and state as the schema serializer does, newest first', async () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(fc.tuple(mail, state), { minLength: 1, maxLength: 6 }), async (messages) => {
-				db.exec(
-					'DELETE FROM messages_search; DELETE FROM messages; DELETE FROM content_attachments; DELETE FROM attachment_contents; DELETE FROM contents',
-				);
+				const { messages: store, messageState } = current();
+				run++;
+				const ofRun = (inbox: string) => `r${run}.${inbox}`;
 				for (const [m, s] of messages) {
-					for (const record of insert(m)) {
-						if (s.read !== undefined) messageState.setRead(record.inbox, record._id, s.read);
-						for (const label of s.labels) messageState.addLabel(record.inbox, record._id, label);
-						if (s.folder !== undefined) messageState.setFolder(record.inbox, record._id, s.folder);
-						if (s.star !== undefined) messageState.toggleStar(record.inbox, record._id, s.star);
+					for (const record of await insertMail(m, ofRun)) {
+						if (s.read !== undefined) await messageState.setRead(record.inbox, record._id, s.read);
+						for (const label of s.labels) await messageState.addLabel(record.inbox, record._id, label);
+						if (s.folder !== undefined) await messageState.setFolder(record.inbox, record._id, s.folder);
+						if (s.star !== undefined) await messageState.toggleStar(record.inbox, record._id, s.star);
 					}
 				}
-				for (const inbox of ['a@x.test', 'b@x.test', 'c@y.test']) {
-					const ids = db.prepare('SELECT id FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC').pluck().all(inbox) as string[];
-					const expected = await serialized(ids.map((id) => store.get(inbox, id)!));
-					expect(store.listInboxJson(inbox, 1000)).toBe(expected);
+				for (const inbox of ['a@x.test', 'b@x.test', 'c@y.test'].map(ofRun)) {
+					const ids = await queryColumn<string>(current(), 'SELECT id FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC', [
+						inbox,
+					]);
+					const expected = await serialized(await Promise.all(ids.map(async (id) => (await store.get(inbox, id))!)));
+					expect(await store.listInboxJson(inbox, 1000)).toBe(expected);
 				}
 			}),
 			{ numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
 		);
 	});
 
-	it('pages with limit and until as before: newest first, until exclusive', () => {
+	it('pages with limit and until as before: newest first, until exclusive', async () => {
 		const base = Date.UTC(2026, 0, 1);
 		const m: Mail = {
 			subject: 's',
@@ -150,16 +138,18 @@ describe('MessageStore.listInboxJson', () => {
 			rtls: false,
 			inboxes: ['a@x.test'],
 		};
+		const paged = (inbox: string) => `paged.${inbox}`;
 		// Two share a millisecond: the store moves the later one on by 1 ms, so `until` never splits them.
-		const ids = [0, 10, 10, 20].map((offset) => insert({ ...m, received: base + offset })[0]._id);
-		const list = (limit: number, until?: number) =>
-			(JSON.parse(store.listInboxJson('a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
-		expect(list(10)).toEqual([...ids].reverse());
-		expect(list(2)).toEqual([ids[3], ids[2]]);
-		expect(list(10, base + 11)).toEqual([ids[1], ids[0]]);
-		expect(list(10, base + 10)).toEqual([ids[0]]);
-		expect(list(10, base)).toEqual([]);
-		expect(store.listInboxJson('nobody@x.test', 10)).toBe('[]');
+		const ids: string[] = [];
+		for (const offset of [0, 10, 10, 20]) ids.push((await insertMail({ ...m, received: base + offset }, paged))[0]._id);
+		const list = async (limit: number, until?: number) =>
+			(JSON.parse(await current().messages.listInboxJson('paged.a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
+		expect(await list(10)).toEqual([...ids].reverse());
+		expect(await list(2)).toEqual([ids[3], ids[2]]);
+		expect(await list(10, base + 11)).toEqual([ids[1], ids[0]]);
+		expect(await list(10, base + 10)).toEqual([ids[0]]);
+		expect(await list(10, base)).toEqual([]);
+		expect(await current().messages.listInboxJson('nobody@x.test', 10)).toBe('[]');
 	});
 });
 
@@ -176,22 +166,13 @@ function expectAddresses(list: unknown): void {
  * Property-based fuzzing of the raw-message-to-record path: parsing on the worker pool (with its fallback to an
  * unparsed record) and a real insert into SQLite.
  */
-describe('raw message to record, fuzzed', () => {
-	let dataDir: string;
-	let db: Db;
-	let messages: MessageStore;
+describe.each(ENGINES)('raw message to record, fuzzed (%s)', (engine) => {
+	const current = storePerBlock(engine);
 	let parser: ParserPool;
 	beforeAll(() => {
-		dataDir = tempDataDir();
-		db = openDatabase(dataDir);
-		messages = new MessageStore(db);
 		parser = new ParserPool(2, 10_000);
 	});
-	afterAll(async () => {
-		await parser.close();
-		db.close();
-		rmSync(dataDir, { recursive: true, force: true });
-	});
+	afterAll(() => parser.close());
 
 	it(`stores a spec 2.1 record for any input (${FUZZ_RUNS} cases)`, async () => {
 		let unparsed = 0;
@@ -199,17 +180,16 @@ describe('raw message to record, fuzzed', () => {
 			fc.asyncProperty(rawMessage, async (raw) => {
 				const { parsed, error } = await parser.parse(shared(raw));
 				if (error) unparsed++;
-				const [record] = db.transaction(() =>
-					messages.insert({
-						raw: shared(raw),
-						parsed,
-						recipients: [{ inbox: 'fuzz@fuzz.test', originalInbox: 'fuzz@fuzz.test', domain: 'fuzz.test' }],
-						ip: '192.0.2.1',
-						via: '127.0.0.1',
-						rtls: false,
-						received: new Date(),
-					}),
-				)();
+				const { messages } = current();
+				const [record] = await insert(current(), {
+					raw: shared(raw),
+					parsed,
+					recipients: [{ inbox: 'fuzz@fuzz.test', originalInbox: 'fuzz@fuzz.test', domain: 'fuzz.test' }],
+					ip: '192.0.2.1',
+					via: '127.0.0.1',
+					rtls: false,
+					received: new Date(),
+				});
 
 				expect(Object.keys(record).sort()).toEqual(RECORD_FIELDS);
 				expect(record).toMatchObject({
@@ -240,8 +220,8 @@ describe('raw message to record, fuzzed', () => {
 				expect(record.spam).toBeLessThanOrEqual(1);
 
 				// What was stored reads back the same, JSON-safe, with the exact raw bytes.
-				expect(messages.get('fuzz@fuzz.test', record._id)).toEqual(JSON.parse(JSON.stringify(record)));
-				const stored = messages.content('fuzz@fuzz.test', record._id)!.raw();
+				expect(await messages.get('fuzz@fuzz.test', record._id)).toEqual(JSON.parse(JSON.stringify(record)));
+				const stored = await (await messages.content('fuzz@fuzz.test', record._id))!.raw();
 				expect(Buffer.isBuffer(stored) && stored.equals(raw)).toBe(true);
 			}),
 			{ numRuns: FUZZ_RUNS },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { credits, listOutgoing, postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
+import { query } from '../../helpers/database';
 
 describe('the credits of outgoing mail', () => {
 	const setup = sendingSetup();
@@ -11,12 +12,12 @@ describe('the credits of outgoing mail', () => {
 			{ address: 'first@local.test', route: 'local', status: 'delivered', error: null },
 			{ address: 'second@remote.test', route: 'relay', status: 'failed', error: '550 No such user here' },
 		];
-		server.db
-			.prepare(
-				`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts)
+		await query(
+			server,
+			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts)
 				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1)`,
-			)
-			.run(old.id, JSON.stringify(recipients));
+			[old.id, JSON.stringify(recipients)],
+		);
 		expect(await listOutgoing(server, old.key)).toEqual([
 			{
 				_id: 'old-row',

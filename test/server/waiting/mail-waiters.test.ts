@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MessageMatcher } from 'mailroom-server/dist/store/message-matcher';
 import { MailWaiters, type WaitRequest } from 'mailroom-server/dist/waiting/mail-waiters';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { sendMail } from '../../helpers/messages';
@@ -15,7 +14,7 @@ describe('MailWaiters', () => {
 	});
 	afterAll(() => server.stop());
 
-	const waitersWith = (limits = { total: 3, perCaller: 2 }) => new MailWaiters(server.ingest, new MessageMatcher(server.db), limits);
+	const waitersWith = (limits = { total: 3, perCaller: 2 }) => new MailWaiters(server.ingest, server.store.matcher, limits);
 	const request = (caller: string, inbox = 'registry@example.test'): WaitRequest => ({
 		inbox,
 		since: Date.now(),

@@ -10,8 +10,8 @@ describe('webhook signing secret', () => {
 
 	it('is per account, stable until rotated, and both secrets verify during the overlap', async () => {
 		const { server, receiver } = setup;
-		const frank = server.createAccount('frank');
-		const grace = server.createAccount('grace');
+		const frank = await server.createAccount('frank');
+		const grace = await server.createAccount('grace');
 		const secret = await webhookSecret(server, frank.key);
 		expect(await webhookSecret(server, frank.key)).toBe(secret);
 		expect(await webhookSecret(server, grace.key)).not.toBe(secret);

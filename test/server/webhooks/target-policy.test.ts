@@ -99,7 +99,7 @@ describe('refused webhook targets in a running server', () => {
 
 	/** Points a new account's `email` at `url`, sends it a message; the error its refused delivery shows. */
 	async function refusedDelivery(server: TestMailroom, email: string, url: string): Promise<string> {
-		const { key } = server.createAccount(`owner-${email.split('@')[0]}`);
+		const { key } = await server.createAccount(`owner-${email.split('@')[0]}`);
 		await reserveForwarding(server, key, email, { webhook: url });
 		const [messageId] = await sendMail(server, { to: email, subject: 'ssrf' });
 		const status = await waitForStatus(server, key, email, messageId, 'refused');

@@ -18,6 +18,7 @@ import {
 	type PayloadJson,
 } from '../../helpers/webhooks';
 import { reserveForwarding } from '../../helpers/addresses';
+import { queryValue } from '../../helpers/database';
 
 describe('webhook attempts and retries', () => {
 	const setup = webhookSetup();
@@ -90,7 +91,7 @@ describe('webhook attempts and retries', () => {
 
 		expect((await server.api(`/api/webhook-deliveries/${failed._id}/redeliver`, { method: 'POST', key: alice.key })).status).toBe(409);
 		expect((await server.api('/api/webhook-deliveries/nosuchdelivery/redeliver', { method: 'POST', key: alice.key })).status).toBe(404);
-		const mallory = server.createAccount('mallory');
+		const mallory = await server.createAccount('mallory');
 		expect((await server.api(`/api/webhook-deliveries/${failed._id}/redeliver`, { method: 'POST', key: mallory.key })).status).toBe(404);
 		expect((await webhookStatus(server, mallory.key, 'gone@hooks.test', messageId)).status).toBe(404);
 		expect(await activity(server, mallory.key)).toEqual([]);
@@ -116,7 +117,7 @@ describe('webhook attempts and retries', () => {
 		await later.close(); // nothing listens there now: connection refused
 		const slowSchedule = await startTestMailroom({ webhookRetrySchedule: [0, 300, 300, 300, 300, 300, 300, 300, 300, 300] });
 		try {
-			const carol = slowSchedule.createAccount('carol');
+			const carol = await slowSchedule.createAccount('carol');
 			await reserveForwarding(slowSchedule, carol.key, 'down@hooks.test', { webhook: `http://127.0.0.1:${port}/` });
 			const [messageId] = await sendMail(slowSchedule, { to: 'down@hooks.test' });
 			await waitFor(async () => (await activity(slowSchedule, carol.key)).length > 0, 'a failed attempt');
@@ -145,7 +146,7 @@ describe('webhook retries and Retry-After', () => {
 	it('honours Retry-After on a 429 instead of the (here very long) schedule', async () => {
 		const server = await startTestMailroom({ webhookRetrySchedule: [0, 3_600_000] });
 		try {
-			const dave = server.createAccount('dave');
+			const dave = await server.createAccount('dave');
 			receiver.reply = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 });
 			await reserveForwarding(server, dave.key, 'limited@hooks.test', { webhook: receiver.url });
 			const [messageId] = await sendMail(server, { to: 'limited@hooks.test' });
@@ -177,7 +178,7 @@ describe('webhook isolation between hosts', () => {
 		try {
 			await slow.listen();
 			await fast.listen();
-			const owner = server.createAccount('isolation');
+			const owner = await server.createAccount('isolation');
 			await reserveForwarding(server, owner.key, 'slow-host@hooks.test', { webhook: slow.url });
 			await reserveForwarding(server, owner.key, 'fast-host@hooks.test', { webhook: fast.url });
 			for (let i = 0; i < 6; i++) await sendMail(server, { to: 'slow-host@hooks.test', subject: `slow ${i}` });
@@ -214,7 +215,7 @@ describe('the payload of a large message', () => {
 			};
 			const payloads: PayloadJson[] = [];
 			for (const server of [pair.spooling, pair.inMemory]) {
-				const owner = server.createAccount('large');
+				const owner = await server.createAccount('large');
 				await reserveForwarding(server, owner.key, 'big@hooks.test', { webhook: receiver.url });
 				receiver.requests.length = 0;
 				await server.send(mail);
@@ -228,8 +229,8 @@ describe('the payload of a large message', () => {
 			const [streamed, whole] = payloads;
 			expect(streamed.text.trim()).toBe(text.trim());
 			expect(Buffer.byteLength(streamed.text)).toBeGreaterThan(2 * 1024 * 1024);
-			expect(pair.spooling.db.prepare("SELECT count(*) FROM content_body_pieces WHERE kind = 'text'").pluck().get()).toBeGreaterThan(2);
-			expect(pair.spooling.db.prepare('SELECT count(*) FROM content_raw_pieces').pluck().get()).toBeGreaterThan(2);
+			expect(await queryValue(pair.spooling, "SELECT count(*) FROM content_body_pieces WHERE kind = 'text'")).toBeGreaterThan(2);
+			expect(await queryValue(pair.spooling, 'SELECT count(*) FROM content_raw_pieces')).toBeGreaterThan(2);
 			const sameMessage = (payload: PayloadJson) => omit(payload, '_id', 'received', 'receivedDate', 'encryptedInbox');
 			expect(sameMessage(streamed)).toEqual(sameMessage(whole));
 		} finally {

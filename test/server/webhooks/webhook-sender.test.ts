@@ -3,6 +3,7 @@ import { WebhookSender, parseRetryAfter } from 'mailroom-server/dist/webhooks/we
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
 import { DeletedWhileReadError, storedPieces } from 'mailroom-server/dist/bytes/stored-bytes';
 import { WebhookReceiver } from '../../helpers/webhook-receiver';
+import { collect } from '../../helpers/cuts';
 import { sendMail } from '../../helpers/messages';
 import { waitForStatus, webhookSetup } from '../../helpers/webhooks';
 import { reserveForwarding } from '../../helpers/addresses';
@@ -61,13 +62,16 @@ describe('webhook request bodies in pieces', () => {
 
 	it('fails the attempt when stored pieces end early while they are sent (deleted meanwhile), and measuring them throws', async () => {
 		let pieces = 3;
-		const stored = { length: 3 * 512 * 1024, piece: (seq: number) => (seq < pieces ? Buffer.alloc(512 * 1024, 'y') : undefined) };
+		const stored = {
+			length: 3 * 512 * 1024,
+			piece: (seq: number) => Promise.resolve(seq < pieces ? Buffer.alloc(512 * 1024, 'y') : undefined),
+		};
 		const body = await piecedBody(() => storedPieces(stored));
 		pieces = 1;
 		const result = await sender.send(receiver.url, body, {});
 		expect(result.error).toBe('the message was deleted while it was being read');
 		await expect(piecedBody(() => storedPieces(stored))).rejects.toBeInstanceOf(DeletedWhileReadError);
-		expect([...storedPieces(Buffer.from('whole'))]).toEqual([Buffer.from('whole')]);
+		expect(await collect(storedPieces(Buffer.from('whole')))).toEqual([Buffer.from('whole')]);
 	});
 });
 

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startTestMailroom, tempDataDir } from '../../helpers/mailroom';
+import { sameStore, startTestMailroom, tempDataDir } from '../../helpers/mailroom';
 import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
 import { activity, waitForStatus, webhookStatus } from '../../helpers/webhooks';
 import { sendMail } from '../../helpers/messages';
 import { reserveForwarding } from '../../helpers/addresses';
+import { query } from '../../helpers/database';
 
 describe('webhooks across restarts', () => {
 	let receiver: WebhookReceiver;
@@ -18,14 +19,14 @@ describe('webhooks across restarts', () => {
 		const schedule = { webhookRetrySchedule: [0, 1500, 1500] };
 		receiver.reply = (_request, index) => ({ status: index === 0 ? 503 : 200 });
 		const first = await startTestMailroom({ ...schedule, dataDir });
-		const erin = first.createAccount('erin');
+		const erin = await first.createAccount('erin');
 		await reserveForwarding(first, erin.key, 'restart@hooks.test', { webhook: receiver.url });
 		const [messageId] = await sendMail(first, { to: 'restart@hooks.test' });
 		await waitFor(async () => (await activity(first, erin.key)).length === 1, 'the first (failed) attempt');
 		await first.stop({ removeData: false });
 		expect(receiver.requests).toHaveLength(1);
 
-		const second = await startTestMailroom({ ...schedule, dataDir });
+		const second = await startTestMailroom({ ...schedule, ...sameStore(first) });
 		try {
 			const delivered = await waitForStatus(second, erin.key, 'restart@hooks.test', messageId, 'delivered');
 			expect(delivered.attempts).toBe(2);
@@ -45,18 +46,18 @@ describe('Recent Activity retention', () => {
 		const receiver = new WebhookReceiver();
 		await receiver.listen();
 		const first = await startTestMailroom({ dataDir, webhookActivityDays: 2 });
-		const owner = first.createAccount('retention');
+		const owner = await first.createAccount('retention');
 		await reserveForwarding(first, owner.key, 'old@hooks.test', { webhook: receiver.url });
 		const [oldId] = await sendMail(first, { to: 'old@hooks.test', subject: 'old' });
 		await waitForStatus(first, owner.key, 'old@hooks.test', oldId, 'delivered');
 		const [newId] = await sendMail(first, { to: 'old@hooks.test', subject: 'new' });
 		await waitForStatus(first, owner.key, 'old@hooks.test', newId, 'delivered');
 		const threeDaysAgo = Date.now() - 3 * 24 * 3600 * 1000;
-		first.db.prepare('UPDATE webhook_attempts SET time = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
-		first.db.prepare('UPDATE webhook_deliveries SET updated = ? WHERE message_id = ?').run(threeDaysAgo, oldId);
+		await query(first, 'UPDATE webhook_attempts SET time = ? WHERE message_id = ?', [threeDaysAgo, oldId]);
+		await query(first, 'UPDATE webhook_deliveries SET updated = ? WHERE message_id = ?', [threeDaysAgo, oldId]);
 		await first.stop({ removeData: false });
 
-		const second = await startTestMailroom({ dataDir, webhookActivityDays: 2 }); // the sweep also runs at start
+		const second = await startTestMailroom({ ...sameStore(first), webhookActivityDays: 2 }); // the sweep also runs at start
 		try {
 			expect((await activity(second, owner.key)).map((entry) => entry.messageId)).toEqual([newId]);
 			expect((await webhookStatus(second, owner.key, 'old@hooks.test', oldId)).status).toBe(404);

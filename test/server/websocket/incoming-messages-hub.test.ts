@@ -5,6 +5,7 @@ import { enc, sendMail } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { listen } from '../../helpers/websocket';
 import { reserveForwarding } from '../../helpers/addresses';
+import { query } from '../../helpers/database';
 
 describe('websocket /incoming-messages', () => {
 	let server: TestMailroom;
@@ -13,14 +14,14 @@ describe('websocket /incoming-messages', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		alice = server.createAccount('alice');
-		bob = server.createAccount('bob');
+		alice = await server.createAccount('alice');
+		bob = await server.createAccount('bob');
 		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
 		await reserveForwarding(server, alice.key, 'off@ws.test', { enablews: false });
 		await reserveForwarding(server, bob.key, 'bobs@ws.test', { enablews: true });
-		server.domains.claim('alice-domain.test', alice.id);
+		await server.domains.claim('alice-domain.test', alice.id);
 		await reserveForwarding(server, alice.key, 'all@alice-domain.test', { enablews: true });
-		server.db.prepare('UPDATE addresses SET catch_all = ? WHERE email = ?').run('alice-domain.test', 'all@alice-domain.test');
+		await query(server, 'UPDATE addresses SET catch_all = ? WHERE email = ?', ['alice-domain.test', 'all@alice-domain.test']);
 	});
 	afterAll(() => server.stop());
 

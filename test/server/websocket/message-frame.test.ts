@@ -13,7 +13,7 @@ describe('websocket frames of a large message', () => {
 			const text = Array.from({ length: 50_000 }, (_, i) => `Zürich 😀 “line” ${i}\\ "quoted"\n`).join('');
 			const emails: FrameEmail[] = [];
 			for (const server of [pair.spooling, pair.inMemory]) {
-				const owner = server.createAccount('large');
+				const owner = await server.createAccount('large');
 				await reserveForwarding(server, owner.key, 'big@ws.test', { enablews: true });
 				const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 				await server.send({
@@ -41,7 +41,7 @@ describe('websocket frames of a large message', () => {
 			}
 			const [streamed, whole] = emails;
 			expect(streamed.text.trim()).toBe(text.trim());
-			expect(pair.bodyPieces(streamed._id, 'text')).toBeGreaterThan(1);
+			expect(await pair.bodyPieces(streamed._id, 'text')).toBeGreaterThan(1);
 			const sameMessage = (email: FrameEmail) => omit(email, '_id', 'received');
 			expect(sameMessage(streamed)).toEqual(sameMessage(whole));
 		} finally {

@@ -13,7 +13,7 @@ describe('a websocket client that stops reading', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		alice = server.createAccount('alice');
+		alice = await server.createAccount('alice');
 		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
 	});
 	afterAll(() => server.stop());
@@ -45,7 +45,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		owner = server.createAccount('large');
+		owner = await server.createAccount('large');
 		await reserveForwarding(server, owner.key, 'big@ws.test', { enablews: true });
 	});
 	afterAll(() => server.stop());

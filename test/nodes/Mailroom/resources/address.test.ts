@@ -36,7 +36,7 @@ describe('Mailroom node: Address', () => {
 
 	it("another account's address: the server's 403 and message", async () => {
 		const { server, account } = fixture;
-		const carol = server.createAccount('carol');
+		const carol = await server.createAccount('carol');
 		await server.api('/api/addresses/taken%40example.test', { key: carol.key, method: 'POST' });
 		const answer = await server.api<ErrorBody>('/api/addresses/taken%40example.test', { key: account.key, method: 'POST' });
 		await expect(address('reserve', { email: 'taken@example.test' })).rejects.toMatchObject({

@@ -16,8 +16,8 @@ describe('Mailroom node: Domain', () => {
 
 	it('Domain Get Many, Get and Get Messages (paged)', async () => {
 		const { server, account } = fixture;
-		server.domains.claim('node.test', account.id);
-		server.domains.claim('another.test', account.id);
+		await server.domains.claim('node.test', account.id);
+		await server.domains.claim('another.test', account.id);
 		for (let i = 0; i < 5; i++) await sendMail(server, { to: `n${i}@node.test`, subject: `message ${i}` });
 
 		expect((await domain('getAll', { returnAll: true })).map((d) => d._id)).toEqual(['another.test', 'node.test']);

@@ -58,7 +58,7 @@ describe('Mailroom node: Email Send', () => {
 
 	it('too few credits: a NodeApiError with the 402 and its message', async () => {
 		const { server, n8n } = fixture;
-		const bob = server.createAccount('bob', 0);
+		const bob = await server.createAccount('bob', 0);
 		await server.api('/api/addresses/bob%40example.test', { key: bob.key, method: 'POST' });
 		await expect(
 			runNode(

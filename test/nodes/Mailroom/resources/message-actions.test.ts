@@ -11,7 +11,7 @@ describe('Mailroom node: message operations', () => {
 
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'n8n-actions' });
-		fixture.server.addresses.reserve(inbox, fixture.account.id);
+		await fixture.server.addresses.reserve(inbox, fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

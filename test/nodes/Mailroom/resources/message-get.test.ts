@@ -12,7 +12,7 @@ describe('Mailroom node: Message Get', () => {
 
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'getter' });
-		fixture.server.addresses.reserve(inbox, fixture.account.id);
+		await fixture.server.addresses.reserve(inbox, fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

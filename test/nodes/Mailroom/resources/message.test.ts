@@ -8,7 +8,7 @@ describe('Mailroom node: Message', () => {
 	let fixture: NodeFixture;
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'searcher', trailingSlash: true });
-		for (const inbox of ['billing@example.test', 'sales@example.test']) fixture.server.addresses.reserve(inbox, fixture.account.id);
+		for (const inbox of ['billing@example.test', 'sales@example.test']) await fixture.server.addresses.reserve(inbox, fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

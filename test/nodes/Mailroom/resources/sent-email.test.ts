@@ -6,7 +6,7 @@ describe('Mailroom node: Sent Email', () => {
 	let fixture: NodeFixture;
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'erin', credits: 10 });
-		fixture.server.addresses.reserve('erin@example.test', fixture.account.id);
+		await fixture.server.addresses.reserve('erin@example.test', fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

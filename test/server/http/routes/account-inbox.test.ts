@@ -27,12 +27,12 @@ describe('account-wide inbox, filter and search', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		account = server.createAccount('reader');
-		other = server.createAccount('other');
-		server.addresses.reserve('reserved@example.test', account.id);
-		server.addresses.reserve('inside@acme.test', account.id); // also covered by the domain: listed once
-		server.domains.claim('acme.test', account.id);
-		server.addresses.reserve('theirs@example.test', other.id);
+		account = await server.createAccount('reader');
+		other = await server.createAccount('other');
+		await server.addresses.reserve('reserved@example.test', account.id);
+		await server.addresses.reserve('inside@acme.test', account.id); // also covered by the domain: listed once
+		await server.domains.claim('acme.test', account.id);
+		await server.addresses.reserve('theirs@example.test', other.id);
 		// Oldest first, one at a time, so the expected order is the sending order reversed.
 		[ids.invoice] = await sendMail(server, { from: 'billing@vendor.test', to: 'reserved@example.test', subject: 'Invoice 42' });
 		[ids.welcome] = await sendMail(server, { from: 'Hello Team <team@welcome.test>', to: 'new@acme.test', subject: 'Welcome aboard' });
@@ -122,14 +122,14 @@ describe('account-wide inbox, filter and search', () => {
 		it('finds mail that arrived before the address was reserved, and not after it is released', async () => {
 			const [early] = await sendMail(server, { to: 'later@example.test', subject: 'Arrived early' });
 			expect((await search('arrived early')).messages).toEqual([]);
-			server.addresses.reserve('later@example.test', account.id);
+			await server.addresses.reserve('later@example.test', account.id);
 			expect(idsOf((await search('arrived early')).messages)).toEqual([early]);
-			server.addresses.release('later@example.test');
+			await server.addresses.release('later@example.test');
 			expect((await search('arrived early')).messages).toEqual([]);
-			server.domains.claim('late.test', account.id);
+			await server.domains.claim('late.test', account.id);
 			const [onDomain] = await sendMail(server, { to: 'x@late.test', subject: 'Domain mail' });
 			expect(idsOf((await search('domain mail')).messages)).toEqual([onDomain]);
-			server.domains.remove('late.test');
+			await server.domains.remove('late.test');
 			expect((await search('domain mail')).messages).toEqual([]);
 		});
 

@@ -21,7 +21,7 @@ describe('Account API', () => {
 
 	describe('GET /api/me', () => {
 		it("returns the key's account with exactly _id, name, sendsRemaining, admin and created", async () => {
-			const account = server.createAccount('me-test', 7);
+			const account = await server.createAccount('me-test', 7);
 			const me = await server.api<Me>('/api/me', { key: account.key });
 			expect(me.status).toBe(200);
 			expect(me.body).toEqual({
@@ -36,7 +36,7 @@ describe('Account API', () => {
 		it('shows the admin account created on first start, and credits added later', async () => {
 			const admin = await server.api<Me>('/api/me', { key: server.adminKey });
 			expect(admin.body).toMatchObject({ name: 'admin', admin: true, sendsRemaining: 0 });
-			server.accounts.addCredits(admin.body._id, 25);
+			await server.accounts.addCredits(admin.body._id, 25);
 			expect((await server.api<Me>('/api/me', { key: server.adminKey })).body.sendsRemaining).toBe(25);
 		});
 
@@ -48,8 +48,8 @@ describe('Account API', () => {
 
 	describe('GET /api/me/stats', () => {
 		it('counts the addresses, domains, private mail, its bytes, starred mail and credits of the account', async () => {
-			const ann = server.createAccount('stats-ann', 7);
-			const bob = server.createAccount('stats-bob');
+			const ann = await server.createAccount('stats-ann', 7);
+			const bob = await server.createAccount('stats-bob');
 			const empty = await server.api<AccountStats>('/api/me/stats', { key: ann.key });
 			expect(empty.status).toBe(200);
 			expect(empty.body).toEqual({ addresses: [], domains: [], storedMessages: 0, starredMessages: 0, inboxBytes: 0, sendsRemaining: 7 });
@@ -99,7 +99,7 @@ describe('Account API', () => {
 
 	describe('API keys: /api/me/keys', () => {
 		it('creates a key shown once, which then works, and lists keys without the key itself', async () => {
-			const ann = server.createAccount('keys-ann');
+			const ann = await server.createAccount('keys-ann');
 			const created = await server.api<NewApiKey>('/api/me/keys', { method: 'POST', key: ann.key, body: { label: 'dashboard' } });
 			expect(created.status).toBe(200);
 			expect(created.body).toEqual({
@@ -126,7 +126,7 @@ describe('Account API', () => {
 		});
 
 		it('creates a key without a body, with an empty label', async () => {
-			const ann = server.createAccount('keys-nobody');
+			const ann = await server.createAccount('keys-nobody');
 			const created = await server.api<NewApiKey>('/api/me/keys', { method: 'POST', key: ann.key });
 			expect(created.status).toBe(200);
 			expect(created.body.label).toBe('');
@@ -134,7 +134,7 @@ describe('Account API', () => {
 		});
 
 		it('revokes a key with another key of the account: it stops working at once', async () => {
-			const ann = server.createAccount('keys-revoke');
+			const ann = await server.createAccount('keys-revoke');
 			const second = (await server.api<NewApiKey>('/api/me/keys', { method: 'POST', key: ann.key, body: { label: 'ci' } })).body;
 			const revoked = await server.api<ApiKeyView>(`/api/me/keys/${second.id}`, { method: 'DELETE', key: ann.key });
 			expect(revoked.status).toBe(200);
@@ -149,15 +149,15 @@ describe('Account API', () => {
 		});
 
 		it('refuses to revoke the key the request is made with (409)', async () => {
-			const ann = server.createAccount('keys-self');
+			const ann = await server.createAccount('keys-self');
 			const own = (await server.api<ApiKeyView[]>('/api/me/keys', { key: ann.key })).body[0];
 			expectError(await server.api(`/api/me/keys/${own.id}`, { method: 'DELETE', key: ann.key }), 409, /another key/);
 			expect((await server.api('/api/me', { key: ann.key })).status).toBe(200);
 		});
 
 		it("cannot see or revoke another account's keys (404), and needs a key (401)", async () => {
-			const ann = server.createAccount('keys-a');
-			const bob = server.createAccount('keys-b');
+			const ann = await server.createAccount('keys-a');
+			const bob = await server.createAccount('keys-b');
 			const bobKey = (await server.api<ApiKeyView[]>('/api/me/keys', { key: bob.key })).body[0];
 			expectError(await server.api(`/api/me/keys/${bobKey.id}`, { method: 'DELETE', key: ann.key }), 404);
 			expect((await server.api('/api/me', { key: bob.key })).status).toBe(200);

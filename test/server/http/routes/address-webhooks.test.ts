@@ -5,6 +5,7 @@ import { MAX_SUBSCRIPTIONS } from 'mailroom-server/dist/schemas/webhook';
 import { ID_PATTERN } from 'mailroom-server/dist/store/ids';
 import { enc, expectError } from '../../../helpers/messages';
 import { subscribe, webhookSetup } from '../../../helpers/webhooks';
+import { queryValue } from '../../../helpers/database';
 
 const path = (email: string, id?: string) => `/api/addresses/${enc(email)}/webhooks${id ? `/${id}` : ''}`;
 
@@ -54,7 +55,7 @@ describe('POST, GET and DELETE /api/addresses/:email/webhooks', () => {
 
 	it("refuses callers without a key (401), another account's address (403) and an unreserved one (404)", async () => {
 		const { server, account: alice } = setup;
-		const bob = server.createAccount('bob-subs');
+		const bob = await server.createAccount('bob-subs');
 		expect((await server.api(`/api/addresses/${enc('bobs@routes.test')}`, { method: 'POST', key: bob.key })).status).toBe(200);
 		const bobs = await subscribe(server, bob.key, 'bobs@routes.test', { url: 'https://bob.example.org/in' });
 		const body = { url: 'https://alice.example.org/in' };
@@ -100,7 +101,7 @@ describe('POST, GET and DELETE /api/addresses/:email/webhooks', () => {
 		);
 
 		expect((await server.api(`/api/addresses/${enc(email)}`, { method: 'DELETE', key: alice.key })).status).toBe(200);
-		expect(server.db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE address = ?').pluck().get(email)).toBe(0);
+		expect(await queryValue(server, 'SELECT count(*) FROM webhook_subscriptions WHERE address = ?', [email])).toBe(0);
 		expect((await server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key: alice.key })).status).toBe(200);
 		expect((await server.api<WebhookSubscription[]>(path(email), { key: alice.key })).body).toEqual([]);
 	});

@@ -20,8 +20,8 @@ describe('Addresses API', () => {
 	let bob: { id: string; key: string };
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		ann = server.createAccount('ann');
-		bob = server.createAccount('bob');
+		ann = await server.createAccount('ann');
+		bob = await server.createAccount('bob');
 	});
 	afterAll(() => server.stop());
 
@@ -244,7 +244,7 @@ describe('Addresses API', () => {
 		});
 
 		it("counts addresses of an owned domain as owned, and available to the domain's owner only", async () => {
-			server.domains.claim('ann-domain.test', ann.id);
+			await server.domains.claim('ann-domain.test', ann.id);
 			expect((await server.api(path('x@ann-domain.test', '/availability'), { key: ann.key })).body).toMatchObject({
 				available: true,
 				owned: true,
@@ -300,9 +300,9 @@ describe('Addresses API', () => {
 		const put = (email: string, body: unknown, key: string | null = owner.key) =>
 			server.api<ForwardingRecord>(forwardingPath(email), { method: 'PUT', key: key ?? undefined, body });
 
-		beforeAll(() => {
-			owner = server.createAccount('hook-owner');
-			other = server.createAccount('hook-other');
+		beforeAll(async () => {
+			owner = await server.createAccount('hook-owner');
+			other = await server.createAccount('hook-other');
 		});
 
 		it('returns the 2.2 record with exactly its fields and JSON types', async () => {

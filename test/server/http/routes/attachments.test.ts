@@ -4,6 +4,7 @@ import type { AttachmentMeta, MessageRecord } from 'mailroom-server/dist/schemas
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
 import { expectError, sendMail } from '../../../helpers/messages';
 import { ATTACHMENT_CHUNK } from 'mailroom-server/dist/http/routes/attachments';
+import { queryValue } from '../../../helpers/database';
 
 const md5 = (data: Buffer | string) => createHash('md5').update(data).digest('hex');
 
@@ -95,13 +96,13 @@ describe('attachments', () => {
 		const shared = Buffer.from('shared by two messages');
 		const [first] = await sendMail(server, { to: 'a@example.test', attachments: [{ filename: 'shared.txt', content: shared }] });
 		const [second] = await sendMail(server, { to: 'b@example.test', attachments: [{ filename: 'copy.txt', content: shared }] });
-		const stored = () => server.db.prepare('SELECT count(*) FROM attachment_contents WHERE checksum = ?').pluck().get(md5(shared));
-		expect(stored()).toBe(1);
+		const stored = () => queryValue(server, 'SELECT count(*) FROM attachment_contents WHERE checksum = ?', [md5(shared)]);
+		expect(await stored()).toBe(1);
 		await server.api(`/api/addresses/a@example.test/messages/${first}`, { method: 'DELETE' });
 		const download = await server.api(`/api/addresses/b@example.test/messages/${second}/attachments/${md5(shared)}`);
 		expect([download.status, download.text]).toEqual([200, shared.toString()]);
-		expect(stored()).toBe(1);
+		expect(await stored()).toBe(1);
 		await server.api(`/api/addresses/b@example.test/messages/${second}`, { method: 'DELETE' });
-		expect(stored()).toBe(0);
+		expect(await stored()).toBe(0);
 	});
 });

@@ -19,8 +19,8 @@ describe('Domains API and catch-all', () => {
 	beforeAll(async () => {
 		// example.test is a public domain of this server; anything else is accepted only once an account owns it.
 		server = await startTestMailroom({ domains: ['example.test'] });
-		ann = server.createAccount('ann');
-		bob = server.createAccount('bob');
+		ann = await server.createAccount('ann');
+		bob = await server.createAccount('bob');
 	});
 	afterAll(() => server.stop());
 
@@ -46,7 +46,7 @@ describe('Domains API and catch-all', () => {
 			const first = await claim('twice.test', ann.key);
 			expect((await claim('twice.test', ann.key)).body).toEqual(first.body);
 			expectError(await claim('twice.test', bob.key), 403, /another account/);
-			expect(server.domains.get('twice.test')!.owner).toBe(ann.id);
+			expect((await server.domains.get('twice.test'))!.owner).toBe(ann.id);
 		});
 
 		it('refuses a public domain of the server and a domain where another account holds an address', async () => {
@@ -65,7 +65,7 @@ describe('Domains API and catch-all', () => {
 
 	describe('GET /api/domains and /api/domains/:domain', () => {
 		it("lists the caller's domains only", async () => {
-			const carol = server.createAccount('carol');
+			const carol = await server.createAccount('carol');
 			await claim('b.carol.test', carol.key);
 			await claim('a.carol.test', carol.key);
 			const list = await server.api<DomainRecord[]>('/api/domains', { key: carol.key });
@@ -109,7 +109,7 @@ describe('Domains API and catch-all', () => {
 				body: { webhook: 'https://hooks.example.org/catch' },
 			});
 			expect(hooked.body).toMatchObject({ catchAll: 'catch.test', webhook: 'https://hooks.example.org/catch' });
-			expect(server.addresses.catchAllOf('catch.test')!.webhook).toBe('https://hooks.example.org/catch');
+			expect((await server.addresses.catchAllOf('catch.test'))!.webhook).toBe('https://hooks.example.org/catch');
 		});
 
 		it('keeps one catch-all per domain, and clears it with null or ""', async () => {
@@ -121,7 +121,7 @@ describe('Domains API and catch-all', () => {
 			expect((await server.api<ForwardingRecord>(`/api/addresses/${enc('second@swap.test')}`, { key: ann.key })).body.catchAll).toBeNull();
 			await setCatchAll('swap.test', 'third@swap.test', ann.key);
 			expect((await setCatchAll('swap.test', null, ann.key)).body.catchAll).toBeNull();
-			expect(server.addresses.catchAllOf('swap.test')).toBeUndefined();
+			expect(await server.addresses.catchAllOf('swap.test')).toBeUndefined();
 		});
 
 		it('ends with the catch-all address when that address is released', async () => {
@@ -142,7 +142,7 @@ describe('Domains API and catch-all', () => {
 			expectError(await setCatchAll('strict.test', 'x@strict.test', bob.key), 403);
 			expectError(await setCatchAll('strict.test', 'x@strict.test'), 401);
 			expectError(await setCatchAll('unclaimed.test', 'x@unclaimed.test', ann.key), 404);
-			expect(server.addresses.get('x@strict.test')).toBeUndefined();
+			expect(await server.addresses.get('x@strict.test')).toBeUndefined();
 		});
 	});
 
@@ -233,7 +233,7 @@ describe('Domains API and catch-all', () => {
 			expectError(await server.api('/api/domains/mine.test', { method: 'DELETE', key: bob.key }), 403);
 			expectError(await server.api('/api/domains/mine.test', { method: 'DELETE' }), 401);
 			expectError(await server.api('/api/domains/nobody.test', { method: 'DELETE', key: ann.key }), 404);
-			expect(server.domains.get('mine.test')).toBeDefined();
+			expect(await server.domains.get('mine.test')).toBeDefined();
 		});
 	});
 });

@@ -9,7 +9,7 @@ describe('GET /incoming-messages without a websocket', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		alice = server.createAccount('alice');
+		alice = await server.createAccount('alice');
 	});
 	afterAll(() => server.stop());
 

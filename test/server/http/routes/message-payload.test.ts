@@ -84,7 +84,7 @@ describe('GET /api/addresses/:email/messages/:messageId/payload', () => {
 	it("is open to exactly the callers of the message's record: a private address's only to its owner's key", async () => {
 		const email = 'private@payload.test';
 		const { messageId } = await deliveredWhole(email);
-		const mallory = setup.server.createAccount('mallory-payload');
+		const mallory = await setup.server.createAccount('mallory-payload');
 		const callers = {
 			'no key': undefined,
 			'an unknown key': 'k_not-a-key',
@@ -128,9 +128,9 @@ describe('GET /api/addresses/:email/messages/:messageId/payload', () => {
 		// Over 1 MB of JSON, made again as it is sent; characters of every UTF-8 length (and a surrogate pair) across the pieces.
 		const line = (i: number) => `Line ${i}: café, €uro, ✓ and 😀 at https://example.test/${i % 50}\n`;
 		const largeText = Array.from({ length: 18_000 }, (_, i) => line(i)).join('');
-		const piecesBefore = countRows(server, 'content_body_pieces');
+		const piecesBefore = await countRows(server, 'content_body_pieces');
 		const [messageId] = await sendMail(server, { to: email, text: largeText, html: `<pre>${largeText}</pre>` });
-		expect(countRows(server, 'content_body_pieces')).toBeGreaterThan(piecesBefore);
+		expect(await countRows(server, 'content_body_pieces')).toBeGreaterThan(piecesBefore);
 		const posted = await firstPost(receiver, '/large');
 		const response = await payloadOf(email, messageId, alice.key);
 		expect(response.status).toBe(200);

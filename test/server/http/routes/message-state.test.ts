@@ -20,8 +20,8 @@ describe('message state: labels, folder, read, star', () => {
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		account = server.createAccount('starrer');
-		other = server.createAccount('other');
+		account = await server.createAccount('starrer');
+		other = await server.createAccount('other');
 		[id] = await sendMail(server, { to: inbox });
 	});
 	afterAll(() => server.stop());
@@ -92,7 +92,7 @@ describe('message state: labels, folder, read, star', () => {
 
 	it('a private inbox stars with its owner key only, as the toggle does', async () => {
 		const privateInbox = 'private-star@example.test';
-		server.addresses.reserve(privateInbox, account.id);
+		await server.addresses.reserve(privateInbox, account.id);
 		const [privateId] = await sendMail(server, { to: privateInbox });
 		const star = (key: string) => server.api(`/api/addresses/${privateInbox}/messages/${privateId}/star/true`, { method: 'PUT', key });
 		expectError(await star(other.key), 403);

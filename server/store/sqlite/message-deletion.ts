@@ -1,13 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import type { MessageDeletion } from '../store';
 
-/**
- * The one way messages leave the store. A record's content (raw, text, html, headers) is shared by
- * all recipients of one SMTP transaction, and attachment bytes by every content that carries the
- * same file, so each goes only when the last record referring to it is deleted.
- * Every method is one transaction (a savepoint when called inside another).
- */
-export class MessageDeletion {
+/** See MessageDeletion. Every method is one transaction (a savepoint when called inside another). */
+export class SqliteMessageDeletion implements MessageDeletion {
 	private readonly deleteOne: Statement;
 	private readonly deleteUnstarredInbox: Statement;
 	private readonly deleteDomainRecords: Statement;
@@ -32,23 +28,19 @@ export class MessageDeletion {
 		this.deleteAttachmentContent = db.prepare('DELETE FROM attachment_contents WHERE checksum = ?');
 	}
 
-	/** Deletes one message of an inbox; false when there is none with that id there. */
-	deleteMessage(inbox: string, id: string): boolean {
+	async deleteMessage(inbox: string, id: string): Promise<boolean> {
 		return this.purge(this.deleteOne, id, inbox) > 0;
 	}
 
-	/** Deletes an inbox's messages except the starred ones (as Mailsac does); returns how many went. */
-	deleteInbox(inbox: string): number {
+	async deleteInbox(inbox: string): Promise<number> {
 		return this.purge(this.deleteUnstarredInbox, inbox);
 	}
 
-	/** Deletes every message of a domain, starred ones too (the domain itself is going). */
-	deleteDomain(domain: string): number {
+	async deleteDomain(domain: string): Promise<number> {
 		return this.purge(this.deleteDomainRecords, domain);
 	}
 
-	/** Deletes messages by their internal sequence numbers (for sweeps that select rows first). */
-	deleteBySeq(seqs: number[]): number {
+	async deleteBySeq(seqs: number[]): Promise<number> {
 		return seqs.length ? this.purge(this.deleteSeqs, JSON.stringify(seqs)) : 0;
 	}
 

@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { StoreOpenError } from '../store';
 import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
-
-export class DataDirError extends Error {}
 
 export const DATABASE_FILE = 'mailroom.sqlite';
 
@@ -24,14 +23,14 @@ export function openDatabase(dataDir: string): Db {
 		mkdirSync(dir, { recursive: true });
 		accessSync(dir, constants.R_OK | constants.W_OK);
 	} catch (err) {
-		throw new DataDirError(`data folder ${dir} is not usable: ${(err as Error).message}`);
+		throw new StoreOpenError(`data folder ${dir} is not usable: ${(err as Error).message}`);
 	}
 	let db: Db;
 	try {
 		db = new Database(join(dir, DATABASE_FILE));
 		db.pragma('journal_mode = WAL');
 	} catch (err) {
-		throw new DataDirError(`cannot open the database in ${dir}: ${(err as Error).message}`);
+		throw new StoreOpenError(`cannot open the database in ${dir}: ${(err as Error).message}`);
 	}
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
@@ -42,6 +41,12 @@ export function openDatabase(dataDir: string): Db {
 
 function migrate(db: Db): void {
 	const current = db.pragma('user_version', { simple: true }) as number;
+	if (current > MIGRATIONS.length) {
+		db.close();
+		throw new StoreOpenError(
+			`the database in ${db.name} was written by a newer Mailroom (schema ${current}; this version knows ${MIGRATIONS.length}): upgrade Mailroom`,
+		);
+	}
 	for (let version = current; version < MIGRATIONS.length; version++) {
 		db.transaction(() => {
 			db.exec(MIGRATIONS[version]);

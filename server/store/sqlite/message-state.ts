@@ -1,10 +1,10 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { RECORD_COLUMNS, toRecord, type RecordRow } from './messages';
-import type { Folder, MessageRecord } from '../schemas/message';
+import type { MessageStateStore } from '../store';
+import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
+import type { Folder, MessageRecord } from '../../schemas/message';
 
-/** The user-set state of a message: labels, folder, read flag and star. Each method returns undefined for an unknown message. */
-export class MessageStateStore {
+export class SqliteMessageStateStore implements MessageStateStore {
 	private readonly selectLabels: Statement;
 	private readonly updateLabels: Statement;
 	private readonly updateFolder: Statement;
@@ -25,35 +25,33 @@ export class MessageStateStore {
 		this.selectStarred = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE saved_by = ? ORDER BY received DESC LIMIT ?`);
 	}
 
-	addLabel(inbox: string, id: string, label: string): string[] | undefined {
+	async addLabel(inbox: string, id: string, label: string): Promise<string[] | undefined> {
 		return this.changeLabels(inbox, id, (labels) => (labels.includes(label) ? labels : [...labels, label]));
 	}
 
-	removeLabel(inbox: string, id: string, label: string): string[] | undefined {
+	async removeLabel(inbox: string, id: string, label: string): Promise<string[] | undefined> {
 		return this.changeLabels(inbox, id, (labels) => labels.filter((existing) => existing !== label));
 	}
 
-	setFolder(inbox: string, id: string, folder: Folder): boolean {
+	async setFolder(inbox: string, id: string, folder: Folder): Promise<boolean> {
 		return this.updateFolder.run(folder, id, inbox).changes > 0;
 	}
 
-	setRead(inbox: string, id: string, read: boolean): boolean {
+	async setRead(inbox: string, id: string, read: boolean): Promise<boolean> {
 		return this.updateRead.run(read ? 1 : 0, id, inbox).changes > 0;
 	}
 
-	/** Stars the message for `account`, or unstars it when it is starred (by anyone: the star is per message). */
-	toggleStar(inbox: string, id: string, account: string): MessageRecord | undefined {
+	async toggleStar(inbox: string, id: string, account: string): Promise<MessageRecord | undefined> {
 		const row = this.toggleSavedBy.get({ account, id, inbox }) as RecordRow | undefined;
 		return row && toRecord(row);
 	}
 
-	/** Stars the message for `account` (one starred already stays as it is), or unstars it: the same again changes nothing. */
-	setStar(inbox: string, id: string, account: string, starred: boolean): MessageRecord | undefined {
+	async setStar(inbox: string, id: string, account: string, starred: boolean): Promise<MessageRecord | undefined> {
 		const row = this.setSavedBy.get({ account, id, inbox, starred: starred ? 1 : 0 }) as RecordRow | undefined;
 		return row && toRecord(row);
 	}
 
-	starred(account: string, limit: number): MessageRecord[] {
+	async starred(account: string, limit: number): Promise<MessageRecord[]> {
 		return (this.selectStarred.all(account, limit) as RecordRow[]).map(toRecord);
 	}
 

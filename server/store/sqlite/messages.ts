@@ -1,66 +1,16 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
-import type { ParsedIncomingMail } from '../mail/incoming-mail';
-import type { MessageContent } from '../mail/message-content';
-import type { StoredBytes } from '../bytes/stored-bytes';
-import { isSpooled } from '../bytes/spooled-bytes';
-import { newId } from './ids';
+import type { MessageRecord } from '../../schemas/message';
+import type { ParsedIncomingMail } from '../../mail/incoming-mail';
+import type { MessageContent } from '../../mail/message-content';
+import type { StoredBytes } from '../../bytes/stored-bytes';
+import type { MessageStore } from '../store';
+import { isSpooled } from '../../bytes/spooled-bytes';
+import { newId } from '../ids';
+import { RECORD_COLUMNS, nextReceived, sharedValues, storedRecord, toRecord, type RecordRow } from '../message-records';
+import { recordsJson } from '../records-json';
 import { ContentPieces, type BodyKind } from './content-pieces';
-import { AttachmentStore } from './attachments';
-
-export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
-	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
-
-export interface RecordRow {
-	id: string;
-	inbox: string;
-	original_inbox: string;
-	domain: string;
-	received: number;
-	subject: string;
-	from_json: string;
-	to_json: string;
-	cc_json: string | null;
-	bcc_json: string | null;
-	size: number;
-	attachments_json: string | null;
-	ip: string;
-	via: string;
-	rtls: number;
-	links_json: string;
-	spam: number;
-	folder: Folder;
-	labels_json: string;
-	read: number | null;
-	saved_by: string | null;
-}
-
-export function toRecord(row: RecordRow): MessageRecord {
-	return {
-		_id: row.id,
-		from: JSON.parse(row.from_json) as AddressObject[],
-		to: JSON.parse(row.to_json) as AddressObject[],
-		cc: row.cc_json === null ? null : (JSON.parse(row.cc_json) as AddressObject[]),
-		bcc: row.bcc_json === null ? null : (JSON.parse(row.bcc_json) as AddressObject[]),
-		subject: row.subject,
-		savedBy: row.saved_by,
-		originalInbox: row.original_inbox,
-		inbox: row.inbox,
-		domain: row.domain,
-		received: new Date(row.received).toISOString(),
-		size: row.size,
-		attachments: row.attachments_json === null ? null : (JSON.parse(row.attachments_json) as string[]),
-		ip: row.ip,
-		via: row.via,
-		folder: row.folder,
-		labels: JSON.parse(row.labels_json) as string[],
-		read: row.read === null ? null : row.read === 1,
-		rtls: row.rtls === 1,
-		links: row.links_json === '[]' ? [] : (JSON.parse(row.links_json) as string[]),
-		spam: row.spam,
-	};
-}
+import { SqliteAttachmentStore } from './attachments';
 
 /**
  * One row as the JSON text the response schema's serializer makes of toRecord(row), up to `"spam":`: SQLite renders
@@ -82,18 +32,9 @@ export function recordJsonHead(table?: string): string {
 	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')} || ',"spam":'`;
 }
 
-/** Rows of [recordJsonHead, spam] as a JSON array of records. */
-export function recordsJson(rows: [head: string, spam: number][]): string {
-	let json = '[';
-	for (let i = 0; i < rows.length; i++) json += `${i === 0 ? '' : ','}${rows[i][0]}${rows[i][1]}}`;
-	return `${json}]`;
-}
-
 const NO_BYTES = Buffer.alloc(0);
 
-const jsonOrNull = (value: unknown[] | null) => (value === null ? null : JSON.stringify(value));
-
-export class MessageStore {
+export class SqliteMessageStore implements MessageStore {
 	private readonly insertContent: Statement;
 	private readonly insertMessage: Statement;
 	private readonly insertAttachmentContent: Statement;
@@ -111,11 +52,12 @@ export class MessageStore {
 	private readonly selectRaw: Statement;
 	private readonly selectRawBlob: Statement;
 	private readonly pieces: ContentPieces;
-	private readonly attachmentStore: AttachmentStore;
+	private readonly attachmentStore: SqliteAttachmentStore;
+	private readonly selectByIds: Statement;
 
 	constructor(db: Db) {
 		this.pieces = new ContentPieces(db);
-		this.attachmentStore = new AttachmentStore(db);
+		this.attachmentStore = new SqliteAttachmentStore(db);
 		this.insertContent = db.prepare(
 			'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES (?, ?, ?, ?, ?, ?, ?)',
 		);
@@ -138,6 +80,7 @@ export class MessageStore {
 		this.selectDomainCount = db.prepare('SELECT count(*) FROM messages WHERE domain = ?').pluck();
 		this.selectOne = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ? AND inbox = ?`);
 		this.selectPlace = db.prepare('SELECT inbox, domain FROM messages WHERE id = ?');
+		this.selectByIds = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?))`);
 		this.selectCount = db.prepare('SELECT count(*) FROM messages WHERE inbox = ?').pluck();
 		this.selectContent = db.prepare(`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html
 			FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?`);
@@ -145,8 +88,7 @@ export class MessageStore {
 		this.selectRaw = db.prepare('SELECT c.id, c.raw FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = ? AND m.inbox = ?');
 	}
 
-	/** Stores a message: its content once, one record per recipient. Call inside a transaction. */
-	insert(mail: ParsedIncomingMail): MessageRecord[] {
+	async insert(mail: ParsedIncomingMail): Promise<MessageRecord[]> {
 		const { parsed } = mail;
 		const contentId = this.insertContent.run(
 			parsed.messageId,
@@ -177,103 +119,60 @@ export class MessageStore {
 				attachment.transferEncoding,
 			);
 		});
-		const shared = {
-			received: mail.received.getTime(),
-			subject: parsed.subject,
-			from_json: JSON.stringify(parsed.from),
-			to_json: JSON.stringify(parsed.to),
-			cc_json: jsonOrNull(parsed.cc),
-			bcc_json: jsonOrNull(parsed.bcc),
-			size: mail.raw.byteLength,
-			attachments_json: parsed.attachments.length ? JSON.stringify(parsed.attachments.map((a) => a.checksum)) : null,
-			ip: mail.ip,
-			via: mail.via,
-			rtls: mail.rtls ? 1 : 0,
-			links_json: JSON.stringify(parsed.links),
-			spam: parsed.spam,
-			content_id: contentId,
-		};
+		const shared = { ...sharedValues(mail), content_id: contentId };
 		return mail.recipients.map((recipient) => {
-			// Strictly increasing per inbox, so paging with `until` never splits messages that share a millisecond.
-			const last = this.selectLastReceived.get(recipient.inbox) as number | undefined;
-			const received = last === undefined || last < shared.received ? shared.received : last + 1;
-			const row = {
+			const id = newId();
+			const received = nextReceived(mail.received.getTime(), this.selectLastReceived.get(recipient.inbox) as number | undefined);
+			this.insertMessage.run({
 				...shared,
 				received,
-				id: newId(),
+				id,
 				inbox: recipient.inbox,
 				original_inbox: recipient.originalInbox,
 				domain: recipient.domain,
-			};
-			this.insertMessage.run(row);
-			// Built from the parse rather than by reading back the JSON just written: this runs for every message.
-			return {
-				_id: row.id,
-				from: parsed.from,
-				to: parsed.to,
-				cc: parsed.cc,
-				bcc: parsed.bcc,
-				subject: parsed.subject,
-				savedBy: null,
-				originalInbox: recipient.originalInbox,
-				inbox: recipient.inbox,
-				domain: recipient.domain,
-				received: new Date(received).toISOString(),
-				size: shared.size,
-				attachments: parsed.attachments.length ? parsed.attachments.map((a) => a.checksum) : null,
-				ip: mail.ip,
-				via: mail.via,
-				folder: 'inbox',
-				labels: [],
-				read: null,
-				rtls: mail.rtls,
-				links: parsed.links,
-				spam: parsed.spam,
-			};
+			});
+			return storedRecord(mail, recipient, id, received);
 		});
 	}
 
-	/** The records as a JSON array, newest first; `until` (epoch ms) keeps only messages received before it. */
-	listInboxJson(inbox: string, limit: number, until?: number): string {
+	async byIds(ids: string[]): Promise<MessageRecord[]> {
+		return (this.selectByIds.all(JSON.stringify(ids)) as RecordRow[]).map(toRecord);
+	}
+
+	async listInboxJson(inbox: string, limit: number, until?: number): Promise<string> {
 		return recordsJson(
 			(until === undefined ? this.selectInbox.all(inbox, limit) : this.selectInboxUntil.all(inbox, until, limit)) as [string, number][],
 		);
 	}
 
-	/**
-	 * Every inbox of a domain, newest first. `until` (epoch ms) keeps messages received at or before it:
-	 * the next page repeats the boundary records, which callers skip by `_id`, so none is lost.
-	 */
-	listDomain(domain: string, limit: number, until?: number): MessageRecord[] {
+	async listDomain(domain: string, limit: number, until?: number): Promise<MessageRecord[]> {
 		const rows = until === undefined ? this.selectDomain.all(domain, limit) : this.selectDomainUntil.all(domain, until, limit);
 		return (rows as RecordRow[]).map(toRecord);
 	}
 
-	countDomain(domain: string): number {
+	async countDomain(domain: string): Promise<number> {
 		return this.selectDomainCount.get(domain) as number;
 	}
 
-	count(inbox: string): number {
+	async count(inbox: string): Promise<number> {
 		return this.selectCount.get(inbox) as number;
 	}
 
-	get(inbox: string, id: string): MessageRecord | undefined {
+	async get(inbox: string, id: string): Promise<MessageRecord | undefined> {
 		const row = this.selectOne.get(id, inbox) as RecordRow | undefined;
 		return row && toRecord(row);
 	}
 
-	/** The inbox holding the record `id` (ids are unique across inboxes), and its domain. */
-	placeOf(id: string): { inbox: string; domain: string } | undefined {
+	async placeOf(id: string): Promise<{ inbox: string; domain: string } | undefined> {
 		return this.selectPlace.get(id) as { inbox: string; domain: string } | undefined;
 	}
 
-	/** Only the raw source, without assembling a pieced one in memory. */
-	rawSource(inbox: string, id: string): StoredBytes | undefined {
+	async rawSource(inbox: string, id: string): Promise<StoredBytes | undefined> {
 		const row = this.selectRaw.get(id, inbox) as { id: number; raw: Buffer } | undefined;
 		return row && this.storedRaw(row.id, row.raw);
 	}
 
-	content(inbox: string, id: string): MessageContent | undefined {
+	async content(inbox: string, id: string): Promise<MessageContent | undefined> {
 		const row = this.selectContent.get(id, inbox) as
 			| { id: number; message_id: string; date: string | null; priority: string; headers: string; text: string; html: string | null }
 			| undefined;
@@ -287,16 +186,12 @@ export class MessageStore {
 			date: row.date,
 			priority: row.priority,
 			headers: JSON.parse(row.headers) as [string, string][],
-			get text() {
-				return row.text === '' ? (pieces.body(row.id, 'text') ?? '') : row.text;
-			},
-			get html() {
-				return row.html === '' ? (pieces.body(row.id, 'html') ?? '') : row.html;
-			},
-			textBytes: () => bodyBytes('text', row.text),
-			htmlBytes: () => (row.html === null ? null : bodyBytes('html', row.html)),
-			raw: () => this.storedRaw(row.id, this.selectRawBlob.get(row.id) as Buffer),
-			attachments: () => this.attachmentStore.ofContent(row.id),
+			text: async () => (row.text === '' ? (pieces.body(row.id, 'text') ?? '') : row.text),
+			html: async () => (row.html === '' ? (pieces.body(row.id, 'html') ?? '') : row.html),
+			textBytes: async () => bodyBytes('text', row.text),
+			htmlBytes: async () => (row.html === null ? null : bodyBytes('html', row.html)),
+			raw: async () => this.storedRaw(row.id, this.selectRawBlob.get(row.id) as Buffer),
+			attachments: async () => this.attachmentStore.ofContent(row.id),
 		};
 	}
 

@@ -1,9 +1,10 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AddressObject, MessageRecord } from '../schemas/message';
-import type { MessageFilter } from '../schemas/wait-for';
-import { containsIgnoringCase, sentBy } from '../mail/filter-match';
-import { RECORD_COLUMNS, toRecord, type RecordRow } from './messages';
+import type { AddressObject, MessageRecord } from '../../schemas/message';
+import type { MessageFilter } from '../../schemas/wait-for';
+import type { MessageMatcher } from '../store';
+import { containsIgnoringCase, sentBy } from '../../mail/filter-match';
+import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
 
 /** The plain-text body of message `m`: its column, or for a body of 1 MB or more its pieces joined (see ContentPieces). */
 const TEXT_OF_MESSAGE = `(SELECT CASE WHEN c.text != '' THEN c.text ELSE coalesce(
@@ -15,7 +16,7 @@ const TEXT_OF_MESSAGE = `(SELECT CASE WHEN c.text != '' THEN c.text ELSE coalesc
  * one matcher of waiting for mail, for mail already stored and for mail that wakes a waiting request alike. Text is
  * compared in JavaScript (SQLite's lower() folds ASCII only), with the rules of webhook subscription filters.
  */
-export class MessageMatcher {
+export class SqliteMessageMatcher implements MessageMatcher {
 	private readonly selectOldest: Statement;
 
 	constructor(db: Db) {
@@ -35,7 +36,7 @@ export class MessageMatcher {
 	}
 
 	/** The oldest message of `inbox` received at or after `since` (epoch ms) that passes every part of `filter` given. */
-	oldestMatching(inbox: string, since: number, filter: MessageFilter): MessageRecord | undefined {
+	async oldestMatching(inbox: string, since: number, filter: MessageFilter): Promise<MessageRecord | undefined> {
 		const row = this.selectOldest.get({
 			inbox,
 			since,

@@ -1,22 +1,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { recordJsonHead, recordsJson } from './messages';
-
-/** Filters and search return at most this many messages, newest first (as Mailsac does). */
-export const SEARCH_LIMIT = 100;
+import { SCAN_LIMIT, SEARCH_LIMIT, type AccountInbox, type InboxFilter } from '../store';
+import { recordsJson } from '../records-json';
+import { recordJsonHead } from './messages';
 
 /** The trigram index finds substrings of at least this many characters; shorter ones are matched by a scan. */
 const TRIGRAM = 3;
-
-/** A scan (short terms, or only `read`) looks at this many of the newest messages of each address and domain. */
-export const SCAN_LIMIT = 10_000;
-
-export interface InboxFilter {
-	to?: string;
-	from?: string;
-	subject?: string;
-	read?: boolean;
-}
 
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
@@ -40,7 +29,7 @@ const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
  * "Account-wide" reads: the mail of all private addresses and domains of an account.
  * The listing merges per-inbox and per-domain index walks instead of sorting the account's whole mail.
  */
-export class AccountInbox {
+export class SqliteAccountInbox implements AccountInbox {
 	private readonly ownedDomains: Statement;
 	private readonly ownedAddresses: Statement;
 	private readonly newestOfInbox: Statement;
@@ -62,8 +51,7 @@ export class AccountInbox {
 		this.recordBySeq = db.prepare(`SELECT ${RECORD_JSON} FROM messages m WHERE m.seq = ?`).raw();
 	}
 
-	/** Newest first, `skip` then `limit`, as a JSON array; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
-	list(account: string, limit: number, skip: number, since = -Infinity): { messages: string; unread: number } {
+	async list(account: string, limit: number, skip: number, since = -Infinity): Promise<{ messages: string; unread: number }> {
 		const { domains, inboxes } = this.sources(account);
 		const wanted = skip + limit;
 		const after = Number.isFinite(since) ? since : -1;
@@ -79,8 +67,7 @@ export class AccountInbox {
 		return { messages, unread };
 	}
 
-	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. As a JSON array. */
-	filter(account: string, filter: InboxFilter): string {
+	async filter(account: string, filter: InboxFilter): Promise<string> {
 		const terms: [column: string, text: string][] = [];
 		if (filter.to) terms.push(['recipients', filter.to]);
 		if (filter.from) terms.push(['sender', filter.from]);
@@ -97,8 +84,7 @@ export class AccountInbox {
 		return this.find(match, conditions, params);
 	}
 
-	/** Messages whose to, from or subject contains `query` (case-insensitive). As a JSON array. */
-	search(account: string, query: string): string {
+	async search(account: string, query: string): Promise<string> {
 		if ([...query].length >= TRIGRAM) return this.find(phrase(query), [], { account });
 		const condition = Object.values(SCAN_EXPRESSION)
 			.map((expression) => `instr(lower(${expression}), @scan) > 0`)

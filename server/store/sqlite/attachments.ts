@@ -1,13 +1,13 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AttachmentMeta } from '../schemas/message';
+import type { AttachmentMeta } from '../../schemas/message';
+import type { AttachmentStore } from '../store';
 import { ContentPieces } from './content-pieces';
 
 const META_COLUMNS = `a.checksum, a.content_type AS contentType, a.file_name AS fileName, a.length,
 	a.content_id_header AS contentId, a.content_disposition AS contentDisposition, a.transfer_encoding AS transferEncoding`;
 
-/** Attachments of a message; their bytes are stored once per checksum and read in pieces. */
-export class AttachmentStore {
+export class SqliteAttachmentStore implements AttachmentStore {
 	private readonly selectMessage: Statement;
 	private readonly selectAll: Statement;
 	private readonly selectByIdentifier: Statement;
@@ -25,8 +25,7 @@ export class AttachmentStore {
 		this.selectChunk = db.prepare('SELECT substr(content, ?, ?) FROM attachment_contents WHERE checksum = ?').pluck();
 	}
 
-	/** The message's attachments in order; undefined when the inbox has no such message. */
-	list(inbox: string, messageId: string): AttachmentMeta[] | undefined {
+	async list(inbox: string, messageId: string): Promise<AttachmentMeta[] | undefined> {
 		const content = this.selectMessage.get(messageId, inbox) as number | undefined;
 		return content === undefined ? undefined : this.ofContent(content);
 	}
@@ -36,13 +35,12 @@ export class AttachmentStore {
 		return this.selectAll.all(contentId) as AttachmentMeta[];
 	}
 
-	find(inbox: string, messageId: string, identifier: string): AttachmentMeta | undefined {
+	async find(inbox: string, messageId: string, identifier: string): Promise<AttachmentMeta | undefined> {
 		const content = this.selectMessage.get(messageId, inbox) as number | undefined;
 		return content === undefined ? undefined : (this.selectByIdentifier.get({ content, identifier }) as AttachmentMeta | undefined);
 	}
 
-	/** `length` bytes of an attachment's content from `offset` (0-based); empty past the end. */
-	read(checksum: string, offset: number, length: number): Buffer {
+	async read(checksum: string, offset: number, length: number): Promise<Buffer> {
 		const piece = this.selectChunk.get(offset + 1, length, checksum) as Buffer | undefined;
 		// An attachment of a spooled message is stored in pieces, its content column empty.
 		return piece?.length ? piece : this.pieces.readAttachment(checksum, offset, length);

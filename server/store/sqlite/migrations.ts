@@ -338,4 +338,16 @@ export const MIGRATIONS: string[] = [
 	ALTER TABLE outgoing_messages ADD COLUMN in_reply_to TEXT;
 	CREATE INDEX outgoing_messages_sent ON outgoing_messages(sent);
 	`,
+	`
+	-- Leases: the node attempting a webhook delivery or an outbox entry, and until when. Work held by a node that stops or
+	-- dies is taken up by the next one once its lease has run out. Leases replace the outbox's in_flight flag.
+	ALTER TABLE webhook_deliveries ADD COLUMN lease_node TEXT;
+	ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER;
+	CREATE INDEX webhook_deliveries_lease ON webhook_deliveries(lease_node) WHERE lease_node IS NOT NULL;
+	DROP INDEX outbox_due;
+	ALTER TABLE outbox DROP COLUMN in_flight;
+	ALTER TABLE outbox ADD COLUMN lease_node TEXT;
+	ALTER TABLE outbox ADD COLUMN lease_until INTEGER;
+	CREATE INDEX outbox_due ON outbox(next_attempt);
+	`,
 ];

@@ -1,11 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { SpooledBytes } from '../bytes/spooled-bytes';
-import type { PiecedBytes } from '../bytes/stored-bytes';
-
-/** Size of one stored piece; every piece but the last of a content is exactly this long. */
-const PIECE_SIZE = 1024 * 1024;
+import type { SpooledBytes } from '../../bytes/spooled-bytes';
+import type { PiecedBytes } from '../../bytes/stored-bytes';
+import { PIECE_SIZE, bytesOfPieces, piecesHolding } from '../pieces';
 
 /** Which body of a message: its text or its HTML. */
 export type BodyKind = 'text' | 'html';
@@ -67,23 +65,23 @@ export class ContentPieces {
 	/** A content's raw source as stored in pieces (each read by its own query); undefined when it is not stored so. */
 	rawSource(contentId: number): PiecedBytes | undefined {
 		const length = this.selectRawLength.get(contentId) as number | null;
-		return length === null ? undefined : { length, piece: (seq) => this.selectRawPiece.get(contentId, seq) as Buffer | undefined };
+		return length === null ? undefined : { length, piece: async (seq) => this.selectRawPiece.get(contentId, seq) as Buffer | undefined };
 	}
 
 	/** A body's UTF-8 bytes as stored in pieces (each read by its own query); undefined when it is not stored so. */
 	bodySource(contentId: number, kind: BodyKind): PiecedBytes | undefined {
 		const length = this.selectBodyLength.get(contentId, kind) as number | null;
-		return length === null ? undefined : { length, piece: (seq) => this.selectBodyPiece.get(contentId, kind, seq) as Buffer | undefined };
+		return length === null
+			? undefined
+			: { length, piece: async (seq) => this.selectBodyPiece.get(contentId, kind, seq) as Buffer | undefined };
 	}
 
 	/** `length` bytes of a pieced attachment from `offset`; empty past its end (or when it has no pieces). */
 	readAttachment(checksum: string, offset: number, length: number): Buffer {
 		if (length <= 0) return Buffer.alloc(0);
-		const first = Math.floor(offset / PIECE_SIZE);
-		const pieces = this.selectAttachmentPieces.all(checksum, first, Math.floor((offset + length - 1) / PIECE_SIZE)) as Buffer[];
-		const joined = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-		const start = offset - first * PIECE_SIZE;
-		return joined.subarray(start, start + length);
+		const { first, last } = piecesHolding(offset, length);
+		const pieces = this.selectAttachmentPieces.all(checksum, first, last) as Buffer[];
+		return pieces.length ? bytesOfPieces(pieces, first, offset, length) : Buffer.alloc(0);
 	}
 }
 

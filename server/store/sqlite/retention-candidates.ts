@@ -1,15 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 
-/** A message as the retention sweep judges it by age. */
-export interface AgedMessage {
-	seq: number;
-	received: number;
-	savedBy: string | null;
-}
+import type { AgedMessage, RetentionCandidates } from '../store';
 
-/** The messages the retention sweep may delete: too old, or beyond an inbox's limit (it deletes them with MessageDeletion). */
-export class RetentionCandidates {
+export class SqliteRetentionCandidates implements RetentionCandidates {
 	private readonly oldestAfter: Statement;
 	private readonly overfullInboxes: Statement;
 	private readonly beyondLimit: Statement;
@@ -23,18 +17,15 @@ export class RetentionCandidates {
 			.pluck();
 	}
 
-	/** Up to `limit` messages in the order they arrived (seq), starting after `seq`. */
-	oldest(afterSeq: number, limit: number): AgedMessage[] {
+	async oldest(afterSeq: number, limit: number): Promise<AgedMessage[]> {
 		return this.oldestAfter.all(afterSeq, limit) as AgedMessage[];
 	}
 
-	/** Inboxes holding more than `max` messages, starred ones counted. */
-	inboxesOver(max: number): string[] {
+	async inboxesOver(max: number): Promise<string[]> {
 		return this.overfullInboxes.all(max) as string[];
 	}
 
-	/** Up to `limit` unstarred messages of an inbox beyond its newest `keep`, newest first. */
-	beyond(inbox: string, keep: number, limit: number): number[] {
+	async beyond(inbox: string, keep: number, limit: number): Promise<number[]> {
 		return this.beyondLimit.all(inbox, limit, keep) as number[];
 	}
 }

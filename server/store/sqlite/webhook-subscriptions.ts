@@ -1,33 +1,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { SubscriptionFilter, WebhookSubscription } from '../schemas/webhook';
-import { newId, nowIso } from './ids';
-
-interface SubscriptionRow {
-	id: string;
-	address: string;
-	url: string;
-	filter_json: string | null;
-	created: string;
-}
-
-const toSubscription = (row: SubscriptionRow): WebhookSubscription => ({
-	_id: row.id,
-	address: row.address,
-	url: row.url,
-	filter: row.filter_json === null ? null : (JSON.parse(row.filter_json) as SubscriptionFilter),
-	created: row.created,
-});
-
-/** A filter with no part set matches every message: it is kept as none. */
-const storedFilter = (filter: SubscriptionFilter | undefined) =>
-	filter && Object.values(filter).some((part) => part !== undefined) ? JSON.stringify(filter) : null;
+import type { SubscriptionFilter, WebhookSubscription } from '../../schemas/webhook';
+import type { WebhookSubscriptionStore } from '../store';
+import { newId, nowIso } from '../ids';
+import { storedFilter, toSubscription, type SubscriptionRow } from '../subscription-records';
 
 /**
  * The webhook subscriptions of addresses: beside an address's one `webhook`, any number of consumers of its mail, each
  * with an optional filter. Deleting (releasing) the address deletes them (ON DELETE CASCADE).
  */
-export class WebhookSubscriptionStore {
+export class SqliteWebhookSubscriptionStore implements WebhookSubscriptionStore {
 	private readonly insert: Statement;
 	private readonly selectOfAddress: Statement;
 	private readonly selectOne: Statement;
@@ -42,25 +24,28 @@ export class WebhookSubscriptionStore {
 		this.countOfAddress = db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE address = ?').pluck();
 	}
 
-	create(address: string, url: string, filter?: SubscriptionFilter): WebhookSubscription {
+	async create(address: string, url: string, filter?: SubscriptionFilter): Promise<WebhookSubscription> {
 		const row: SubscriptionRow = { id: newId(), address, url, filter_json: storedFilter(filter), created: nowIso() };
 		this.insert.run(row.id, row.address, row.url, row.filter_json, row.created);
 		return toSubscription(row);
 	}
 
-	/** The subscriptions of an address, oldest first. */
-	list(address: string): WebhookSubscription[] {
-		return (this.selectOfAddress.all(address) as SubscriptionRow[]).map(toSubscription);
+	async list(address: string): Promise<WebhookSubscription[]> {
+		return this.listNow(address);
 	}
 
-	count(address: string): number {
+	async count(address: string): Promise<number> {
 		return this.countOfAddress.get(address) as number;
 	}
 
-	/** Deletes one subscription of an address; returns it, or undefined when the address has none with that id. */
-	remove(address: string, id: string): WebhookSubscription | undefined {
+	async remove(address: string, id: string): Promise<WebhookSubscription | undefined> {
 		const row = this.selectOne.get(id, address) as SubscriptionRow | undefined;
 		if (row) this.deleteOne.run(id, address);
 		return row && toSubscription(row);
+	}
+
+	/** For InboxSettings, read with the settings. */
+	listNow(address: string): WebhookSubscription[] {
+		return (this.selectOfAddress.all(address) as SubscriptionRow[]).map(toSubscription);
 	}
 }

@@ -1,37 +1,34 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AddressStore } from './addresses';
-import { nowIso } from './ids';
-import type { DomainRecord } from '../schemas/domain';
-
-/** Why a domain cannot be claimed; the API answers 403, the CLI prints the message. */
-export class DomainError extends Error {}
+import type { SqliteAddressStore } from './addresses';
+import { DomainError, type DomainStore } from '../store';
+import { nowIso } from '../ids';
+import type { DomainRecord } from '../../schemas/domain';
 
 const SELECT = `SELECT d.domain AS _id, d.owner, d.created,
 	(SELECT a.email FROM addresses a WHERE a.catch_all = d.domain LIMIT 1) AS catchAll
 	FROM domains d`;
 
-export class DomainStore {
+export class SqliteDomainStore implements DomainStore {
 	// Asked for each recipient SMTP accepts and each outgoing recipient: prepared once.
-	private readonly selectOwned;
+	private readonly selectOwned: Statement;
 
 	constructor(
 		private readonly db: Db,
-		private readonly addresses: AddressStore,
+		private readonly addresses: SqliteAddressStore,
 	) {
 		this.selectOwned = db.prepare('SELECT 1 FROM domains WHERE domain = ?');
 	}
 
-	/** Whether an account owns the domain. */
-	isOwned(domain: string): boolean {
+	async isOwned(domain: string): Promise<boolean> {
 		return this.selectOwned.get(domain) !== undefined;
 	}
 
-	get(domain: string): DomainRecord | undefined {
-		return this.db.prepare(`${SELECT} WHERE d.domain = ?`).get(domain) as DomainRecord | undefined;
+	async get(domain: string): Promise<DomainRecord | undefined> {
+		return this.getNow(domain);
 	}
 
-	/** Every owned domain, or only those of one account. */
-	list(owner?: string): DomainRecord[] {
+	async list(owner?: string): Promise<DomainRecord[]> {
 		return (
 			owner === undefined
 				? this.db.prepare(`${SELECT} ORDER BY d.domain`).all()
@@ -39,14 +36,10 @@ export class DomainStore {
 		) as DomainRecord[];
 	}
 
-	/**
-	 * Gives `domain` to `owner`; the existing record, unchanged, when the owner already has it.
-	 * Refused when another account owns it or holds reserved addresses in it (their mail would change hands).
-	 */
-	claim(domain: string, owner: string): DomainRecord {
+	async claim(domain: string, owner: string): Promise<DomainRecord> {
 		return this.db
 			.transaction(() => {
-				const existing = this.get(domain);
+				const existing = this.getNow(domain);
 				if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
 				if (existing) return existing;
 				// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
@@ -55,21 +48,24 @@ export class DomainStore {
 					.get(domain, owner) as { email: string } | undefined;
 				if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
 				this.db.prepare('INSERT INTO domains (domain, owner, created) VALUES (?, ?, ?)').run(domain, owner, nowIso());
-				return this.get(domain)!;
+				return this.getNow(domain)!;
 			})
 			.immediate();
 	}
 
-	/** Gives a domain up: its mail becomes public again (reserved addresses stay reserved) and it has no catch-all. */
-	remove(domain: string): DomainRecord | undefined {
+	async remove(domain: string): Promise<DomainRecord | undefined> {
 		return this.db
 			.transaction(() => {
-				const existing = this.get(domain);
+				const existing = this.getNow(domain);
 				if (!existing) return undefined;
-				this.addresses.setCatchAll(domain, null, existing.owner);
+				this.addresses.setCatchAllNow(domain, null, existing.owner);
 				this.db.prepare('DELETE FROM domains WHERE domain = ?').run(domain);
 				return existing;
 			})
 			.immediate();
+	}
+
+	private getNow(domain: string): DomainRecord | undefined {
+		return this.db.prepare(`${SELECT} WHERE d.domain = ?`).get(domain) as DomainRecord | undefined;
 	}
 }

@@ -2,11 +2,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { DATABASE_FILE, openDatabase } from 'mailroom-server/dist/store/database';
-import { MIGRATIONS } from 'mailroom-server/dist/store/migrations';
-import { MessageStore, RECORD_COLUMNS } from 'mailroom-server/dist/store/messages';
+import { DATABASE_FILE, openDatabase } from 'mailroom-server/dist/store/sqlite/database';
+import { MIGRATIONS } from 'mailroom-server/dist/store/sqlite/migrations';
+import { SqliteMessageStore } from 'mailroom-server/dist/store/sqlite/messages';
+import { RECORD_COLUMNS } from 'mailroom-server/dist/store/message-records';
+import { StoreOpenError } from 'mailroom-server/dist/store/store';
 import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { tempDataDir } from '../../helpers/mailroom';
+import { tempDataDir } from '../../../helpers/mailroom';
 
 describe('the listing index migration', () => {
 	let dir: string;
@@ -15,7 +17,7 @@ describe('the listing index migration', () => {
 	});
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-	it('upgrades a store holding mail: every record stays the same and listings read the new index', () => {
+	it('upgrades a store holding mail: every record stays the same and listings read the new index', async () => {
 		// A store as the schema before the listing index left it, filled with interleaved mail to three inboxes.
 		const version = MIGRATIONS.findIndex((sql) =>
 			sql.includes('CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id,'),
@@ -59,7 +61,7 @@ describe('the listing index migration', () => {
 			.prepare(`EXPLAIN QUERY PLAN SELECT ${RECORD_COLUMNS} FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC LIMIT 10`)
 			.all('a@x.test') as { detail: string }[];
 		expect(plan.map((step) => step.detail)).toEqual(['SEARCH messages USING COVERING INDEX messages_inbox_received (inbox=?)']);
-		const listing = JSON.parse(new MessageStore(db).listInboxJson('b@x.test', 20)) as MessageRecord[];
+		const listing = JSON.parse(await new SqliteMessageStore(db).listInboxJson('b@x.test', 20)) as MessageRecord[];
 		expect(listing.map((record) => record._id)).toEqual(Array.from({ length: 20 }, (_, n) => `id${148 - 3 * n}`));
 		expect(listing[0]).toEqual({
 			_id: 'id148',
@@ -85,5 +87,16 @@ describe('the listing index migration', () => {
 			spam: 0.25,
 		});
 		db.close();
+	});
+
+	it('refuses a database written by a newer Mailroom, saying so', () => {
+		openDatabase(dir).close();
+		const newer = new Database(join(dir, DATABASE_FILE));
+		newer.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+		newer.close();
+		expect(() => openDatabase(dir)).toThrow(StoreOpenError);
+		expect(() => openDatabase(dir)).toThrow(
+			`was written by a newer Mailroom (schema ${MIGRATIONS.length + 1}; this version knows ${MIGRATIONS.length})`,
+		);
 	});
 });

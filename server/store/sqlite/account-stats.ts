@@ -1,11 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import type { AccountStats } from '../schemas/account';
+import type { AccountStatsReader, HeldByAccount } from '../store';
 
-/** What an account holds (GET /api/me/stats, which adds its credits). */
-export type HeldByAccount = Omit<AccountStats, 'sendsRemaining'>;
-
-export class AccountStatsReader {
+export class SqliteAccountStatsReader implements AccountStatsReader {
 	private readonly addresses: Statement;
 	private readonly domains: Statement;
 	private readonly stored: Statement;
@@ -20,7 +17,7 @@ export class AccountStatsReader {
 		this.starred = db.prepare('SELECT count(*) FROM messages WHERE saved_by = ?').pluck();
 	}
 
-	read(account: string): HeldByAccount {
+	async read(account: string): Promise<HeldByAccount> {
 		const { storedMessages, inboxBytes } = this.stored.get({ account }) as { storedMessages: number; inboxBytes: number };
 		return {
 			addresses: this.addresses.all(account) as string[],

@@ -1,0 +1,113 @@
+import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
+import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
+
+/** The columns of a message record, in both engines' `messages` table. */
+export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
+	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
+
+/** A row of RECORD_COLUMNS, as either engine reads it (integers as numbers, JSON as text). */
+export interface RecordRow {
+	id: string;
+	inbox: string;
+	original_inbox: string;
+	domain: string;
+	received: number;
+	subject: string;
+	from_json: string;
+	to_json: string;
+	cc_json: string | null;
+	bcc_json: string | null;
+	size: number;
+	attachments_json: string | null;
+	ip: string;
+	via: string;
+	rtls: number;
+	links_json: string;
+	spam: number;
+	folder: Folder;
+	labels_json: string;
+	read: number | null;
+	saved_by: string | null;
+}
+
+export function toRecord(row: RecordRow): MessageRecord {
+	return {
+		_id: row.id,
+		from: JSON.parse(row.from_json) as AddressObject[],
+		to: JSON.parse(row.to_json) as AddressObject[],
+		cc: row.cc_json === null ? null : (JSON.parse(row.cc_json) as AddressObject[]),
+		bcc: row.bcc_json === null ? null : (JSON.parse(row.bcc_json) as AddressObject[]),
+		subject: row.subject,
+		savedBy: row.saved_by,
+		originalInbox: row.original_inbox,
+		inbox: row.inbox,
+		domain: row.domain,
+		received: new Date(row.received).toISOString(),
+		size: row.size,
+		attachments: row.attachments_json === null ? null : (JSON.parse(row.attachments_json) as string[]),
+		ip: row.ip,
+		via: row.via,
+		folder: row.folder,
+		labels: JSON.parse(row.labels_json) as string[],
+		read: row.read === null ? null : row.read === 1,
+		rtls: row.rtls === 1,
+		links: row.links_json === '[]' ? [] : (JSON.parse(row.links_json) as string[]),
+		spam: row.spam,
+	};
+}
+
+const jsonOrNull = (value: unknown[] | null) => (value === null ? null : JSON.stringify(value));
+
+/** The column values every record of one message shares (the per-recipient ones, and `received`, are each record's own). */
+export function sharedValues(mail: ParsedIncomingMail) {
+	const { parsed } = mail;
+	return {
+		subject: parsed.subject,
+		from_json: JSON.stringify(parsed.from),
+		to_json: JSON.stringify(parsed.to),
+		cc_json: jsonOrNull(parsed.cc),
+		bcc_json: jsonOrNull(parsed.bcc),
+		size: mail.raw.byteLength,
+		attachments_json: parsed.attachments.length ? JSON.stringify(parsed.attachments.map((a) => a.checksum)) : null,
+		ip: mail.ip,
+		via: mail.via,
+		rtls: mail.rtls ? 1 : 0,
+		links_json: JSON.stringify(parsed.links),
+		spam: parsed.spam,
+	};
+}
+
+/**
+ * The record just stored for one recipient, built from the parse rather than by reading back the JSON just written:
+ * this runs for every message.
+ */
+export function storedRecord(mail: ParsedIncomingMail, recipient: Recipient, id: string, received: number): MessageRecord {
+	const { parsed } = mail;
+	return {
+		_id: id,
+		from: parsed.from,
+		to: parsed.to,
+		cc: parsed.cc,
+		bcc: parsed.bcc,
+		subject: parsed.subject,
+		savedBy: null,
+		originalInbox: recipient.originalInbox,
+		inbox: recipient.inbox,
+		domain: recipient.domain,
+		received: new Date(received).toISOString(),
+		size: mail.raw.byteLength,
+		attachments: parsed.attachments.length ? parsed.attachments.map((a) => a.checksum) : null,
+		ip: mail.ip,
+		via: mail.via,
+		folder: 'inbox',
+		labels: [],
+		read: null,
+		rtls: mail.rtls,
+		links: parsed.links,
+		spam: parsed.spam,
+	};
+}
+
+/** Strictly increasing per inbox, so paging with `until` never splits messages that share a millisecond. */
+export const nextReceived = (received: number, lastOfInbox: number | undefined) =>
+	lastOfInbox === undefined || lastOfInbox < received ? received : lastOfInbox + 1;

@@ -1,0 +1,26 @@
+import type { Logger } from '../log';
+import { StoreOpenError, type Store } from './store';
+import { openSqliteStore } from './sqlite/open';
+
+export interface StoreSettings {
+	/** The SQLite database's folder (the embedded default). */
+	dataDir: string;
+	/** A PostgreSQL URL: when set, the store is there instead, shared by every node that names it. */
+	databaseUrl?: string;
+	/** SQLite only: whether a commit waits for the WAL's fsync (see --durability). */
+	durability: 'full' | 'normal';
+}
+
+/** What opens the store: the server's main thread, its ingest thread, or a command of the CLI. */
+export type StoreRole = 'server' | 'ingest' | 'admin';
+
+/**
+ * The one place the engine is chosen: PostgreSQL when a database URL is set, else SQLite in the data folder. `node` names
+ * this process among the nodes of a database; `logger` hears of connections lost and found again.
+ */
+export async function openStore(settings: StoreSettings, role: StoreRole, node: string, logger?: Logger): Promise<Store> {
+	if (settings.databaseUrl) throw new StoreOpenError('PostgreSQL is not supported yet');
+	void node;
+	void logger;
+	return openSqliteStore(settings.dataDir, { durability: settings.durability, role });
+}
