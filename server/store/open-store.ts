@@ -1,6 +1,7 @@
 import type { Logger } from '../log';
-import { StoreOpenError, type Store } from './store';
+import type { Store } from './store';
 import { openSqliteStore } from './sqlite/open';
+import { openPostgresStore } from './postgres/open';
 
 export interface StoreSettings {
 	/** The SQLite database's folder (the embedded default). */
@@ -19,8 +20,6 @@ export type StoreRole = 'server' | 'ingest' | 'admin';
  * this process among the nodes of a database; `logger` hears of connections lost and found again.
  */
 export async function openStore(settings: StoreSettings, role: StoreRole, node: string, logger?: Logger): Promise<Store> {
-	if (settings.databaseUrl) throw new StoreOpenError('PostgreSQL is not supported yet');
-	void node;
-	void logger;
+	if (settings.databaseUrl) return openPostgresStore(settings.databaseUrl, { node, role, logger });
 	return openSqliteStore(settings.dataDir, { durability: settings.durability, role });
 }

@@ -6,6 +6,13 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { startMailroom, type Mailroom } from 'mailroom-server/dist/app';
 import { resolveConfig, type MailroomConfig } from 'mailroom-server/dist/config/settings';
+import { startPostgres } from './postgres';
+
+/**
+ * The engine the servers of the tests store on: SQLite, or with MAILROOM_TEST_ENGINE=postgres a new database of the run's
+ * throwaway PostgreSQL for each server (`npm test` runs the server suites both ways).
+ */
+export const TEST_ENGINE = process.env.MAILROOM_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestMailroom extends Mailroom {
 	/** Clear-text key of the admin account created on first start. */
@@ -59,7 +66,8 @@ export const sameStore = (server: { config: MailroomConfig }) => ({
 
 /** Starts the real server on ephemeral ports and a temporary data folder (or the one given). */
 export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}): Promise<TestMailroom> {
-	const config = testConfig(overrides);
+	const postgres = TEST_ENGINE === 'postgres' && !('databaseUrl' in overrides) ? await startPostgres() : undefined;
+	const config = testConfig({ databaseUrl: await postgres?.newDatabase(), ...overrides });
 	const mailroom = await startMailroom(config);
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mailroom.smtpPort, secure: false, ignoreTLS: true, pool: false });
 	return {
@@ -88,6 +96,7 @@ export async function startTestMailroom(overrides: Partial<MailroomConfig> = {})
 			await mailroom.close();
 			if (!removeData) return;
 			rmSync(config.dataDir, { recursive: true, force: true });
+			await postgres?.stop();
 		},
 	};
 }

@@ -5,6 +5,7 @@ import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { Store } from 'mailroom-server/dist/store/store';
 import { openStore } from 'mailroom-server/dist/store/open-store';
 import { tempDataDir } from './mailroom';
+import { startPostgres } from './postgres';
 
 /** A store opened on its own for a test, with the settings that locate its database (for the query helpers). */
 export interface TestStore extends Store {
@@ -12,18 +13,20 @@ export interface TestStore extends Store {
 }
 
 /** The engines the store suites run on: one suite, two backends. */
-export const ENGINES = ['sqlite'] as const;
+export const ENGINES = ['sqlite', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
 
 /** Opens an empty store on `engine` (in a new data folder, or a new database), removed when it is closed. */
 export async function openTestStore(engine: Engine): Promise<TestStore> {
-	const config = { dataDir: tempDataDir(), durability: 'normal' as const };
+	const postgres = engine === 'postgres' ? await startPostgres() : undefined;
+	const config = { dataDir: tempDataDir(), durability: 'normal' as const, databaseUrl: await postgres?.newDatabase() };
 	const store = await openStore(config, 'server', `test-${engine}`);
 	const close = store.close.bind(store);
 	return Object.assign(store, {
 		config,
 		close: async () => {
 			await close();
+			await postgres?.stop();
 			rmSync(config.dataDir, { recursive: true, force: true });
 		},
 	});

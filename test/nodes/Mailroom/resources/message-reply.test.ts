@@ -9,7 +9,8 @@ describe('Mailroom node: Message Reply', () => {
 	let fixture: NodeFixture;
 	beforeAll(async () => {
 		fixture = await startNodeFixture({ account: 'helpdesk', credits: 20 });
-		for (const address of ['support@example.test', 'sales@example.test']) await fixture.server.addresses.reserve(address, fixture.account.id);
+		for (const address of ['support@example.test', 'sales@example.test'])
+			await fixture.server.addresses.reserve(address, fixture.account.id);
 	});
 	afterAll(() => fixture.stop());
 

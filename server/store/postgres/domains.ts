@@ -1,0 +1,64 @@
+import type { DomainRecord } from '../../schemas/domain';
+import { DomainError, type DomainStore } from '../store';
+import { nowIso } from '../ids';
+import { prepared, type Db } from './database';
+import { PostgresAddressStore } from './addresses';
+import { lockDomains } from './locks';
+import { SearchIndex } from './search-index';
+
+const SELECT = `SELECT d.domain AS "_id", d.owner, d.created,
+	(SELECT a.email FROM addresses a WHERE a.catch_all = d.domain LIMIT 1) AS "catchAll"
+	FROM domains d`;
+
+/** Asked for each recipient SMTP accepts and each outgoing recipient. */
+const IS_OWNED = prepared('domain-is-owned', 'SELECT 1 FROM domains WHERE domain = $1');
+
+/** Claiming and giving up hold the domain's lock (see LockKind.domain), so two claims, or a claim and a reservation, take turns. */
+export class PostgresDomainStore implements DomainStore {
+	constructor(private readonly db: Db) {}
+
+	async isOwned(domain: string): Promise<boolean> {
+		return (await this.db.row(IS_OWNED, [domain])) !== undefined;
+	}
+
+	get(domain: string): Promise<DomainRecord | undefined> {
+		return this.db.row<DomainRecord>(`${SELECT} WHERE d.domain = $1`, [domain]);
+	}
+
+	list(owner?: string): Promise<DomainRecord[]> {
+		return owner === undefined
+			? this.db.rows<DomainRecord>(`${SELECT} ORDER BY d.domain`)
+			: this.db.rows<DomainRecord>(`${SELECT} WHERE d.owner = $1 ORDER BY d.domain`, [owner]);
+	}
+
+	claim(domain: string, owner: string): Promise<DomainRecord> {
+		return this.db.transaction(async (tx) => {
+			await lockDomains(tx, [domain]);
+			const domains = new PostgresDomainStore(tx);
+			const existing = await domains.get(domain);
+			if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
+			if (existing) return existing;
+			// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
+			const othersAddress = await tx.row<{ email: string }>(
+				"SELECT email FROM addresses WHERE email LIKE ('%@' || $1) AND owner <> $2 LIMIT 1",
+				[domain, owner],
+			);
+			if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
+			await tx.run('INSERT INTO domains (domain, owner, created) VALUES ($1, $2, $3)', [domain, owner, nowIso()]);
+			await new SearchIndex(tx).claimed(domain);
+			return (await domains.get(domain))!;
+		});
+	}
+
+	remove(domain: string): Promise<DomainRecord | undefined> {
+		return this.db.transaction(async (tx) => {
+			await lockDomains(tx, [domain]);
+			const existing = await new PostgresDomainStore(tx).get(domain);
+			if (!existing) return undefined;
+			await new PostgresAddressStore(tx).setCatchAll(domain, null, existing.owner);
+			await tx.run('DELETE FROM domains WHERE domain = $1', [domain]);
+			await new SearchIndex(tx).givenUp(domain);
+			return existing;
+		});
+	}
+}

@@ -1,0 +1,62 @@
+import { prepared, type Db, type PoolDb } from './database';
+
+/**
+ * Mailroom's advisory locks take two keys: what kind of thing is locked, then hashtext() of its name. The kinds' high half
+ * spells "MR", so they never meet the locks of another application sharing the database.
+ */
+export const LockKind = {
+	migrations: 0x4d520001,
+	task: 0x4d520002,
+	/** Held while a transaction stores mail in an inbox: `received` is then strictly increasing per inbox on every node. */
+	inbox: 0x4d520003,
+	/**
+	 * Shared while a transaction stores mail in a domain, exclusive while one makes an inbox of it private or public again
+	 * (reserving, releasing, claiming, giving up, a catch-all): the search index then holds exactly the private mail.
+	 */
+	domain: 0x4d520004,
+} as const;
+
+/**
+ * The same names in the same order on every node (JavaScript's sort, not the database's collation), so that no two
+ * transactions wait for each other's locks in a circle.
+ */
+const inOrder = (names: string[]) => [...new Set(names)].sort();
+
+/** Locks `domains` exclusively until the transaction ends. */
+export async function lockDomains(tx: Db, domains: string[]): Promise<void> {
+	await tx.run(`SELECT pg_advisory_xact_lock(${LockKind.domain}, hashtext(name)) FROM unnest($1::text[]) AS name`, [inOrder(domains)]);
+}
+
+const LOCK_FOR_STORING = prepared(
+	'lock-for-storing',
+	`SELECT (SELECT count(pg_advisory_xact_lock_shared(${LockKind.domain}, hashtext(name))) FROM unnest($1::text[]) AS name),
+		(SELECT count(pg_advisory_xact_lock(${LockKind.inbox}, hashtext(name))) FROM unnest($2::text[]) AS name)`,
+);
+
+/**
+ * Locks the inboxes mail is being stored in (exclusively) and their domains (shared), until the transaction ends. The
+ * statement after this one sees what the transactions that held them committed.
+ */
+export async function lockForStoring(tx: Db, inboxes: string[], domains: string[]): Promise<void> {
+	await tx.run(LOCK_FOR_STORING, [inOrder(domains), inOrder(inboxes)]);
+}
+
+/** The domain of an address: what follows its last "@". */
+export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
+/**
+ * Runs `task` while holding the lock of its name, on a connection kept for it; undefined when another session holds it.
+ * Should that connection break, PostgreSQL releases the lock and another node may start the task while this one ends it.
+ */
+export function runExclusive<T>(pool: PoolDb, name: string, task: () => Promise<T>): Promise<T | undefined> {
+	return pool.session(async (session) => {
+		const lock = [LockKind.task, name];
+		const taken = await session.row<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', lock);
+		if (!taken?.taken) return undefined;
+		try {
+			return await task();
+		} finally {
+			await session.run('SELECT pg_advisory_unlock($1, hashtext($2))', lock);
+		}
+	});
+}

@@ -1,0 +1,62 @@
+import type { MessageDeletion } from '../store';
+import type { Db } from './database';
+
+/**
+ * The one way messages leave the store; each method is one transaction. A content is shared by the records of one SMTP
+ * transaction, and attachment bytes by every content with the same file, so each goes only with the last record
+ * referring to it. Nodes deleting at once must agree on which is the last: each locks the rows it may delete before
+ * looking (in a statement of its own, which sees what the other committed meanwhile) whether anything still refers to them.
+ */
+export class PostgresMessageDeletion implements MessageDeletion {
+	constructor(private readonly db: Db) {}
+
+	async deleteMessage(inbox: string, id: string): Promise<boolean> {
+		return (await this.purge('id = $1 AND inbox = $2', [id, inbox])) > 0;
+	}
+
+	deleteInbox(inbox: string): Promise<number> {
+		return this.purge('inbox = $1 AND saved_by IS NULL', [inbox]);
+	}
+
+	deleteDomain(domain: string): Promise<number> {
+		return this.purge('domain = $1', [domain]);
+	}
+
+	async deleteBySeq(seqs: number[]): Promise<number> {
+		return seqs.length ? this.purge('seq = ANY($1::bigint[])', [seqs]) : 0;
+	}
+
+	private purge(condition: string, params: unknown[]): Promise<number> {
+		return this.db.transaction(async (tx) => {
+			const deleted = await tx.rows<{ content_id: number }>(`DELETE FROM messages WHERE ${condition} RETURNING content_id`, params);
+			const contents = [...new Set(deleted.map((row) => row.content_id))].sort((a, b) => a - b);
+			if (contents.length) await releaseContents(tx, contents);
+			return deleted.length;
+		});
+	}
+}
+
+/** Deletes the contents no record refers to any more, and then the attachment bytes no content refers to. */
+async function releaseContents(tx: Db, contentIds: number[]): Promise<void> {
+	await tx.run('SELECT 1 FROM contents WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [contentIds]);
+	const unused = (
+		await tx.rows<{ id: number }>(
+			'SELECT id FROM contents c WHERE id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.content_id = c.id)',
+			[contentIds],
+		)
+	).map((row) => row.id);
+	if (unused.length === 0) return;
+	const checksums = (
+		await tx.rows<{ checksum: string }>('DELETE FROM content_attachments WHERE content_id = ANY($1::bigint[]) RETURNING checksum', [unused])
+	).map((row) => row.checksum);
+	// Their pieces go with them (ON DELETE CASCADE).
+	await tx.run('DELETE FROM contents WHERE id = ANY($1::bigint[])', [unused]);
+	if (checksums.length === 0) return;
+	const candidates = [...new Set(checksums)];
+	await tx.run('SELECT 1 FROM attachment_contents WHERE checksum = ANY($1::text[]) ORDER BY checksum FOR UPDATE', [candidates]);
+	await tx.run(
+		`DELETE FROM attachment_contents a WHERE checksum = ANY($1::text[])
+			AND NOT EXISTS (SELECT 1 FROM content_attachments c WHERE c.checksum = a.checksum)`,
+		[candidates],
+	);
+}

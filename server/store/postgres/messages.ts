@@ -1,0 +1,234 @@
+import type { MessageRecord } from '../../schemas/message';
+import type { ParsedIncomingMail } from '../../mail/incoming-mail';
+import type { MessageContent } from '../../mail/message-content';
+import { DeletedWhileReadError, type StoredBytes } from '../../bytes/stored-bytes';
+import { isSpooled } from '../../bytes/spooled-bytes';
+import type { MessageBody } from '../../bytes/message-body';
+import type { MessageStore } from '../store';
+import { newId } from '../ids';
+import { RECORD_COLUMNS, nextReceived, sharedValues, storedRecord, toRecord, type RecordRow } from '../message-records';
+import { prepared, storable, type Db } from './database';
+import { ContentPieces, piecedLength, storedText, type BodyKind } from './content-pieces';
+import { PostgresAttachmentStore } from './attachments';
+import { lockForStoring } from './locks';
+import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
+import { searchText } from './search-index';
+
+const NO_BYTES = Buffer.alloc(0);
+
+/** Bytes in memory as a Buffer over the same memory (mail arrives in a SharedArrayBuffer). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A body as its column holds it: its UTF-8 bytes, or nothing when it is stored in pieces. */
+const bodyColumn = (body: MessageBody) => (isSpooled(body) ? NO_BYTES : Buffer.from(body));
+
+/** The last `received` of each inbox, for keeping it strictly increasing. */
+const LAST_RECEIVED = prepared(
+	'last-received',
+	`SELECT name AS inbox, (SELECT received FROM messages WHERE inbox = name ORDER BY received DESC LIMIT 1) AS received
+		FROM unnest($1::text[]) AS name`,
+);
+
+/**
+ * One record, and (its inbox being private) its entry in the search index. The search text goes with every record, used
+ * or not: one statement for both costs less than asking first whether the inbox is private.
+ */
+const INSERT_RECORD = prepared(
+	'insert-record',
+	`WITH stored AS (
+		INSERT INTO messages (${RECORD_COLUMNS}, content_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL, $18)
+		RETURNING seq
+	)
+	INSERT INTO messages_search (seq, sender, recipients, subject)
+	SELECT seq, $19, $20, $21 FROM stored
+	WHERE EXISTS (SELECT 1 FROM addresses WHERE email = $2) OR EXISTS (SELECT 1 FROM domains WHERE domain = $4)`,
+);
+
+const INSERT_CONTENT = prepared(
+	'insert-content',
+	'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+);
+const INSERT_ATTACHMENT_BYTES = prepared(
+	'insert-attachment-bytes',
+	'INSERT INTO attachment_contents (checksum, content) VALUES ($1, $2) ON CONFLICT (checksum) DO NOTHING',
+);
+const INSERT_ATTACHMENT = prepared(
+	'insert-attachment',
+	`INSERT INTO content_attachments (content_id, position, checksum, content_type, file_name, length, content_id_header,
+		content_disposition, transfer_encoding) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+);
+
+interface ContentRow {
+	id: number;
+	message_id: string;
+	date: string | null;
+	priority: string;
+	headers: string;
+	text: Buffer;
+	html: Buffer | null;
+	text_pieced: number | null;
+	html_pieced: number | null;
+}
+
+interface RawRow {
+	id: number;
+	raw: Buffer;
+	pieced: number | null;
+}
+
+export class PostgresMessageStore implements MessageStore {
+	constructor(private readonly db: Db) {}
+
+	/** Stores a message: its content once, one record per recipient; in the caller's transaction, or in one of its own. */
+	insert(mail: ParsedIncomingMail): Promise<MessageRecord[]> {
+		return this.db.transaction(async (tx) => {
+			const contentId = await insertContent(tx, mail);
+			// Mail to the same inbox from another node waits here until this transaction commits, then reads its `received`.
+			await lockForStoring(
+				tx,
+				mail.recipients.map((recipient) => recipient.inbox),
+				mail.recipients.map((recipient) => recipient.domain),
+			);
+			const lastRows = await tx.rows<{ inbox: string; received: number | null }>(LAST_RECEIVED, [mail.recipients.map((r) => r.inbox)]);
+			const last = new Map(lastRows.map((row) => [row.inbox, row.received ?? undefined]));
+			const shared = sharedValues(mail);
+			const subject = storable(shared.subject);
+			const records: MessageRecord[] = [];
+			for (const recipient of mail.recipients) {
+				const received = nextReceived(mail.received.getTime(), last.get(recipient.inbox));
+				last.set(recipient.inbox, received);
+				const id = newId();
+				const search = searchText(mail.parsed.from, mail.parsed.to, recipient.inbox, subject);
+				// prettier-ignore
+				await tx.run(INSERT_RECORD, [
+					id, recipient.inbox, recipient.originalInbox, recipient.domain, received, subject, shared.from_json, shared.to_json,
+					shared.cc_json, shared.bcc_json, shared.size, shared.attachments_json, shared.ip, shared.via, shared.rtls,
+					shared.links_json, shared.spam, contentId, search.sender, search.recipients, search.subject,
+				]);
+				records.push({ ...storedRecord(mail, recipient, id, received), subject });
+			}
+			return records;
+		});
+	}
+
+	async byIds(ids: string[]): Promise<MessageRecord[]> {
+		return (await this.db.rows<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = ANY($1::text[])`, [ids])).map(toRecord);
+	}
+
+	async listInboxJson(inbox: string, limit: number, until?: number): Promise<string> {
+		const before = until === undefined ? '' : 'AND m.received < $3';
+		const rows = await this.db.rows<RecordJsonRow>(
+			`SELECT ${RECORD_JSON} FROM messages m WHERE m.inbox = $1 ${before} ORDER BY m.received DESC, m.seq DESC LIMIT $2`,
+			until === undefined ? [inbox, limit] : [inbox, limit, until],
+		);
+		return recordArray(rows);
+	}
+
+	async listDomain(domain: string, limit: number, until?: number): Promise<MessageRecord[]> {
+		// Inclusive: records of different inboxes (one SMTP transaction to several addresses) share a `received`.
+		const atOrBefore = until === undefined ? '' : 'AND received <= $3';
+		const rows = await this.db.rows<RecordRow>(
+			`SELECT ${RECORD_COLUMNS} FROM messages WHERE domain = $1 ${atOrBefore} ORDER BY received DESC, seq DESC LIMIT $2`,
+			until === undefined ? [domain, limit] : [domain, limit, until],
+		);
+		return rows.map(toRecord);
+	}
+
+	async countDomain(domain: string): Promise<number> {
+		return (await this.db.row<{ n: number }>('SELECT count(*) AS n FROM messages WHERE domain = $1', [domain]))!.n;
+	}
+
+	async count(inbox: string): Promise<number> {
+		return (await this.db.row<{ n: number }>('SELECT count(*) AS n FROM messages WHERE inbox = $1', [inbox]))!.n;
+	}
+
+	async get(inbox: string, id: string): Promise<MessageRecord | undefined> {
+		const row = await this.db.row<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM messages WHERE id = $1 AND inbox = $2`, [id, inbox]);
+		return row && toRecord(row);
+	}
+
+	placeOf(id: string): Promise<{ inbox: string; domain: string } | undefined> {
+		return this.db.row('SELECT inbox, domain FROM messages WHERE id = $1', [id]);
+	}
+
+	async rawSource(inbox: string, id: string): Promise<StoredBytes | undefined> {
+		const row = await this.db.row<RawRow>(
+			`SELECT c.id, c.raw, ${piecedLength('raw')} AS pieced
+				FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = $1 AND m.inbox = $2`,
+			[id, inbox],
+		);
+		return row && this.storedRaw(row);
+	}
+
+	async content(inbox: string, id: string): Promise<MessageContent | undefined> {
+		const row = await this.db.row<ContentRow>(
+			`SELECT c.id, c.message_id, c.date, c.priority, c.headers, c.text, c.html,
+					${piecedLength('text')} AS text_pieced,
+					${piecedLength('html')} AS html_pieced
+				FROM messages m JOIN contents c ON c.id = m.content_id WHERE m.id = $1 AND m.inbox = $2`,
+			[id, inbox],
+		);
+		if (!row) return undefined;
+		// Read when asked for, possibly after the transaction this store is bound to: on the pool.
+		const { outside } = this.db;
+		const pieces = new ContentPieces(outside);
+		const bodyBytes = (kind: BodyKind, column: Buffer, pieced: number | null): StoredBytes =>
+			pieced === null ? column : pieces.body(row.id, kind, pieced);
+		return {
+			messageId: row.message_id,
+			date: row.date,
+			priority: row.priority,
+			headers: JSON.parse(row.headers) as [string, string][],
+			text: () => storedText(bodyBytes('text', row.text, row.text_pieced)),
+			html: async () => (row.html === null ? null : storedText(bodyBytes('html', row.html, row.html_pieced))),
+			textBytes: () => Promise.resolve(bodyBytes('text', row.text, row.text_pieced)),
+			htmlBytes: () => Promise.resolve(row.html === null ? null : bodyBytes('html', row.html, row.html_pieced)),
+			raw: async () => {
+				const raw = await outside.row<RawRow>(`SELECT c.id, c.raw, ${piecedLength('raw')} AS pieced FROM contents c WHERE c.id = $1`, [
+					row.id,
+				]);
+				if (!raw) throw new DeletedWhileReadError();
+				return this.storedRaw(raw);
+			},
+			attachments: () => new PostgresAttachmentStore(outside).ofContent(row.id),
+		};
+	}
+
+	/** A content row's raw source: its column, or (the column left empty) its pieces. */
+	private storedRaw(row: RawRow): StoredBytes {
+		return row.pieced === null ? row.raw : new ContentPieces(this.db).raw(row.id, row.pieced);
+	}
+}
+
+/**
+ * The content row of a message, with its attachments and (a spooled message) its pieces, copied in from the spool files.
+ * Attachment bytes are stored once per checksum: a message whose attachment is there already adds only its metadata.
+ */
+async function insertContent(tx: Db, mail: ParsedIncomingMail): Promise<number> {
+	const { parsed } = mail;
+	const { id } = (await tx.row<{ id: number }>(INSERT_CONTENT, [
+		parsed.messageId,
+		parsed.date,
+		parsed.priority,
+		JSON.stringify(parsed.headers),
+		bodyColumn(parsed.text),
+		parsed.html === null ? null : bodyColumn(parsed.html),
+		isSpooled(mail.raw) ? NO_BYTES : asBuffer(mail.raw),
+	]))!;
+	const pieces = new ContentPieces(tx);
+	if (isSpooled(mail.raw)) await pieces.writeRaw(id, mail.raw);
+	if (isSpooled(parsed.text)) await pieces.writeBody(id, 'text', parsed.text);
+	if (parsed.html !== null && isSpooled(parsed.html)) await pieces.writeBody(id, 'html', parsed.html);
+	for (const [position, attachment] of parsed.attachments.entries()) {
+		const { content } = attachment;
+		const added = await tx.run(INSERT_ATTACHMENT_BYTES, [attachment.checksum, isSpooled(content) ? NO_BYTES : asBuffer(content)]);
+		if (added && isSpooled(content)) await pieces.writeAttachment(attachment.checksum, content);
+		// prettier-ignore
+		await tx.run(INSERT_ATTACHMENT, [
+			id, position, attachment.checksum, attachment.contentType, attachment.fileName, attachment.length, attachment.contentId,
+			attachment.contentDisposition, attachment.transferEncoding,
+		]);
+	}
+	return id;
+}

@@ -1,0 +1,318 @@
+import { StoreOpenError } from '../store';
+import { describeTarget, type PoolDb } from './database';
+import { LockKind } from './locks';
+
+/** Text compared byte by byte, as SQLite's BINARY collation does: the same order and equality whatever the server's locale. */
+const TEXT = 'TEXT COLLATE "C"';
+
+/**
+ * Schema versions, applied in order; the table schema_version records how many ran. Never edit a shipped entry: append a
+ * new one. Tables and columns are named as in the SQLite schema (server/store/sqlite/migrations.ts), so both engines read
+ * rows alike: flags are INTEGER 0/1, times epoch ms (BIGINT), JSON is TEXT.
+ */
+export const MIGRATIONS: string[] = [
+	`
+	CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+	CREATE TABLE accounts (
+		id ${TEXT} PRIMARY KEY,
+		name ${TEXT} NOT NULL UNIQUE,
+		credits BIGINT NOT NULL DEFAULT 0 CHECK (credits >= 0),
+		is_admin INTEGER NOT NULL DEFAULT 0,
+		created ${TEXT} NOT NULL
+	);
+
+	CREATE TABLE api_keys (
+		id ${TEXT} PRIMARY KEY,
+		account_id ${TEXT} NOT NULL REFERENCES accounts (id),
+		hash ${TEXT} NOT NULL UNIQUE,
+		label ${TEXT} NOT NULL DEFAULT '',
+		created ${TEXT} NOT NULL,
+		revoked ${TEXT}
+	);
+	CREATE INDEX api_keys_account ON api_keys (account_id);
+
+	-- Forwarding records of private addresses.
+	CREATE TABLE addresses (
+		email ${TEXT} PRIMARY KEY,
+		owner ${TEXT} NOT NULL REFERENCES accounts (id),
+		forward ${TEXT},
+		enablews INTEGER NOT NULL DEFAULT 0,
+		webhook ${TEXT},
+		webhook_slack ${TEXT},
+		webhook_slack_to_from INTEGER,
+		catch_all ${TEXT},
+		info ${TEXT} NOT NULL DEFAULT '',
+		created ${TEXT} NOT NULL,
+		updated ${TEXT} NOT NULL
+	);
+	CREATE INDEX addresses_owner ON addresses (owner);
+	-- A domain has one catch-all address at most, looked up for every message without a webhook of its own.
+	CREATE UNIQUE INDEX addresses_catch_all ON addresses (catch_all) WHERE catch_all IS NOT NULL;
+
+	-- Domains owned by an account: all their mail is private to it.
+	CREATE TABLE domains (
+		domain ${TEXT} PRIMARY KEY,
+		owner ${TEXT} NOT NULL REFERENCES accounts (id),
+		created ${TEXT} NOT NULL
+	);
+	CREATE INDEX domains_owner ON domains (owner);
+
+	-- One row per accepted SMTP transaction, shared by the records of all its recipients. The bodies are kept as UTF-8
+	-- bytes: text cannot hold the NUL characters a body may have. A large message's raw source and large bodies are in
+	-- pieces (below), their columns here empty.
+	CREATE TABLE contents (
+		id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		message_id ${TEXT} NOT NULL,
+		date ${TEXT},
+		priority ${TEXT} NOT NULL,
+		headers ${TEXT} NOT NULL,
+		text BYTEA NOT NULL,
+		html BYTEA,
+		raw BYTEA NOT NULL
+	);
+
+	-- One row per recipient inbox. Big content lives in contents.
+	CREATE TABLE messages (
+		seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		id ${TEXT} NOT NULL UNIQUE,
+		inbox ${TEXT} NOT NULL,
+		original_inbox ${TEXT} NOT NULL,
+		domain ${TEXT} NOT NULL,
+		received BIGINT NOT NULL,
+		subject ${TEXT} NOT NULL,
+		from_json ${TEXT} NOT NULL,
+		to_json ${TEXT} NOT NULL,
+		cc_json ${TEXT},
+		bcc_json ${TEXT},
+		size BIGINT NOT NULL,
+		attachments_json ${TEXT},
+		ip ${TEXT} NOT NULL,
+		via ${TEXT} NOT NULL,
+		rtls INTEGER NOT NULL,
+		links_json ${TEXT} NOT NULL,
+		spam DOUBLE PRECISION NOT NULL,
+		folder ${TEXT} NOT NULL DEFAULT 'inbox',
+		labels_json ${TEXT} NOT NULL DEFAULT '[]',
+		read INTEGER,
+		saved_by ${TEXT},
+		content_id BIGINT NOT NULL REFERENCES contents (id)
+	);
+	-- Listings walk an inbox or a domain newest first; the account-wide listing merges such walks.
+	CREATE INDEX messages_inbox_received ON messages (inbox, received DESC, seq DESC);
+	CREATE INDEX messages_domain_received ON messages (domain, received DESC, seq DESC);
+	CREATE INDEX messages_content ON messages (content_id);
+	-- Account-wide unread counts read only these small indexes.
+	CREATE INDEX messages_inbox_unread ON messages (inbox) WHERE read IS DISTINCT FROM 1;
+	CREATE INDEX messages_domain_unread ON messages (domain) WHERE read IS DISTINCT FROM 1;
+	CREATE INDEX messages_starred ON messages (saved_by, received DESC, seq) WHERE saved_by IS NOT NULL;
+
+	-- Account-wide search: the text it compares, folded to lower case by JavaScript (lower() depends on the server's
+	-- locale), of private mail only (reserved addresses and owned domains), as SQLite's messages_search. Trigrams find any
+	-- substring of three characters or more through the index.
+	CREATE TABLE messages_search (
+		seq BIGINT PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE,
+		sender ${TEXT} NOT NULL,
+		recipients ${TEXT} NOT NULL,
+		subject ${TEXT} NOT NULL
+	);
+	CREATE INDEX messages_search_trigrams ON messages_search
+		USING gin (sender gin_trgm_ops, recipients gin_trgm_ops, subject gin_trgm_ops);
+
+	-- Attachment bytes, stored once per checksum (MD5 hex).
+	CREATE TABLE attachment_contents (
+		checksum ${TEXT} PRIMARY KEY,
+		content BYTEA NOT NULL
+	);
+
+	CREATE TABLE content_attachments (
+		content_id BIGINT NOT NULL REFERENCES contents (id),
+		position INTEGER NOT NULL,
+		checksum ${TEXT} NOT NULL REFERENCES attachment_contents (checksum),
+		content_type ${TEXT} NOT NULL,
+		file_name ${TEXT},
+		length BIGINT NOT NULL,
+		content_id_header ${TEXT},
+		content_disposition ${TEXT},
+		transfer_encoding ${TEXT},
+		PRIMARY KEY (content_id, position)
+	);
+	CREATE INDEX content_attachments_checksum ON content_attachments (checksum);
+
+	-- Large (spooled) messages: the raw source, attachments and large bodies (UTF-8, split anywhere) in 1 MB pieces,
+	-- copied in from the spool files a piece at a time. The pieces go with their row.
+	CREATE TABLE content_raw_pieces (
+		content_id BIGINT NOT NULL REFERENCES contents (id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (content_id, seq)
+	);
+	CREATE TABLE attachment_pieces (
+		checksum ${TEXT} NOT NULL REFERENCES attachment_contents (checksum) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (checksum, seq)
+	);
+	CREATE TABLE content_body_pieces (
+		content_id BIGINT NOT NULL REFERENCES contents (id) ON DELETE CASCADE,
+		kind ${TEXT} NOT NULL CHECK (kind IN ('text', 'html')),
+		seq INTEGER NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (content_id, kind, seq)
+	);
+	-- Stored uncompressed (most is compressed already, or random): writing skips a futile compression, and reading a
+	-- range of an attachment fetches only the chunks that hold it.
+	ALTER TABLE attachment_contents ALTER COLUMN content SET STORAGE EXTERNAL;
+	ALTER TABLE content_raw_pieces ALTER COLUMN data SET STORAGE EXTERNAL;
+	ALTER TABLE attachment_pieces ALTER COLUMN data SET STORAGE EXTERNAL;
+	ALTER TABLE content_body_pieces ALTER COLUMN data SET STORAGE EXTERNAL;
+
+	-- Webhook signing secrets, one per account; the previous one keeps signing for a day after a rotation.
+	CREATE TABLE webhook_secrets (
+		account_id ${TEXT} PRIMARY KEY REFERENCES accounts (id),
+		secret ${TEXT} NOT NULL,
+		previous_secret ${TEXT},
+		rotated BIGINT
+	);
+
+	-- Secrets the server itself keeps (the key of the encryptedInbox HMAC).
+	CREATE TABLE server_secrets (
+		name ${TEXT} PRIMARY KEY,
+		value ${TEXT} NOT NULL
+	);
+
+	-- encryptedInbox local part (inbox-<hex>) -> the inbox it stands for; an HMAC cannot be reversed.
+	CREATE TABLE encrypted_inboxes (
+		token ${TEXT} PRIMARY KEY,
+		inbox ${TEXT} NOT NULL
+	);
+
+	-- Webhook subscriptions of an address, each with an optional filter; they go with their address.
+	CREATE TABLE webhook_subscriptions (
+		id ${TEXT} PRIMARY KEY,
+		address ${TEXT} NOT NULL REFERENCES addresses (email) ON DELETE CASCADE,
+		url ${TEXT} NOT NULL,
+		filter_json ${TEXT},
+		created ${TEXT} NOT NULL
+	);
+	CREATE INDEX webhook_subscriptions_address ON webhook_subscriptions (address, created, id);
+
+	-- One delivery per message record and webhook, written in the message's own transaction. A node attempting it holds
+	-- its lease (lease_node, until lease_until): no other node takes it before the lease runs out.
+	CREATE TABLE webhook_deliveries (
+		id ${TEXT} PRIMARY KEY,
+		message_id ${TEXT} NOT NULL,
+		account_id ${TEXT} NOT NULL,
+		address ${TEXT} NOT NULL,
+		url ${TEXT} NOT NULL,
+		kind ${TEXT} NOT NULL DEFAULT 'webhook' CHECK (kind IN ('webhook', 'slack', 'slack-to-from')),
+		subscription_id ${TEXT},
+		status ${TEXT} NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'refused')),
+		attempts INTEGER NOT NULL DEFAULT 0,
+		-- attempts made before the last manual redelivery: the retry schedule restarts there.
+		schedule_start INTEGER NOT NULL DEFAULT 0,
+		lease_node ${TEXT},
+		lease_until BIGINT,
+		next_attempt BIGINT,
+		last_status_code INTEGER,
+		last_error ${TEXT},
+		created BIGINT NOT NULL,
+		updated BIGINT NOT NULL
+	);
+	CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt, id) WHERE status = 'pending';
+	CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (lease_node) WHERE lease_node IS NOT NULL;
+	CREATE INDEX webhook_deliveries_message ON webhook_deliveries (message_id);
+	CREATE INDEX webhook_deliveries_updated ON webhook_deliveries (updated) WHERE status <> 'pending';
+
+	-- Recent Activity: one row per webhook attempt.
+	CREATE TABLE webhook_attempts (
+		seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		id ${TEXT} NOT NULL UNIQUE,
+		delivery_id ${TEXT} NOT NULL,
+		account_id ${TEXT} NOT NULL,
+		message_id ${TEXT} NOT NULL,
+		address ${TEXT} NOT NULL,
+		url ${TEXT} NOT NULL,
+		subscription_id ${TEXT},
+		attempt INTEGER NOT NULL,
+		status ${TEXT} NOT NULL CHECK (status IN ('delivered', 'retrying', 'failed', 'refused')),
+		status_code INTEGER,
+		error ${TEXT},
+		duration_ms BIGINT NOT NULL,
+		time BIGINT NOT NULL,
+		next_retry BIGINT
+	);
+	CREATE INDEX webhook_attempts_account ON webhook_attempts (account_id, time DESC, seq DESC);
+	CREATE INDEX webhook_attempts_time ON webhook_attempts (time);
+
+	-- Sent mail: one row per message, a status per recipient (each naming its field: to, cc or bcc).
+	CREATE TABLE outgoing_messages (
+		seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		id ${TEXT} NOT NULL UNIQUE,
+		account_id ${TEXT} NOT NULL REFERENCES accounts (id),
+		from_address ${TEXT} NOT NULL,
+		subject ${TEXT} NOT NULL,
+		sent ${TEXT} NOT NULL,
+		recipients_json ${TEXT} NOT NULL,
+		in_reply_to ${TEXT},
+		status ${TEXT} NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+		last_error ${TEXT},
+		attempts INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX outgoing_messages_account ON outgoing_messages (account_id, seq DESC);
+	CREATE INDEX outgoing_messages_sent ON outgoing_messages (sent);
+
+	-- Sent messages with recipients still to deliver; the row goes when none is left. Leased as webhook deliveries are.
+	CREATE TABLE outbox (
+		message_id ${TEXT} PRIMARY KEY REFERENCES outgoing_messages (id),
+		raw BYTEA NOT NULL,
+		ip ${TEXT} NOT NULL,
+		via ${TEXT} NOT NULL,
+		next_attempt BIGINT NOT NULL,
+		lease_node ${TEXT},
+		lease_until BIGINT
+	);
+	CREATE INDEX outbox_due ON outbox (next_attempt, message_id);
+	CREATE INDEX outbox_leased ON outbox (lease_node) WHERE lease_node IS NOT NULL;
+	`,
+];
+
+/**
+ * Checks that the database holds UTF-8 text, and brings the schema up to date under an advisory lock, so that nodes
+ * starting together migrate one after the other (the later ones find nothing left to do). Each version commits with its
+ * record in schema_version. A database a newer Mailroom has written is refused: this version would not know what its
+ * tables mean.
+ */
+export async function migrate(pool: PoolDb): Promise<void> {
+	const where = describeTarget(pool.target);
+	const encoding = (await pool.row<{ server_encoding: string }>('SHOW server_encoding'))!.server_encoding;
+	if (encoding !== 'UTF8') {
+		throw new StoreOpenError(`the database ${where} is in ${encoding}: Mailroom needs UTF8 (CREATE DATABASE ... ENCODING 'UTF8')`);
+	}
+	await pool.session(async (session) => {
+		await session.run('SELECT pg_advisory_lock($1, 0)', [LockKind.migrations]);
+		try {
+			await session.run(`CREATE TABLE IF NOT EXISTS schema_version (
+				singleton BOOLEAN PRIMARY KEY DEFAULT true CHECK (singleton),
+				version INTEGER NOT NULL
+			)`);
+			const current = (await session.row<{ version: number }>('SELECT version FROM schema_version'))?.version ?? 0;
+			if (current > MIGRATIONS.length) {
+				throw new StoreOpenError(
+					`the database ${where} was written by a newer Mailroom: schema ${current}, this version knows ${MIGRATIONS.length} (upgrade Mailroom)`,
+				);
+			}
+			for (let version = current; version < MIGRATIONS.length; version++) {
+				await session.transaction(async (tx) => {
+					await tx.run(MIGRATIONS[version]);
+					await tx.run(
+						'INSERT INTO schema_version (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = excluded.version',
+						[version + 1],
+					);
+				});
+			}
+		} finally {
+			await session.run('SELECT pg_advisory_unlock($1, 0)', [LockKind.migrations]);
+		}
+	});
+}

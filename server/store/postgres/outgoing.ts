@@ -1,0 +1,118 @@
+import type { OutgoingRecord } from '../../schemas/outgoing';
+import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
+import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
+import type { Db } from './database';
+import { FREE_AND_DUE, nextDueSql } from './leases';
+
+export class PostgresOutgoingStore implements OutgoingStore {
+	constructor(private readonly db: Db) {}
+
+	/** The conditional UPDATE waits for any other send of the account and then counts its credits again: never overspent. */
+	record(message: NewOutgoing, lease: Lease): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null> {
+		return this.db.transaction(async (tx) => {
+			const charged = await tx.row<{ credits: number }>(
+				'UPDATE accounts SET credits = credits - $1 WHERE id = $2 AND credits >= $1 RETURNING credits',
+				[message.recipients.length, message.accountId],
+			);
+			if (!charged) return null;
+			const recipients = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
+			const row = await tx.row<OutgoingRow>(
+				`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, in_reply_to, status)
+					VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued') RETURNING *`,
+				[message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients), message.inReplyTo],
+			);
+			await tx.run(
+				'INSERT INTO outbox (message_id, raw, ip, via, next_attempt, lease_node, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+				[message.id, message.raw, message.ip, message.via, Date.now(), lease.node, lease.until],
+			);
+			return { record: toOutgoingRecord(row!), creditsRemaining: charged.credits };
+		});
+	}
+
+	async get(id: string): Promise<OutgoingRecord | undefined> {
+		const row = await this.db.row<OutgoingRow>('SELECT * FROM outgoing_messages WHERE id = $1', [id]);
+		return row && toOutgoingRecord(row);
+	}
+
+	async list(accountId: string, limit: number): Promise<OutgoingRecord[]> {
+		const rows = await this.db.rows<OutgoingRow>('SELECT * FROM outgoing_messages WHERE account_id = $1 ORDER BY seq DESC LIMIT $2', [
+			accountId,
+			limit,
+		]);
+		return rows.map(toOutgoingRecord);
+	}
+
+	deleteSettledBefore(before: string, limit: number): Promise<number> {
+		return this.db.run(
+			`DELETE FROM outgoing_messages WHERE seq IN (SELECT seq FROM outgoing_messages o WHERE sent < $1
+				AND NOT EXISTS (SELECT 1 FROM outbox WHERE message_id = o.id) ORDER BY sent LIMIT $2)`,
+			[before, limit],
+		);
+	}
+
+	/** Rows another node is claiming at the same moment are skipped, not waited for: no entry is leased twice. */
+	async claimDue(now: number, limit: number, lease: Lease): Promise<string[]> {
+		const rows = await this.db.rows<{ message_id: string; next_attempt: number }>(
+			`UPDATE outbox o SET lease_node = $3, lease_until = $4
+				FROM (SELECT message_id FROM outbox WHERE ${FREE_AND_DUE}
+					ORDER BY next_attempt, message_id LIMIT $2 FOR UPDATE SKIP LOCKED) due
+				WHERE o.message_id = due.message_id RETURNING o.message_id, o.next_attempt`,
+			[now, limit, lease.node, lease.until],
+		);
+		// RETURNING gives rows in the order they were updated, not the subquery's.
+		rows.sort((a, b) => a.next_attempt - b.next_attempt || (a.message_id < b.message_id ? -1 : 1));
+		return rows.map((row) => row.message_id);
+	}
+
+	async renewLeases(lease: Lease): Promise<void> {
+		await this.db.run('UPDATE outbox SET lease_until = $2 WHERE lease_node = $1', [lease.node, lease.until]);
+	}
+
+	async releaseLeases(node: string): Promise<void> {
+		await this.db.run('UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = $1', [node]);
+	}
+
+	async nextDue(now: number): Promise<number | undefined> {
+		return (await this.db.row<{ next: number | null }>(nextDueSql('outbox', 'true'), [now]))!.next ?? undefined;
+	}
+
+	async entry(id: string): Promise<OutboxEntry | undefined> {
+		const row = await this.db.row<Omit<OutboxEntry, 'record'>>('SELECT raw, ip, via FROM outbox WHERE message_id = $1', [id]);
+		const record = row && (await this.get(id));
+		return record && { record, ...row };
+	}
+
+	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord> {
+		return this.db.transaction(async (tx) => {
+			const { recipients, status, lastError } = settledBy((await lockedRecord(tx, id))!, outcomes, retryAt !== null);
+			const row = await tx.row<OutgoingRow>(
+				`UPDATE outgoing_messages SET recipients_json = $1, status = $2, last_error = $3, attempts = attempts + 1 WHERE id = $4
+					RETURNING *`,
+				[JSON.stringify(recipients), status, lastError, id],
+			);
+			if (status === 'queued') {
+				await tx.run('UPDATE outbox SET lease_node = NULL, lease_until = NULL, next_attempt = $1 WHERE message_id = $2', [
+					retryAt ?? 0,
+					id,
+				]);
+			} else await tx.run('DELETE FROM outbox WHERE message_id = $1', [id]);
+			return toOutgoingRecord(row!);
+		});
+	}
+
+	markDelivered(id: string, addresses: string[]): Promise<void> {
+		return this.db.transaction(async (tx) => {
+			const recipients = deliveredTo((await lockedRecord(tx, id))!, addresses);
+			await tx.run('UPDATE outgoing_messages SET recipients_json = $1 WHERE id = $2', [JSON.stringify(recipients), id]);
+		});
+	}
+}
+
+/**
+ * A sent message, locked until the transaction ends: an attempt settling its relayed recipients on one node and the local
+ * copies marking theirs on another each rewrite the recipients after the other, neither losing what the other wrote.
+ */
+async function lockedRecord(tx: Db, id: string): Promise<OutgoingRecord | undefined> {
+	const row = await tx.row<OutgoingRow>('SELECT * FROM outgoing_messages WHERE id = $1 FOR UPDATE', [id]);
+	return row && toOutgoingRecord(row);
+}

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { newId } from 'mailroom-server/dist/store/ids';
+import type { NewOutgoing, Store } from 'mailroom-server/dist/store/store';
+import { openPostgresStore } from 'mailroom-server/dist/store/postgres/open';
+import { startPostgres, type TestPostgres } from '../../../helpers/postgres';
+import { Sql, freshStore } from './fixtures';
+
+/** Entries are recorded due at the time of recording: the tests' times are taken from it. */
+const NOW = Date.now();
+const leaseTo = (node: string, until = NOW + 60_000) => ({ node, until });
+
+describe('PostgreSQL store: sent mail and the outbox, leased to one node at a time', () => {
+	let postgres: TestPostgres;
+	let store: Store;
+	let other: Store;
+	let sql: Sql;
+	let account: string;
+	beforeAll(async () => {
+		postgres = await startPostgres();
+		const fresh = await freshStore(postgres);
+		store = fresh.store;
+		other = await openPostgresStore(fresh.url, { node: 'node-b', role: 'server' });
+		sql = await Sql.on(fresh.url);
+	});
+	afterAll(async () => {
+		await sql.close();
+		await other.close();
+		await store.close();
+		await postgres.stop();
+	});
+	beforeEach(async () => {
+		await sql.rows('TRUNCATE outbox, outgoing_messages CASCADE');
+		account = (await store.accounts.create(`sender-${newId()}`, { credits: 100 })).id;
+	});
+
+	const message = (to: string[], overrides: Partial<NewOutgoing> = {}): NewOutgoing => ({
+		id: newId(),
+		accountId: account,
+		from: 'me@local.test',
+		subject: 'hello',
+		sent: new Date(NOW).toISOString(),
+		recipients: to.map((address, i) => ({ address, field: i ? 'cc' : 'to', route: address.endsWith('@local.test') ? 'local' : 'relay' })),
+		inReplyTo: null,
+		raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
+		ip: '192.0.2.1',
+		via: '127.0.0.1',
+		...overrides,
+	});
+	/** Records a message whose first attempt (by node-a, at once) found nothing to do; it is due at `due`. */
+	const queued = async (due: number, to = ['x@remote.test']) => {
+		const { record } = (await store.outgoing.record(message(to), leaseTo('node-a')))!;
+		await store.outgoing.settle(record._id, new Map([[to[0], { status: 'temporary', error: '451 later' }]]), due);
+		return record._id;
+	};
+
+	it('takes one credit per recipient and records the message with its outbox entry, leased to the sender', async () => {
+		const sent = message(['a@local.test', 'b@remote.test'], { inReplyTo: 'received-1' });
+		const recorded = await store.outgoing.record(sent, leaseTo('node-a'));
+		expect(recorded?.creditsRemaining).toBe(98);
+		expect(recorded?.record).toMatchObject({
+			_id: sent.id,
+			to: ['a@local.test'],
+			cc: ['b@remote.test'],
+			bcc: [],
+			status: 'queued',
+			attempts: 0,
+			inReplyTo: 'received-1',
+			recipients: [
+				{ address: 'a@local.test', field: 'to', route: 'local', status: 'queued', error: null },
+				{ address: 'b@remote.test', field: 'cc', route: 'relay', status: 'queued', error: null },
+			],
+		});
+		expect(await store.outgoing.get(sent.id)).toEqual(recorded?.record);
+		expect(await store.outgoing.entry(sent.id)).toEqual({ record: recorded?.record, raw: sent.raw, ip: sent.ip, via: sent.via });
+		// Leased to its sender, who attempts it at once: no other node takes it before the lease runs out.
+		expect(await other.outgoing.claimDue(NOW + 30_000, 10, leaseTo('node-b'))).toEqual([]);
+		expect(await other.outgoing.claimDue(NOW + 60_001, 10, leaseTo('node-b', NOW + 120_000))).toEqual([sent.id]);
+	});
+
+	it('changes nothing when the account has too few credits, and never overspends under sends from two nodes', async () => {
+		const poor = (await store.accounts.create(`poor-${newId()}`, { credits: 7 })).id;
+		expect(await store.outgoing.record(message(['a@x.test'], { accountId: 'nobody' }), leaseTo('node-a'))).toBeNull();
+		const outcomes = await Promise.all(
+			Array.from({ length: 12 }, (_, i) =>
+				(i % 2 ? store : other).outgoing.record(message([`c${i}a@x.test`, `c${i}b@x.test`], { accountId: poor }), leaseTo('node-a')),
+			),
+		);
+		expect(outcomes.filter((outcome) => outcome !== null)).toHaveLength(3);
+		expect((await store.accounts.require(poor)).credits).toBe(1);
+		expect((await store.outgoing.list(poor, 10)).length).toBe(3);
+		expect(
+			outcomes
+				.filter((outcome) => outcome !== null)
+				.map((outcome) => outcome.creditsRemaining)
+				.sort(),
+		).toEqual([1, 3, 5]);
+	});
+
+	it('leases entries that are due and free, oldest first, and no entry to two nodes claiming at once', async () => {
+		const ids = [];
+		for (let i = 0; i < 40; i++) ids.push(await queued(NOW + 1000 + (i % 10)));
+		expect(await store.outgoing.claimDue(NOW + 999, 10, leaseTo('node-a'))).toEqual([]);
+		const claims = await Promise.all(
+			Array.from({ length: 8 }, (_, i) => (i % 2 ? store : other).outgoing.claimDue(NOW + 2000, 7, leaseTo(i % 2 ? 'node-a' : 'node-b'))),
+		);
+		const claimed = claims.flat();
+		expect(claimed.sort()).toEqual([...ids].sort());
+		expect(new Set(claimed).size).toBe(40);
+		const dueAt = new Map(
+			(await sql.rows<{ message_id: string; next_attempt: string }>('SELECT message_id, next_attempt FROM outbox')).map((row) => [
+				row.message_id,
+				Number(row.next_attempt),
+			]),
+		);
+		for (const claim of claims) {
+			const due = claim.map((id) => dueAt.get(id)!);
+			expect(due).toEqual([...due].sort((a, b) => a - b));
+		}
+	});
+
+	it('renews and releases the leases of a node, and says when the next entry is due, a lease running out included', async () => {
+		expect(await store.outgoing.nextDue(NOW)).toBeUndefined();
+		const later = await queued(NOW + 5000);
+		const soon = await queued(NOW + 1000);
+		expect(await store.outgoing.nextDue(NOW)).toBe(NOW + 1000);
+		expect(await store.outgoing.claimDue(NOW + 1000, 1, leaseTo('node-a', NOW + 2000))).toEqual([soon]);
+		expect(await store.outgoing.nextDue(NOW + 1000)).toBe(NOW + 2001);
+		await store.outgoing.renewLeases(leaseTo('node-a', NOW + 9000));
+		expect(await store.outgoing.nextDue(NOW + 1000)).toBe(NOW + 5000);
+		expect(await other.outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([later]);
+		await store.outgoing.releaseLeases('node-a');
+		expect(await other.outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([soon]);
+		await other.outgoing.releaseLeases('node-b');
+		expect(await store.outgoing.nextDue(NOW + 6000)).toBeUndefined();
+		expect(await store.outgoing.nextDue(NOW)).toBe(NOW + 1000);
+	});
+
+	it('settles an attempt: delivered and failed stay so, the rest are retried or given up, the entry goes when none is left', async () => {
+		const sent = message(['ok@remote.test', 'bad@remote.test', 'later@remote.test']);
+		await store.outgoing.record(sent, leaseTo('node-a'));
+		const first = await store.outgoing.settle(
+			sent.id,
+			new Map([
+				['ok@remote.test', { status: 'delivered' }],
+				['bad@remote.test', { status: 'permanent', error: '550 no such user' }],
+				['later@remote.test', { status: 'temporary', error: '451 busy' }],
+			]),
+			NOW + 1000,
+		);
+		expect(first).toMatchObject({ status: 'queued', attempts: 1, lastError: '451 busy' });
+		expect(first.recipients.map((r) => [r.status, r.error])).toEqual([
+			['delivered', null],
+			['failed', '550 no such user'],
+			['queued', '451 busy'],
+		]);
+		expect(await sql.rows('SELECT next_attempt, lease_node, lease_until FROM outbox')).toEqual([
+			{ next_attempt: String(NOW + 1000), lease_node: null, lease_until: null },
+		]);
+		const last = await store.outgoing.settle(sent.id, new Map([['later@remote.test', { status: 'temporary', error: '451 still' }]]), null);
+		expect(last).toMatchObject({ status: 'failed', attempts: 2, lastError: 'gave up after 2 attempts: 451 still' });
+		expect(await store.outgoing.entry(sent.id)).toBeUndefined();
+
+		const delivered = message(['one@remote.test']);
+		await store.outgoing.record(delivered, leaseTo('node-a'));
+		expect((await store.outgoing.settle(delivered.id, new Map([['one@remote.test', { status: 'delivered' }]]), NOW)).status).toBe(
+			'delivered',
+		);
+		expect(await sql.count('outbox')).toBe(0);
+	});
+
+	it('marks local recipients delivered inside the transaction that stores their copies', async () => {
+		const sent = message(['a@local.test', 'b@remote.test']);
+		await store.outgoing.record(sent, leaseTo('node-a'));
+		await store.transaction((parts) => parts.outgoing.markDelivered(sent.id, ['a@local.test']));
+		expect((await store.outgoing.get(sent.id))?.recipients.map((r) => r.status)).toEqual(['delivered', 'queued']);
+	});
+
+	it('lists sent mail newest first, and deletes the settled mail older than a time', async () => {
+		const old = message(['a@remote.test'], { sent: '2026-01-01T00:00:00.000Z' });
+		const pending = message(['b@remote.test'], { sent: '2026-01-02T00:00:00.000Z' });
+		const recent = message(['c@remote.test'], { sent: '2026-06-01T00:00:00.000Z' });
+		for (const sent of [old, pending, recent]) await store.outgoing.record(sent, leaseTo('node-a'));
+		for (const sent of [old, recent])
+			await store.outgoing.settle(sent.id, new Map([[sent.recipients[0].address, { status: 'delivered' }]]), null);
+		expect((await store.outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id, old.id]);
+		expect((await store.outgoing.list(account, 1)).map((record) => record._id)).toEqual([recent.id]);
+		expect(await store.outgoing.deleteSettledBefore('2026-03-01T00:00:00.000Z', 10)).toBe(1);
+		expect((await store.outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id]);
+	});
+});
