@@ -1,7 +1,8 @@
 // Puts together the two packages next to what tsc compiled into them: the nodes' icons and codex files (*.node.json),
 // where n8n looks for them (n8n-nodes-mailroom is this repository's own package.json, its files in dist/); the
 // dashboard's page and its bundled browser code, and the README, in the mailroom-server package.
-const { rmSync } = require('node:fs');
+const { existsSync, readdirSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
 const { parallel, src, dest } = require('gulp');
 const esbuild = require('esbuild');
 
@@ -34,10 +35,26 @@ function copyReadme() {
 	return src('README.md').pipe(dest(SERVER_PACKAGE));
 }
 
-// tsc only adds and overwrites: a module moved or deleted in the sources would linger in dist/, and still import.
-async function clean() {
-	for (const dir of ['dist', `${SERVER_PACKAGE}/dist`]) rmSync(dir, { recursive: true, force: true });
+/** What tsc compiled from where: each output folder and the source folder its .js, .d.ts and .js.map files come from. */
+const COMPILED = [
+	{ out: `${SERVER_PACKAGE}/dist`, source: 'server', keep: ['dashboard/public'] },
+	{ out: 'dist/nodes', source: 'nodes', keep: [] },
+	{ out: 'dist/credentials', source: 'credentials', keep: [] },
+];
+
+/**
+ * tsc only adds and overwrites: a module moved or deleted in the sources would linger in dist/, and still import. This
+ * deletes what no source compiles to any more, leaving the rest in place (so tests running meanwhile keep their files).
+ */
+async function pruneStale() {
+	for (const { out, source, keep } of COMPILED) {
+		if (!existsSync(out)) continue;
+		for (const file of readdirSync(out, { recursive: true })) {
+			const compiled = /^(.*)\.(js|d\.ts|js\.map)$/.exec(file);
+			if (!compiled || keep.some((folder) => file.startsWith(folder))) continue;
+			if (!existsSync(join(source, `${compiled[1]}.ts`))) rmSync(join(out, file));
+		}
+	}
 }
 
-exports.clean = clean;
-exports['build:assets'] = parallel(copyNodeAssets, copyDashboardPage, bundleDashboardCode, copyReadme);
+exports['build:assets'] = parallel(pruneStale, copyNodeAssets, copyDashboardPage, bundleDashboardCode, copyReadme);

@@ -55,6 +55,18 @@ async function bootstrapAdmin(store: Store): Promise<Mailroom['bootstrap']> {
 	});
 }
 
+/**
+ * Tells the other nodes of the database (if any) that the work this one held is free: the outbox and the webhook queue gave
+ * their leases back as they closed, and the others take the work up at once rather than when they would have looked next.
+ */
+async function handOverWork(store: Store, log: Logger): Promise<void> {
+	try {
+		await store.transaction((parts) => parts.announce({ messages: [], webhooks: true, forwards: true }));
+	} catch (err) {
+		log.warn({ err: (err as Error).message }, 'the other nodes could not be told of the work this one gave back');
+	}
+}
+
 /** A name for this process among the nodes of its database: its host, and random bytes so restarts differ. */
 const newNodeId = (host: string) => `${host}-${randomBytes(4).toString('hex')}`;
 
@@ -155,15 +167,17 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const waiters = new MailWaiters(ingest, store.matcher);
 	// Mail other nodes store wakes this node's websockets, waiters and queues as its own does.
 	store.onAnnouncement((announcement) => {
+		if (announcement.webhooks) webhooks.lookForWork();
+		if (announcement.forwards) outbox.lookForWork();
+		if (announcement.messages.length === 0) return;
 		void messages.byIds(announcement.messages.map((message) => message.id)).then(
-			(records) =>
-				ingest.storedByAnotherNode(records, {
-					webhookMessageIds: announcement.webhooks ? records.map((record) => record._id) : [],
-					forwardIds: [],
-				}),
+			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
 			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
 		);
 	});
+	// Mail other nodes stored while this one did not hear them: requests waiting for mail look again. (The queues need no
+	// such call: the node that stored the mail takes its deliveries, and any node finds due work when it looks next.)
+	store.onAnnouncementsMissed(() => waiters.recheckAll());
 
 	const sender = new Sender({
 		store: outgoing,
@@ -207,6 +221,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.close();
 			await webhooks.close();
+			await handOverWork(store, log);
 			await store.close();
 			log.info('Mailroom stopped');
 		})());

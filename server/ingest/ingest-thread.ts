@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../log';
 import type { IncomingMail } from '../mail/incoming-mail';
+import { StoreUnavailableError } from '../store/store';
 import { MessageWriter, type MessageWriterConfig, type StoredMail } from './message-writer';
 
 export interface IngestThreadData {
@@ -11,7 +12,8 @@ export interface IngestThreadData {
 
 export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
 
-export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string };
+/** `unavailable`: the store could not be reached (a StoreUnavailableError, whose class a thread's message does not carry). */
+export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string; unavailable: boolean };
 
 const { config } = workerData as IngestThreadData;
 // Requests that come while the store opens wait for it.
@@ -42,6 +44,6 @@ port.on('message', (request: IngestRequest) => {
 		.then((opened) => opened.store(mail))
 		.then(
 			(stored) => reply({ id, stored }),
-			(err: Error) => reply({ id, error: err.message }),
+			(err: Error) => reply({ id, error: err.message, unavailable: err instanceof StoreUnavailableError }),
 		);
 });

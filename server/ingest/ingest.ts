@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { IncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
+import { StoreUnavailableError } from '../store/store';
 import type { IngestReply, IngestRequest, IngestThreadData } from './ingest-thread';
 import type { RecordedEffects, StoredMail } from './message-writer';
 
@@ -94,7 +95,7 @@ export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEff
 			for (const answer of replies) {
 				const waiting = this.waiting.get(answer.id)!;
 				this.waiting.delete(answer.id);
-				if ('error' in answer) waiting.reject(new Error(answer.error));
+				if ('error' in answer) waiting.reject(answer.unavailable ? new StoreUnavailableError(answer.error) : new Error(answer.error));
 				else waiting.resolve(answer.stored);
 			}
 		});

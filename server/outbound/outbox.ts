@@ -60,6 +60,11 @@ export class Outbox {
 		this.schedule();
 	}
 
+	/** Takes up what is due now (another node recorded forwards, or gave back the entries it held). */
+	lookForWork(): void {
+		this.schedule();
+	}
+
 	/** A lease of this node, for an entry it records and attempts at once. */
 	lease(): Lease {
 		return leaseOf(this.options.node, this.options.lease);
@@ -144,7 +149,7 @@ export class Outbox {
 		return this.options.relay.send(entry.raw, entry.record.from, addresses);
 	}
 
-	/** Takes up what is due while fewer than PARALLEL_ATTEMPTS run, and wakes up when the next entry is due. */
+	/** Takes up what is due while fewer than PARALLEL_ATTEMPTS run, and wakes up when the next entry is due, or within a lease. */
 	private schedule(): void {
 		if (this.closed) return;
 		if (this.looking) {
@@ -172,7 +177,9 @@ export class Outbox {
 		if (free > 0) for (const id of await store.claimDue(Date.now(), free, this.lease())) void this.attempt(id);
 		if (this.running.size >= PARALLEL_ATTEMPTS) return; // each attempt that ends looks again
 		const next = await store.nextDue(Date.now());
-		if (next !== undefined) this.wakeAt(next);
+		// Nothing tells this node of what other nodes record: looking again within a lease finds their entries before the
+		// lease of one that dies runs out, so they are taken up then rather than never.
+		this.wakeAt(Math.min(next ?? Infinity, Date.now() + this.options.lease));
 	}
 
 	private wakeAt(at: number): void {

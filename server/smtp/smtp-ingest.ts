@@ -8,6 +8,7 @@ import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
 import { type Spool } from './spool';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import type { Logger } from '../log';
+import { StoreUnavailableError } from '../store/store';
 
 export interface SmtpIngestOptions {
 	hostname: string;
@@ -124,7 +125,9 @@ export class SmtpIngest {
 				this.receive(stream, session)
 					.then((message) => callback(null, message))
 					.catch((err: Error & { responseCode?: number }) => {
-						if (!err.responseCode) options.log.error({ err }, 'storing a message failed');
+						// The database away (PostgreSQL): expected, and temporary for the sender, as for the API's 503.
+						if (err instanceof StoreUnavailableError) options.log.warn({ err: err.message }, 'the store is unavailable');
+						else if (!err.responseCode) options.log.error({ err }, 'storing a message failed');
 						callback(err.responseCode ? err : smtpError(451, 'Temporary failure storing the message, try again later'));
 					})
 					.finally(() => this.inTransaction.delete(session.id));

@@ -467,6 +467,11 @@ export interface Store extends StoreParts {
 	exclusive<T>(name: string, task: () => Promise<T>): Promise<T | undefined>;
 	/** Calls `listener` for mail other nodes store (never on SQLite). */
 	onAnnouncement(listener: (announcement: StoredAnnouncement) => void): void;
+	/**
+	 * Calls `listener` when announcements may have been missed: the connection that hears them was lost and is back. What
+	 * waits for mail should look again.
+	 */
+	onAnnouncementsMissed(listener: () => void): void;
 	/** Resolves when the database answers; StoreUnavailableError when it does not. */
 	ping(): Promise<void>;
 	close(): Promise<void>;

@@ -72,6 +72,7 @@ export class MailWaiters {
 			return Promise.resolve({ kind: 'full', of: 'caller', limit: this.limits.perCaller });
 		return new Promise((resolve) => {
 			let settled = false;
+			let timer: NodeJS.Timeout | undefined;
 			const waiter: Waiter = {
 				...request,
 				lookedFromSince: false,
@@ -85,13 +86,21 @@ export class MailWaiters {
 				},
 			};
 			const leave = () => waiter.settle({ kind: 'gone' });
-			const timer = setTimeout(() => waiter.settle({ kind: 'timeout' }), request.timeout);
 			gone.addEventListener('abort', leave);
 			this.add(waiter);
 			if (gone.aborted) return leave();
-			// Registered before the store is asked, so a message stored in between wakes it: none is missed.
-			void this.check(waiter, request.since).then(() => (waiter.lookedFromSince = true));
+			// Registered before the store is asked, so a message stored in between wakes it: none is missed. The timeout counts
+			// from the store's first answer, so `timeout=0` is that answer (or 408), however long the store takes to give it.
+			void this.check(waiter, request.since).then(() => {
+				waiter.lookedFromSince = true;
+				if (!settled) timer = setTimeout(() => waiter.settle({ kind: 'timeout' }), request.timeout);
+			});
 		});
+	}
+
+	/** Every waiter looks again from its `since` (after mail may have gone unannounced: see Store.onAnnouncementsMissed). */
+	recheckAll(): void {
+		for (const waiters of this.byInbox.values()) for (const waiter of waiters) void this.check(waiter, waiter.since);
 	}
 
 	/** Ends every wait (503 for its client), so a shutdown is not held up by them. */

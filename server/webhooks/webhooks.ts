@@ -67,6 +67,11 @@ export class Webhooks {
 		this.dispatcher.start();
 	}
 
+	/** Claims what is due now (another node recorded deliveries, or gave back the ones it held). */
+	lookForWork(): void {
+		this.dispatcher.dispatch();
+	}
+
 	redeliver(deliveryId: string): Promise<boolean> {
 		return this.dispatcher.redeliver(deliveryId);
 	}

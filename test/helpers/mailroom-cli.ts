@@ -101,11 +101,27 @@ export class ServeProcess {
 		const served = new ServeProcess(spawn(process.execPath, [CLI, 'serve', ...args], { env: cleanEnv(env) }), where);
 		let exited: number | null | undefined;
 		void served.exited.then(({ code }) => (exited = code));
-		await waitFor(async () => {
-			if (exited !== undefined) throw new Error(`mailroom serve exited (${exited}) before it was running:\n${served.output}`);
-			return runningAt(served.output) !== undefined || (await accepts(where.httpHost, where.httpPort));
-		}, 'mailroom serve to run');
+		try {
+			// A start takes a second or two, longer on a busy machine.
+			await waitFor(
+				async () => {
+					if (exited !== undefined) throw new Error(`mailroom serve exited (${exited}) before it was running:\n${served.output}`);
+					return runningAt(served.output) !== undefined || (await accepts(where.httpHost, where.httpPort));
+				},
+				'mailroom serve to run',
+				30_000,
+			);
+		} catch (err) {
+			// Not left running behind the failed test.
+			served.child.kill('SIGKILL');
+			throw err;
+		}
 		return served;
+	}
+
+	/** The base URL of its HTTP API. */
+	get httpUrl(): string {
+		return `http://${this.where.httpHost}:${this.where.httpPort}`;
 	}
 
 	/** Everything printed so far, on stdout and stderr. */

@@ -26,6 +26,8 @@ export interface TestRelayOptions {
 	port?: number;
 	/** An SMTP reply code and text to refuse a recipient with, or undefined to accept it. */
 	refuse?: (recipient: string) => { code: number; message: string } | undefined;
+	/** Holds the answer to a recipient's RCPT TO (an attempt kept open) until the promise it returns settles, if it returns one. */
+	hold?: (recipient: string) => Promise<void> | undefined;
 	/** PEM files for STARTTLS. */
 	tls?: { cert: string; key: string };
 	/** user:pass required to log in (only with tls). */
@@ -46,9 +48,14 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
 			callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
 		},
 		onRcptTo: (address, _session, callback) => {
-			const refusal = options.refuse?.(address.address);
-			if (!refusal) return callback();
-			callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+			const answer = () => {
+				const refusal = options.refuse?.(address.address);
+				if (!refusal) return callback();
+				callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+			};
+			const held = options.hold?.(address.address);
+			if (held) void held.finally(answer);
+			else answer();
 		},
 		onData: (stream, session, callback) => {
 			const chunks: Buffer[] = [];

@@ -31,7 +31,7 @@ export interface Listener {
 }
 
 /** Opens /incoming-messages and collects every frame. */
-export async function listen(server: TestMailroom, query: string): Promise<Listener> {
+export async function listen(server: Pick<TestMailroom, 'httpUrl'>, query: string): Promise<Listener> {
 	const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`);
 	const frames: Frame[] = [];
 	const binary: boolean[] = [];

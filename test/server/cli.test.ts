@@ -29,6 +29,8 @@ import { mimeMessage } from '../helpers/raw-messages';
 import { startTestRelay, type TestRelay } from '../helpers/smtp-relay';
 import { selfSignedCertificate } from '../helpers/tls';
 import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startPostgres } from '../helpers/postgres';
+import { queryColumn } from '../helpers/database';
 
 /** Data folders for the whole file, removed after it. */
 const newDataDir = dataDirs();
@@ -727,6 +729,41 @@ const CASES: Record<string, FlagCase> = {
 		check: async (server, { key }) => {
 			// Pruned at the start: kept seven days by default.
 			expect((await server.api<WebhookAttempt[]>('/api/webhook-activity', { key })).body).toEqual([]);
+		},
+	},
+	'work-lease': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			// Holds the attempt open: the delivery stays leased to the node for as long.
+			receiver.reply = () => ({ status: 200, delayMs: 5000 });
+			await receiver.listen();
+			return { receiver, close: () => receiver.close() };
+		},
+		settings: { 'work-lease': '3s' },
+		check: async (server, { receiver }) => {
+			await mailWithWebhook(server, `${receiver!.url}/hook`);
+			const leased = await waitFor(
+				() => server.query<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries')[0]?.lease_until,
+				'the delivery to be leased',
+			);
+			// Held until at most 3 s from now: 60 s by default.
+			expect(leased - Date.now()).toBeLessThanOrEqual(3000);
+		},
+	},
+	'database-url': {
+		prepare: async () => {
+			const postgres = await startPostgres();
+			return { files: { url: await postgres.newDatabase() }, close: () => postgres.stop() };
+		},
+		settings: { 'database-url': ({ files }) => files!.url },
+		check: async (server, { files }) => {
+			await server.send({ to: 'pg@flags.test', subject: 'in PostgreSQL' });
+			expect((await server.inbox('pg@flags.test')).map((message) => message.subject)).toEqual(['in PostgreSQL']);
+			// Stored in the database named, not in the data folder.
+			expect(await queryColumn({ config: { dataDir: server.where.dataDir, databaseUrl: files!.url } }, 'SELECT subject FROM messages')).toEqual([
+				'in PostgreSQL',
+			]);
+			expect(existsSync(join(server.where.dataDir, 'mailroom.sqlite'))).toBe(false);
 		},
 	},
 	'smtp-max-clients': {

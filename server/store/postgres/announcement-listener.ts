@@ -8,11 +8,12 @@ const LAST_RETRY_MS = 10_000;
 
 /**
  * Hears what other nodes announce, on a connection of its own (LISTEN keeps it). When the connection is lost it connects
- * again, waiting longer after each failure; what was announced meanwhile is not heard (the queues find their work by
- * their due times all the same).
+ * again, waiting longer after each failure; what was announced meanwhile is not heard, so once it hears again it tells
+ * whoever waits for mail to look again.
  */
 export class AnnouncementListener {
 	private readonly listeners: ((announcement: StoredAnnouncement) => void)[] = [];
+	private readonly missedListeners: (() => void)[] = [];
 	private client: Client | undefined;
 	private retryMs = FIRST_RETRY_MS;
 	private retry: NodeJS.Timeout | undefined;
@@ -33,6 +34,11 @@ export class AnnouncementListener {
 		this.listeners.push(listener);
 	}
 
+	/** `listener` is called each time the listener hears again after a lost connection. */
+	onMissed(listener: () => void): void {
+		this.missedListeners.push(listener);
+	}
+
 	async close(): Promise<void> {
 		this.closed = true;
 		clearTimeout(this.retry);
@@ -50,8 +56,11 @@ export class AnnouncementListener {
 		try {
 			await client.connect();
 			await client.query(`LISTEN ${CHANNEL}`);
-			if (this.retryMs > FIRST_RETRY_MS) this.logger?.info('hearing the other nodes again');
+			const wasLost = this.retryMs > FIRST_RETRY_MS;
 			this.retryMs = FIRST_RETRY_MS;
+			if (!wasLost) return;
+			this.logger?.info('hearing the other nodes again');
+			for (const listener of this.missedListeners) listener();
 		} catch (err) {
 			this.lost(client, err);
 		}

@@ -60,6 +60,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 		durable: () => Promise.resolve(),
 		exclusive: (name, task) => runExclusive(db, name, task),
 		onAnnouncement: (heard) => listener?.add(heard),
+		onAnnouncementsMissed: (missed) => listener?.onMissed(missed),
 		ping: async () => void (await db.run('SELECT 1')),
 		close: async () => {
 			await commit.drained();

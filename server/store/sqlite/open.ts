@@ -76,6 +76,7 @@ export function openSqliteStore(dataDir: string, options: SqliteStoreOptions): S
 		durable,
 		exclusive: (_name, task) => task(),
 		onAnnouncement: () => undefined,
+		onAnnouncementsMissed: () => undefined,
 		ping: async () => void db.prepare('SELECT 1').get(),
 		close: async () => {
 			await commit.drained();
