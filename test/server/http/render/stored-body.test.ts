@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
 import { sendMail } from '../../../helpers/messages';
 import { SpoolingPair } from '../../../helpers/spooling-pair';
 import { readWhileDeleted } from '../../../helpers/deleted-while-read';
 import { fetchRaw, type RawResponse } from '../../../helpers/raw-http';
+
+// Messages of 8 to 16 MB, sent, parsed, stored and read whole: on PostgreSQL (whose pieces travel as parameters of a query
+// each) or on a busy machine these take longer than the default 30 s.
+jest.setTimeout(90_000);
 
 /** 50,000 lines, with multi-byte characters on every one, so the 1 MB pieces cut through them: about 2 to 2.3 MB in all. */
 const lines = (line: (i: number) => string) => Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
