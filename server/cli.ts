@@ -5,6 +5,8 @@ import { startMailroom } from './app';
 import { AccountError, DomainError, StoreOpenError, StoreUnavailableError, type Store } from './store/store';
 import { openStore } from './store/open-store';
 import { isDomain } from './mail/email-address';
+import { CopyStoreError, copyStore } from './store/copy-store';
+import { describeProgress, describeSummary } from './store/copy/report';
 
 const DATA_DIR = SETTINGS.find((setting) => setting.key === 'dataDir')!;
 const DATABASE_URL = SETTINGS.find((setting) => setting.key === 'databaseUrl')!;
@@ -185,6 +187,29 @@ withStoreOptions(domains.command('remove <domain>'))
 		}),
 	);
 
+program
+	.command('copy-store')
+	.description('copy the SQLite store of a data folder into an empty PostgreSQL database, for running on several nodes')
+	.addOption(new Option('--from-data-dir <dir>', 'the data folder to copy (its mailroom.sqlite)').env(DATA_DIR.env).makeOptionMandatory())
+	.addOption(
+		new Option('--to-database-url <url>', 'the empty PostgreSQL database to copy into').env(DATABASE_URL.env).makeOptionMandatory(),
+	)
+	.addHelpText(
+		'after',
+		`
+Stop the server first: the copy reads the store as it was when the copy began, so mail arriving meanwhile is not copied.
+The database must be empty (createdb mailroom); the copy is one transaction, so one that fails leaves it empty.
+Then start every node with --database-url <url> (or ${DATABASE_URL.env}) naming it.`,
+	)
+	.action(async (options: { fromDataDir: string; toDatabaseUrl: string }) => {
+		const summary = await copyStore({
+			fromDataDir: options.fromDataDir,
+			toDatabaseUrl: DATABASE_URL.parse(options.toDatabaseUrl) as string,
+			onProgress: (step) => console.log(describeProgress(step)),
+		});
+		console.log(describeSummary(summary));
+	});
+
 function printTable(header: string[], rows: string[][]): void {
 	const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
 	for (const row of [header, ...rows])
@@ -205,6 +230,7 @@ program.parseAsync().catch((err: NodeJS.ErrnoException) => {
 		err instanceof StoreUnavailableError ||
 		err instanceof AccountError ||
 		err instanceof DomainError ||
+		err instanceof CopyStoreError ||
 		systemError;
 	console.error(`mailroom: ${expected ? err.message : err.stack}`);
 	process.exit(expected ? 2 : 1);
