@@ -2,6 +2,7 @@ import type { MailroomConfig } from './config/settings';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
 import { localDomainRule } from './mail/local-domains';
+import { withoutPlusTag } from './mail/plus-address';
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore, AddressStore, DomainStore, Store } from './store/store';
 import { openStore } from './store/open-store';
@@ -11,6 +12,7 @@ import { SmtpIngest } from './smtp/smtp-ingest';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
+import { SmtpSubmission } from './outbound/smtp-submission';
 import { Webhooks } from './webhooks/webhooks';
 import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
 import { RetentionSweep } from './retention/retention-sweep';
@@ -90,28 +92,15 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const store = await openStore(config, 'server', node, log);
 	const { accounts, addresses, domains, messages, deletion, outgoing, encryptedInboxes } = store;
 	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
-	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> =>
-		(await encryptedInboxes.resolve(address, domain)) ?? { inbox: address, originalInbox: address, domain };
+	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too).
+	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> => {
+		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
+		return { inbox: (await encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
+	};
 
 	const ingest = new Ingest({ ...config, node }, log);
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
-	const smtp = new SmtpIngest({
-		hostname: config.hostname,
-		maxMessageSize: config.maxMessageSize,
-		maxClients: config.smtpMaxClients,
-		maxClientsPerIp: config.smtpMaxClientsPerIp,
-		maxRecipients: config.smtpMaxRecipients,
-		socketTimeout: config.smtpSocketTimeout,
-		bareLf: config.smtpBareLf,
-		tlsCert: config.tlsCert,
-		tlsKey: config.tlsKey,
-		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
-		resolveRecipient,
-		ingest,
-		spool,
-		log,
-	});
 
 	// Known once the server listens: a port of 0 is chosen then.
 	let publicUrl = config.publicUrl ?? '';
@@ -123,6 +112,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		secrets: store.webhookSecrets,
 		messages,
 		encryptedInboxes,
+		accounts,
 		config,
 		ingest,
 		node,
@@ -187,6 +177,26 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		isLocalDomain: localDomainRule(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
+	});
+	const smtp = new SmtpIngest({
+		hostname: config.hostname,
+		maxMessageSize: config.maxMessageSize,
+		maxClients: config.smtpMaxClients,
+		maxClientsPerIp: config.smtpMaxClientsPerIp,
+		maxRecipients: config.smtpMaxRecipients,
+		socketTimeout: config.smtpSocketTimeout,
+		dataTimeout: config.smtpDataTimeout,
+		sessionTimeout: config.smtpSessionTimeout,
+		bareLf: config.smtpBareLf,
+		tlsCert: config.tlsCert,
+		tlsKey: config.tlsKey,
+		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => accounts.forKey(key) },
+		submission: new SmtpSubmission(sender),
+		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
+		resolveRecipient,
+		ingest,
+		spool,
+		log,
 	});
 	const http = await buildHttpServer({
 		config,

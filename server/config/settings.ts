@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { availableParallelism } from 'node:os';
 
@@ -42,8 +43,10 @@ export interface MailroomConfig {
 	webhookTimeout: number;
 	/** Delay (ms) before each webhook attempt: the first is normally 0; when used up, the delivery fails. */
 	webhookRetrySchedule: number[];
-	/** Whether webhooks may target private and loopback addresses (link-local, metadata etc. never may). */
+	/** Whether admin accounts' webhooks may target private and loopback addresses (link-local, metadata etc. never may). */
 	webhookAllowPrivate: boolean;
+	/** Hosts (names or IP addresses) every account's webhooks may reach even at private and loopback addresses. */
+	webhookAllowHosts: string[];
 	/** Webhook requests in flight at once per target host. */
 	webhookHostConcurrency: number;
 	/** Days the webhook Recent Activity log (and finished deliveries) are kept. */
@@ -59,6 +62,14 @@ export interface MailroomConfig {
 	smtpSocketTimeout: number;
 	/** Messages with a bare CR or LF line ending (SMTP smuggling): `reject` with 550, or `accept` and store them as sent. */
 	smtpBareLf: 'reject' | 'accept';
+	/** Time (ms) the DATA of one message may take from the 354 to its end; then 421 and the connection is closed (slow senders). */
+	smtpDataTimeout: number;
+	/** Time (ms) one SMTP connection may stay open in all; then 421 and it is closed (slow senders). */
+	smtpSessionTimeout: number;
+	/** Whether SMTP AUTH is offered on connections without TLS although the listener is not on a loopback address. */
+	smtpAuthWithoutTls: boolean;
+	/** Mail to local+tag@domain is kept in local@domain's inbox (originalInbox: the address it was sent to). */
+	plusAddressing: boolean;
 	/** Time (ms) the parse of one message may take, not counting the wait for a thread; then it is stored unparsed (raw) instead. */
 	parseTimeout: number;
 	/** Retention: messages older than this (ms) are deleted; 0 keeps them forever. Starred mail is always kept. */
@@ -119,6 +130,26 @@ function oneOf<T extends string>(name: string, values: readonly T[]) {
 }
 
 const text = (value: string) => value;
+
+/** Host names or IP addresses, comma-separated; no scheme, port or path (the rules apply to a host whatever its port). */
+function hostList(value: string): string[] {
+	const hosts = value
+		.split(',')
+		.map((host) =>
+			host
+				.trim()
+				.toLowerCase()
+				.replace(/^\[(.*)\]$/, '$1'),
+		)
+		.filter(Boolean);
+	for (const host of hosts) {
+		if (isIP(host) === 0 && !/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/.test(host))
+			throw new ConfigError(
+				`webhook allowed hosts must be host names or IP addresses without scheme or port, like n8n,localhost; got "${host}"`,
+			);
+	}
+	return hosts;
+}
 
 const domainList = (value: string) =>
 	value
@@ -415,8 +446,18 @@ export const SETTINGS: SettingSpec[] = [
 		flag: '--webhook-allow-private <bool>',
 		env: 'MAILROOM_WEBHOOK_ALLOW_PRIVATE',
 		default: 'true',
-		description: 'allow webhooks to private and loopback addresses (link-local and metadata addresses are always refused)',
+		description:
+			"allow admin accounts' webhooks to private and loopback addresses (other accounts: only to the hosts of --webhook-allow-hosts; link-local and metadata addresses are always refused)",
 		parse: boolean('webhook allow private'),
+	},
+	{
+		key: 'webhookAllowHosts',
+		flag: '--webhook-allow-hosts <hosts>',
+		env: 'MAILROOM_WEBHOOK_ALLOW_HOSTS',
+		default: '',
+		description:
+			"comma-separated host names or IP addresses (e.g. n8n,localhost) every account's webhooks may reach at private and loopback addresses, whatever --webhook-allow-private says",
+		parse: hostList,
 	},
 	{
 		key: 'webhookHostConcurrency',
@@ -482,6 +523,41 @@ export const SETTINGS: SettingSpec[] = [
 		default: 'reject',
 		description: 'messages with bare CR or LF line endings (SMTP smuggling): reject (550 5.5.2) or accept (stored as sent)',
 		parse: oneOf('SMTP bare LF policy', ['reject', 'accept'] as const),
+	},
+	{
+		key: 'smtpDataTimeout',
+		flag: '--smtp-data-timeout <duration>',
+		env: 'MAILROOM_SMTP_DATA_TIMEOUT',
+		default: '5m',
+		description:
+			'time the DATA of one message may take in all (a client sending a byte now and then included); then 421 and the connection is closed',
+		parse: duration('SMTP data timeout'),
+	},
+	{
+		key: 'smtpSessionTimeout',
+		flag: '--smtp-session-timeout <duration>',
+		env: 'MAILROOM_SMTP_SESSION_TIMEOUT',
+		default: '30m',
+		description:
+			'time one SMTP connection may stay open in all, however busy; then 421 and it is closed (a message being stored gets its reply first)',
+		parse: duration('SMTP session timeout'),
+	},
+	{
+		key: 'smtpAuthWithoutTls',
+		flag: '--smtp-auth-without-tls <bool>',
+		env: 'MAILROOM_SMTP_AUTH_WITHOUT_TLS',
+		default: 'false',
+		description:
+			'offer SMTP AUTH on connections without TLS even though --smtp-host is not a loopback address (passwords, API keys included, then cross the network in clear text)',
+		parse: boolean('SMTP auth without TLS'),
+	},
+	{
+		key: 'plusAddressing',
+		flag: '--plus-addressing <bool>',
+		env: 'MAILROOM_PLUS_ADDRESSING',
+		default: 'false',
+		description: "keep mail to name+tag@domain in name@domain's inbox (its originalInbox says name+tag@domain); false: a separate inbox",
+		parse: boolean('plus addressing'),
 	},
 	{
 		key: 'parseTimeout',

@@ -1,20 +1,34 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Account, AccountStore, AddressStore } from '../store/store';
 import { hashKey } from '../store/account-records';
-import { forbidden, unauthorized } from './errors';
+import { badRequest, forbidden, unauthorized } from './errors';
 
 declare module 'fastify' {
 	interface FastifyRequest {
-		/** The caller's account when a valid Service-Key header was sent. */
+		/** The caller's account when a valid API key header was sent. */
 		account: Account | null;
 	}
 }
 
+/** Mailroom's key header. */
 export const KEY_HEADER = 'service-key';
+/** The header Mailsac's own API and client (@mailsac/api) send the key in: a synonym, so that client works unchanged. */
+export const MAILSAC_KEY_HEADER = 'mailsac-key';
 
+/** A header's value, or undefined when it is absent or empty (an empty header counts as no key). */
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+	const value = request.headers[name];
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The API key of the request, from Service-Key or else Mailsac-Key. */
 export function serviceKeyOf(request: FastifyRequest): string | undefined {
-	const key = request.headers[KEY_HEADER];
-	return typeof key === 'string' && key !== '' ? key : undefined;
+	return headerValue(request, KEY_HEADER) ?? headerValue(request, MAILSAC_KEY_HEADER);
+}
+
+/** The name of the header the key came in, as the caller would write it (for error messages). */
+function keyHeaderName(request: FastifyRequest): string {
+	return headerValue(request, KEY_HEADER) === undefined ? 'Mailsac-Key' : 'Service-Key';
 }
 
 /** Who a request counts against (rate limits, requests waiting for mail): its API key when valid, else its IP. */
@@ -24,9 +38,9 @@ export function callerOf(request: FastifyRequest): string {
 }
 
 /**
- * Resolves the Service-Key header on every request; an unknown or revoked key is refused with 401.
- * The refusal waits for preParsing, after the rate limiter (an onRequest hook of each route) has
- * counted the request against the caller's IP, so made-up keys cannot get around the limits.
+ * Resolves the API key header on every request; an unknown or revoked key is refused with 401, and two different keys
+ * (Service-Key and Mailsac-Key) with 400. The refusal waits for preParsing, after the rate limiter (an onRequest hook of
+ * each route) has counted the request against the caller's IP, so made-up keys cannot get around the limits.
  */
 export function registerAuth(app: FastifyInstance, accounts: AccountStore): void {
 	app.decorateRequest('account', null);
@@ -35,14 +49,18 @@ export function registerAuth(app: FastifyInstance, accounts: AccountStore): void
 		if (key !== undefined) request.account = (await accounts.forKey(key)) ?? null;
 	});
 	app.addHook('preParsing', (request, _reply, payload, done) => {
-		const unknownKey = serviceKeyOf(request) !== undefined && !request.account;
-		if (unknownKey) done(unauthorized('The API key in the Service-Key header is unknown or revoked'));
+		const mailsacKey = headerValue(request, MAILSAC_KEY_HEADER);
+		const serviceKey = headerValue(request, KEY_HEADER);
+		if (mailsacKey !== undefined && serviceKey !== undefined && mailsacKey !== serviceKey)
+			done(badRequest('The Service-Key and Mailsac-Key headers hold different keys: send one key'));
+		else if (serviceKeyOf(request) !== undefined && !request.account)
+			done(unauthorized(`The API key in the ${keyHeaderName(request)} header is unknown or revoked`));
 		else done(null, payload);
 	});
 }
 
 export function requireAccount(request: FastifyRequest): Account {
-	if (!request.account) throw unauthorized('This operation needs an API key in the Service-Key header');
+	if (!request.account) throw unauthorized('This operation needs an API key in the Service-Key (or Mailsac-Key) header');
 	return request.account;
 }
 

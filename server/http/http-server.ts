@@ -7,6 +7,9 @@ import { callerOf, registerAuth } from './auth';
 import { HttpError, errorBody } from './errors';
 import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
+import { registerBodyParsers } from './request-bodies';
+import { validationMessage } from './validation-messages';
+import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { StoreUnavailableError } from '../store/store';
 import { messageRoutes } from './routes/messages';
@@ -25,14 +28,6 @@ import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
 import { waitForRoutes } from './routes/wait-for';
 
-/** What a request got wrong, naming the part: an unknown field by its name, anything else as the validator says it. */
-function validationMessage(err: FastifyError): string {
-	const unknown = err.validation?.find((problem) => problem.keyword === 'additionalProperties');
-	if (!unknown) return err.message;
-	const where = `${err.validationContext ?? 'body'}${unknown.instancePath}`;
-	return `${where} has a field it does not take: "${String(unknown.params.additionalProperty)}"`;
-}
-
 export async function buildHttpServer(deps: HttpDeps) {
 	const app = Fastify({
 		loggerInstance: deps.log,
@@ -42,8 +37,17 @@ export async function buildHttpServer(deps: HttpDeps) {
 		// No timeout may cut a request waiting for mail (up to 5 minutes): none is Fastify's default too, said here so it stays so.
 		connectionTimeout: 0,
 		requestTimeout: 0,
-		// A body a schema closes (additionalProperties: false) is refused for a field it does not know, not quietly stripped of it.
-		ajv: { customOptions: { removeAdditional: false } },
+		ajv: {
+			customOptions: {
+				// A body a schema closes (additionalProperties: false) is refused for a field it does not know, not quietly stripped of it.
+				removeAdditional: false,
+				// Errors carry the schema that failed, for its words (x-expected): see validation-messages.
+				verbose: true,
+				keywords: [{ keyword: EXPECTED, schemaType: 'string' }],
+			},
+		},
+		// Every validation error as one sentence naming the field and what it takes.
+		schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
 		routerOptions: { maxParamLength: 1024 },
 		// Malformed percent-encoding and over-long parameters: the same error shape as every other error.
@@ -53,12 +57,13 @@ export async function buildHttpServer(deps: HttpDeps) {
 		},
 	}).withTypeProvider<TypeBoxTypeProvider>();
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+	registerBodyParsers(app);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {
 		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
 		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
 		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
-		if (err.validation) return reply.code(400).send(errorBody(400, validationMessage(err)));
+		if (err.validation) return reply.code(400).send(errorBody(400, err.message));
 		if (err instanceof StoreUnavailableError) {
 			request.log.warn({ err: err.message, url: request.url }, 'the store is unavailable');
 			return reply.code(503).header('retry-after', '5').send(errorBody(503, 'The database is unavailable; try again shortly'));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { KEY_HEADER } from './auth';
+import { KEY_HEADER, MAILSAC_KEY_HEADER } from './auth';
 import { optionalBody } from './params';
 
 /** Marks, between the two transforms below, the operations whose JSON body may be left out. */
@@ -28,11 +28,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 				title: 'Mailroom API',
 				version: packageVersion(),
 				description:
-					'Inbound and outbound email service with a Mailsac-compatible REST API. Send the API key in the `Service-Key` header; ' +
-					'public inboxes can be read without one. Errors are `{ "error": ..., "message": ... }`.',
+					'Inbound and outbound email service with a Mailsac-compatible REST API. Send the API key in the `Service-Key` header ' +
+					"(or `Mailsac-Key`, the header Mailsac's own client sends); public inboxes can be read without one. " +
+					'Errors are `{ "error": ..., "message": ... }`.',
 			},
-			components: { securitySchemes: { ServiceKey: { type: 'apiKey', in: 'header', name: KEY_HEADER } } },
-			security: [{ ServiceKey: [] }, {}],
+			components: {
+				securitySchemes: {
+					ServiceKey: { type: 'apiKey', in: 'header', name: KEY_HEADER },
+					MailsacKey: { type: 'apiKey', in: 'header', name: MAILSAC_KEY_HEADER, description: 'the same key, as Mailsac clients send it' },
+				},
+			},
+			security: [{ ServiceKey: [] }, { MailsacKey: [] }, {}],
 		},
 		// Shared schemas keep their $id as their name in components.schemas (Message, Forwarding, Error, ...).
 		refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -8,7 +8,7 @@ import { OutgoingSchema } from '../schemas/outgoing';
 import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
-import { refTo } from '../schemas/shared';
+import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
 
 /** Registered with the server by their `$id`: routes refer to them with refTo, and the OpenAPI document lists them. */
@@ -26,7 +26,9 @@ export const SHARED_SCHEMAS = [
 ];
 
 const email = Type.String({ maxLength: 254 });
-const messageId = Type.String({ pattern: ID_PATTERN });
+/** A path parameter naming a record by its id (`what`: message, key, delivery...). */
+export const IdParam = (what: string) => Type.String({ pattern: ID_PATTERN, ...expects(`a ${what} id: 1 to 64 letters, digits, _ or -`) });
+const messageId = IdParam('message');
 
 export const EmailParams = Type.Object({ email });
 export const DomainParams = Type.Object({ domain: Type.String({ maxLength: 253 }) });

@@ -1,9 +1,9 @@
 import MimeNode from '@zone-eu/mailsplit/lib/mime-node';
 import { decode as decodeBase64 } from 'libbase64';
 import { decode as decodeQuotedPrintable } from 'libqp';
-import { MailParser } from 'mailparser';
 import type { ParsedMail } from '../mail/parsed-mail';
 import { toParsedMail, type MailparserFields } from './parse-message';
+import { headerDecoder } from './header-decoder';
 
 /**
  * The common small message, a single text/plain part, is parsed right on the event loop: a
@@ -47,12 +47,6 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n');
 /** Text in these needs no charset conversion. */
 const PLAIN_CHARSETS = new Set(['ascii', 'usascii', 'utf8']);
 const CLEAN_BASE64 = /^(?:[A-Za-z0-9+/]{4}|\r\n)*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?:\r\n)*$/;
-
-/** mailparser's header decoding (addresses, encoded words, dates, priority), without its streams. */
-interface HeaderDecoder {
-	processHeaders(lines: { key: string; line: string }[]): Map<string, unknown>;
-}
-const headerDecoder = new MailParser() as unknown as HeaderDecoder;
 
 function decodeBody(encoding: string | false, body: Buffer): Buffer | undefined {
 	if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);

@@ -1,6 +1,6 @@
 /** A private address as the API shows it (its forwarding record, spec 2.2), and the body that changes it. */
 import Type, { type Static } from 'typebox';
-import { DateTime, Nullable, WebhookUrl } from './shared';
+import { DateTime, Nullable, WebhookUrl, expects } from './shared';
 
 export const ForwardingSchema = Type.Object(
 	{
@@ -22,7 +22,11 @@ export const ForwardingSchema = Type.Object(
 export type ForwardingRecord = Static<typeof ForwardingSchema>;
 
 /** A URL setting: "" or null clears it. */
-const urlOrClear = (description: string) => Type.Union([Type.Null(), Type.String({ maxLength: 0 }), WebhookUrl()], { description });
+const urlOrClear = (description: string) =>
+	Type.Union([Type.Null(), Type.String({ maxLength: 0 }), WebhookUrl()], {
+		description,
+		...expects('an http(s) URL, or null or "" to clear it'),
+	});
 
 /** The one body for changing an address's forwarding: PUT /api/addresses/:email, reserve, and private-address-forwarding. */
 export const ForwardingUpdateSchema = Type.Object(
@@ -31,6 +35,7 @@ export const ForwardingUpdateSchema = Type.Object(
 		forward: Type.Optional(
 			Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })], {
 				description: 'address to re-send each message to (uses one outgoing credit per message); "" or null stops it',
+				...expects('an email address, or null or "" to stop forwarding'),
 			}),
 		),
 		enablews: Type.Optional(Type.Boolean({ description: 'publish each message to WebSocket subscribers of the address' })),

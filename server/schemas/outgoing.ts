@@ -1,6 +1,6 @@
 /** Sent mail as the API shows it, and the body that sends it. */
 import Type, { type Static } from 'typebox';
-import { DateTime, Nullable } from './shared';
+import { DateTime, Nullable, expects } from './shared';
 
 /** Most distinct recipients one send may have, to, cc and bcc together (each costs a credit). */
 export const MAX_RECIPIENTS = 50;
@@ -69,7 +69,10 @@ const addressList = (description: string) =>
 			Type.String({ minLength: 1, maxLength: MAX_RECIPIENTS * 320 }),
 			Type.Array(Type.String({ maxLength: 320 }), { minItems: 1, maxItems: MAX_RECIPIENTS }),
 		],
-		{ description: `${description}: one address, a comma-separated list or an array; "Name <address>" allowed; no line breaks` },
+		{
+			description: `${description}: one address, a comma-separated list or an array; "Name <address>" allowed; no line breaks`,
+			...expects(`one address, a comma-separated list of addresses, or an array of at most ${MAX_RECIPIENTS} addresses`),
+		},
 	);
 
 export const OutgoingAttachmentSchema = Type.Object(
@@ -79,12 +82,14 @@ export const OutgoingAttachmentSchema = Type.Object(
 			maxLength: 255,
 			pattern: '^[^\\u0000-\\u001f\\u007f]+$',
 			description: 'the file name the recipient sees (no control characters)',
+			...expects('a file name without control characters'),
 		}),
 		contentType: Type.Optional(
 			Type.String({
 				maxLength: 255,
 				pattern: '^[A-Za-z0-9][\\w!#$&^.+-]*/[A-Za-z0-9][\\w!#$&^.+-]*(\\s*;[ -~]*)?$',
 				description: 'the MIME type, e.g. application/pdf (parameters allowed); guessed from the file name when absent',
+				...expects('a MIME type such as application/pdf'),
 			}),
 		),
 		content: Type.String({
@@ -97,6 +102,7 @@ export const OutgoingAttachmentSchema = Type.Object(
 				maxLength: 250,
 				pattern: '^[!-;=?-~]+$',
 				description: 'a Content-ID without the angle brackets, for an inline image the HTML shows with <img src="cid:...">',
+				...expects('a Content-ID of printable ASCII without spaces or angle brackets'),
 			}),
 		),
 	},

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../mail/incoming-mail';
@@ -8,7 +9,21 @@ import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
 import { type Spool } from './spool';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import type { Logger } from '../log';
-import { StoreUnavailableError } from '../store/store';
+import { StoreUnavailableError, type Account } from '../store/store';
+import { ConnectionsPerIp, plainIp } from './client-address';
+import { smtpError } from './smtp-error';
+import { SmtpAuth, sessionUser } from './smtp-auth';
+import { TimeLimits, type TimeLimit } from './time-limits';
+
+/** Where a submission session's mail goes (the outbound SmtpSubmission); its refusals carry their SMTP replies. */
+export interface Submission {
+	/** Recipients of one submitted message. */
+	readonly maxRecipients: number;
+	checkSender(account: Account, address: string): Promise<void>;
+	checkRecipient(address: string): Promise<void>;
+	/** Sends the message; resolves with its id in the account's sent mail. */
+	submit(account: Account, envelope: { from: string; to: string[] }, raw: Buffer, client: { ip: string; via: string }): Promise<string>;
+}
 
 export interface SmtpIngestOptions {
 	hostname: string;
@@ -21,10 +36,16 @@ export interface SmtpIngestOptions {
 	maxRecipients: number;
 	/** Idle time (ms) before a connection is closed with 421. */
 	socketTimeout: number;
+	/** Time (ms) the DATA of one message may take in all, and one connection may stay open in all; then 421. */
+	dataTimeout: number;
+	sessionTimeout: number;
 	/** `reject`: 550 for a message with a bare CR or LF (SMTP smuggling); `accept`: store it as sent. */
 	bareLf: 'reject' | 'accept';
 	tlsCert?: string;
 	tlsKey?: string;
+	/** Where AUTH is offered, and how a password is checked (see SmtpAuth). */
+	auth: { smtpHost: string; withoutTls: boolean; accountForKey: (key: string) => Promise<Account | undefined> };
+	submission: Submission;
 	/** Whether mail for this domain is accepted here. */
 	acceptsDomain: (domain: string) => Promise<boolean>;
 	/** Maps the address a message was sent to onto the inbox that holds it. */
@@ -35,9 +56,14 @@ export interface SmtpIngestOptions {
 	log: Logger;
 }
 
-function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
-	return Object.assign(new Error(message), { responseCode });
+/** smtp-server's connection, for the replies the listener sends on its own (time limits, shutdown). */
+interface Connection {
+	session: SMTPServerSession;
+	send(code: number, text: string): void;
+	close(): void;
 }
+
+type Callback = (err?: Error | null) => void;
 
 /** The SIZE=n the client declared in MAIL FROM, if any. */
 function declaredSize(session: SMTPServerSession): number | undefined {
@@ -46,116 +72,191 @@ function declaredSize(session: SMTPServerSession): number | undefined {
 	return Number.isInteger(size) && size > 0 ? size : undefined;
 }
 
-/** IPv4 clients reach a dual-stack socket as ::ffff:a.b.c.d; report the plain address. */
-function plainIp(address: string | undefined): string {
-	return (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
-}
-
-/** Counts open connections per client address; a session is counted only once it was let in. */
-class ConnectionsPerIp {
-	private readonly counts = new Map<string, number>();
-	private readonly ipOf = new Map<string, string>();
-
-	constructor(private readonly max: number) {}
-
-	open(sessionId: string, ip: string): boolean {
-		const count = this.counts.get(ip) ?? 0;
-		if (count >= this.max) return false;
-		this.counts.set(ip, count + 1);
-		this.ipOf.set(sessionId, ip);
-		return true;
-	}
-
-	close(sessionId: string): void {
-		const ip = this.ipOf.get(sessionId);
-		if (ip === undefined) return;
-		this.ipOf.delete(sessionId);
-		const count = this.counts.get(ip)! - 1;
-		if (count) this.counts.set(ip, count);
-		else this.counts.delete(ip);
-	}
-}
+const clientOf = (session: SMTPServerSession) => ({ ip: plainIp(session.remoteAddress), via: plainIp(session.localAddress) });
 
 /**
- * The SMTP listener. Only transactions in progress hold up a shutdown: `close()` lets them
- * finish, then says 421 to every idle connection.
+ * The SMTP listener: receives mail into inboxes and, in sessions authenticated with an API key, takes mail to send
+ * (submission). Only transactions in progress hold up a shutdown: `close()` lets them finish, then says 421 to every
+ * idle connection.
  */
 export class SmtpIngest {
 	readonly server: SMTPServer;
 	private readonly inTransaction = new Set<string>();
 	private readonly perIp: ConnectionsPerIp;
+	private readonly auth: SmtpAuth;
+	private readonly limits: TimeLimits;
+	/** DATA streams still arriving, by session. */
+	private readonly receiving = new Map<string, Readable>();
+	/** Sessions whose message arrived whole and awaits its reply (stored or sent); a time limit then waits for the reply. */
+	private readonly awaitingReply = new Set<string>();
+	private readonly closeAfterReply = new Map<string, string>();
 	private closing = false;
 
 	constructor(private readonly options: SmtpIngestOptions) {
 		this.perIp = new ConnectionsPerIp(options.maxClientsPerIp);
 		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
+		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, log: options.log });
+		this.limits = new TimeLimits({ session: options.sessionTimeout, data: options.dataTimeout }, (id, limit) =>
+			this.limitReached(id, limit),
+		);
 		this.server = new SMTPServer({
 			name: options.hostname,
 			banner: 'Mailroom',
 			size: options.maxMessageSize,
 			maxClients: options.maxClients,
 			socketTimeout: options.socketTimeout,
-			authOptional: true,
-			disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+			...this.auth.serverOptions(),
 			...tls,
 			logger: false,
 			onConnect: (session, callback) => {
 				const ip = plainIp(session.remoteAddress);
 				if (!this.perIp.open(session.id, ip)) return callback(smtpError(421, `Too many connections from ${ip}, try again later`));
+				this.auth.connected(session);
+				this.limits.start('session', session.id);
 				callback();
 			},
-			onMailFrom: (_address, session, callback) => {
-				if (this.closing) return callback(smtpError(421, 'Server shutting down, try again later'));
-				this.inTransaction.add(session.id);
+			onSecure: (_socket, session, callback) => {
+				this.auth.secured(session);
 				callback();
+			},
+			onMailFrom: (address, session, callback) => {
+				if (this.closing) return callback(smtpError(421, 'Server shutting down, try again later'));
+				const account = sessionUser(session)?.account;
+				if (!account) return this.startTransaction(session, callback);
+				this.answer(options.submission.checkSender(account, address.address), callback, () => this.startTransaction(session, callback));
 			},
 			onRcptTo: (address, session, callback) => {
-				if (session.envelope.rcptTo.length >= options.maxRecipients) return callback(smtpError(452, '4.5.3 Error: too many recipients'));
+				const account = sessionUser(session)?.account;
+				const max = account ? Math.min(options.maxRecipients, options.submission.maxRecipients) : options.maxRecipients;
+				if (session.envelope.rcptTo.length >= max) return callback(smtpError(452, '4.5.3 Error: too many recipients'));
+				if (account) return this.answer(options.submission.checkRecipient(address.address), callback);
 				const parsed = parseEmailAddress(address.address);
 				if (!parsed) return callback(smtpError(553, `Invalid recipient address <${address.address}>`));
-				options.acceptsDomain(parsed.domain).then(
-					(accepted) => callback(accepted ? undefined : smtpError(550, `Mail for ${parsed.domain} is not accepted here`)),
-					(err: Error) => {
-						options.log.warn({ err: err.message }, 'the store could not tell whether a domain is accepted');
-						callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
-					},
+				this.answer(
+					options.acceptsDomain(parsed.domain).then((accepted) => {
+						if (!accepted) throw smtpError(550, `Mail for ${parsed.domain} is not accepted here`);
+					}),
+					callback,
 				);
 			},
 			onData: (stream, session, callback) => {
+				this.receiving.set(session.id, stream);
+				this.limits.start('data', session.id);
+				stream.once('end', () => {
+					this.receiving.delete(session.id);
+					this.limits.stop('data', session.id);
+					this.awaitingReply.add(session.id);
+				});
 				this.receive(stream, session)
-					.then((message) => callback(null, message))
-					.catch((err: Error & { responseCode?: number }) => {
-						// The database away (PostgreSQL): expected, and temporary for the sender, as for the API's 503.
-						if (err instanceof StoreUnavailableError) options.log.warn({ err: err.message }, 'the store is unavailable');
-						else if (!err.responseCode) options.log.error({ err }, 'storing a message failed');
-						callback(err.responseCode ? err : smtpError(451, 'Temporary failure storing the message, try again later'));
-					})
-					.finally(() => this.inTransaction.delete(session.id));
+					.then(
+						(message) => callback(null, message),
+						(err: Error) => callback(this.failure(err, session)),
+					)
+					.finally(() => this.transactionEnded(session.id));
 			},
 			onClose: (session) => {
-				this.inTransaction.delete(session.id);
+				this.transactionEnded(session.id);
+				this.limits.ended(session.id);
 				this.perIp.close(session.id);
 			},
 		});
 		this.server.on('error', (err) => options.log.warn({ err: err.message }, 'SMTP connection error'));
 	}
 
+	private startTransaction(session: SMTPServerSession, callback: Callback): void {
+		this.inTransaction.add(session.id);
+		callback();
+	}
+
+	/** Answers a command once `check` settles: its refusal as it is, the database away with 451. */
+	private answer(check: Promise<void>, callback: Callback, accepted: () => void = () => callback()): void {
+		check.then(accepted, (err: Error & { responseCode?: number }) => {
+			if (err.responseCode) return callback(err);
+			this.options.log.warn({ err: err.message }, 'the store could not answer an SMTP command');
+			callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+		});
+	}
+
+	/** The reply to a DATA that failed, logged as what it is. */
+	private failure(err: Error & { responseCode?: number; code?: string }, session: SMTPServerSession): Error {
+		if (err.responseCode) return err;
+		const { ip } = clientOf(session);
+		if (err.code === 'ECONNECTION') {
+			// The client went away: nothing of the message is kept, and no one hears a reply.
+			this.options.log.warn({ ip }, 'SMTP client disconnected in the middle of DATA');
+			return err;
+		}
+		// The database away (PostgreSQL): expected, and temporary for the sender, as for the API's 503.
+		if (err instanceof StoreUnavailableError) this.options.log.warn({ err: err.message }, 'the store is unavailable');
+		else
+			this.options.log.error(
+				{ err, ip },
+				sessionUser(session)?.account ? 'sending a submitted message failed' : 'storing a message failed',
+			);
+		return smtpError(451, '4.3.0 Temporary failure, try again later');
+	}
+
+	private transactionEnded(sessionId: string): void {
+		this.inTransaction.delete(sessionId);
+		this.receiving.delete(sessionId);
+		this.limits.stop('data', sessionId);
+		this.awaitingReply.delete(sessionId);
+		const text = this.closeAfterReply.get(sessionId);
+		this.closeAfterReply.delete(sessionId);
+		if (text) this.connection(sessionId)?.send(421, text);
+	}
+
+	/** A time limit reached: 421 and the connection closed; DATA still arriving is cut (and its spool file removed). */
+	private limitReached(sessionId: string, limit: TimeLimit): void {
+		const connection = this.connection(sessionId);
+		if (!connection) return;
+		const text =
+			limit === 'data'
+				? `4.4.2 Message not received in full within ${this.limits.describe('data')}, closing connection`
+				: `4.4.2 Connection open for ${this.limits.describe('session')}, the most allowed, closing connection`;
+		this.options.log.warn({ ip: clientOf(connection.session).ip, limit }, 'an SMTP time limit was reached: the connection is closed');
+		const stream = this.receiving.get(sessionId);
+		// Its reading ends in an error carrying the 421, which onData answers with.
+		if (stream) stream.destroy(smtpError(421, text));
+		// A message received whole gets its reply first: cut now, its sender would send it again though it may be stored.
+		else if (this.awaitingReply.has(sessionId)) this.closeAfterReply.set(sessionId, text);
+		else connection.send(421, text);
+	}
+
+	private connection(sessionId: string): Connection | undefined {
+		for (const connection of this.connections()) if (connection.session.id === sessionId) return connection;
+		return undefined;
+	}
+
+	private connections(): Set<Connection> {
+		return (this.server as unknown as { connections: Set<Connection> }).connections;
+	}
+
 	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
-		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session), this.options.spool);
+		const account = sessionUser(session)?.account;
+		// Submitted mail is kept whole in the outbox, so it is read into memory, as the API's composed messages are.
+		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session), account ? undefined : this.options.spool);
 		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
-		if (!isSpooled(raw)) return this.store(raw, session);
-		// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
 		try {
-			return await this.store(raw, session);
+			const bare =
+				this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
+			if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
+			return account ? await this.submit(account, raw as Buffer, session) : await this.store(raw, session);
 		} finally {
-			this.options.spool.remove(raw);
+			// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
+			if (isSpooled(raw)) this.options.spool.remove(raw);
 		}
 	}
 
+	private async submit(account: Account, raw: Buffer, session: SMTPServerSession): Promise<string> {
+		const envelope = {
+			from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+			to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+		};
+		return `OK: queued as ${await this.options.submission.submit(account, envelope, raw, clientOf(session))}`;
+	}
+
 	private async store(raw: RawMessage, session: SMTPServerSession): Promise<string> {
-		const bare =
-			this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
-		if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {
 			const parsed = parseEmailAddress(address)!;
@@ -165,8 +266,7 @@ export class SmtpIngest {
 		const records = await this.options.ingest.store({
 			raw,
 			recipients: [...recipients.values()],
-			ip: plainIp(session.remoteAddress),
-			via: plainIp(session.localAddress),
+			...clientOf(session),
 			rtls: session.secure,
 		});
 		return `OK: stored as ${records.map((record) => record._id).join(' ')}`;
@@ -187,9 +287,7 @@ export class SmtpIngest {
 		this.closing = true;
 		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
 		const deadline = Date.now() + timeoutMs;
-		const connections = (
-			this.server as unknown as { connections: Set<{ session: { id: string }; send(code: number, text: string): void; close(): void }> }
-		).connections;
+		const connections = this.connections();
 		while (connections.size && Date.now() < deadline) {
 			for (const connection of connections) {
 				if (!this.inTransaction.has(connection.session.id)) {

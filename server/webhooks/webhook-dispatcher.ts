@@ -1,5 +1,6 @@
 import {
 	leaseOf,
+	type AccountStore,
 	type AttemptRecord,
 	type DeliveryRow,
 	type EncryptedInboxStore,
@@ -15,6 +16,7 @@ import { jsonBytes } from '../bytes/streamed-json';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
+import type { TargetPolicy } from './target-policy';
 
 export interface WebhookDispatcherOptions {
 	deliveries: WebhookDeliveryStore;
@@ -25,6 +27,9 @@ export interface WebhookDispatcherOptions {
 	node: string;
 	lease: number;
 	sender: WebhookSender;
+	/** Which targets each account's webhooks may reach (its admin flag counts, from `accounts`). */
+	policy: TargetPolicy;
+	accounts: Pick<AccountStore, 'find'>;
 	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
 	publicUrl: () => string;
 	/** Delay (ms) before each attempt; schedule[n] is the wait after the n-th failed attempt. */
@@ -232,7 +237,7 @@ export class WebhookDispatcher {
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
 	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
-		const { messages, secrets, encryptedInboxes, sender, publicUrl } = this.options;
+		const { messages, secrets, encryptedInboxes, sender, publicUrl, policy, accounts } = this.options;
 		const record = await messages.get(delivery.address, delivery.message_id);
 		const content = record && (await messages.content(delivery.address, delivery.message_id));
 		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
@@ -252,7 +257,9 @@ export class WebhookDispatcher {
 			if (err instanceof DeletedWhileReadError) return { gone: true, error: err.message, durationMs: 0 };
 			throw err;
 		}
-		return sender.send(delivery.url, body, signer?.headers() ?? {});
+		const owner = await accounts.find(delivery.account_id);
+		const privateTargets = policy.privateTargets(delivery.url, { isAdmin: owner?.isAdmin ?? false });
+		return sender.send(delivery.url, body, signer?.headers() ?? {}, privateTargets);
 	}
 
 	/** 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. */

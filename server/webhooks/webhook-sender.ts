@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { RefusedTargetError, checkedLookup, refusalReason, systemResolver, type Resolver } from './target-policy';
+import { RefusedTargetError, checkedLookup, systemResolver, urlRefusal, type PrivateTargets, type Resolver } from './target-policy';
 import type { PiecedBody } from '../bytes/pieced-body';
 
 /** What one POST came to. Exactly one of statusCode, error or refused is set. */
@@ -20,8 +19,13 @@ export interface SendResult {
 
 export interface WebhookSenderOptions {
 	timeoutMs: number;
-	allowPrivate: boolean;
 	resolver?: Resolver;
+}
+
+/** The keep-alive agents of one SSRF rule: a pooled connection is reused only by requests under the rule it was checked by. */
+interface Agents {
+	http: http.Agent;
+	https: https.Agent;
 }
 
 const SNIPPET_BYTES = 200;
@@ -63,46 +67,30 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Strips IPv6 brackets: URL.hostname keeps them. */
-const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
-
 /**
  * POSTs webhook bodies. Keep-alive agents whose `lookup` enforces the SSRF policy on the address
  * actually connected to; IP literals (which skip lookup) are checked before connecting.
  * Redirects are never followed: node:http does not follow them.
  */
 export class WebhookSender {
-	private readonly httpAgent: http.Agent;
-	private readonly httpsAgent: https.Agent;
+	private readonly agents = new Map<PrivateTargets, Agents>();
 
-	constructor(private readonly options: WebhookSenderOptions) {
-		const lookup = checkedLookup(options.allowPrivate, options.resolver ?? systemResolver);
-		this.httpAgent = new http.Agent({ keepAlive: true, lookup });
-		this.httpsAgent = new https.Agent({ keepAlive: true, lookup });
-	}
+	constructor(private readonly options: WebhookSenderOptions) {}
 
-	send(url: string, body: PiecedBody, headers: Record<string, string>): Promise<SendResult> {
+	/** POSTs `body` to `url`, reaching private addresses only as `privateTargets` says (see TargetPolicy). */
+	send(url: string, body: PiecedBody, headers: Record<string, string>, privateTargets: PrivateTargets): Promise<SendResult> {
 		const started = performance.now();
 		const elapsed = () => Math.round(performance.now() - started);
-		let target: URL;
-		try {
-			target = new URL(url);
-		} catch {
-			return Promise.resolve({ refused: `${url} is not a valid URL`, durationMs: 0 });
-		}
-		if (target.protocol !== 'http:' && target.protocol !== 'https:')
-			return Promise.resolve({ refused: `${target.protocol} URLs are not allowed`, durationMs: 0 });
-		const host = bareHost(target.hostname);
-		if (isIP(host)) {
-			const reason = refusalReason(host, this.options.allowPrivate);
-			if (reason) return Promise.resolve({ refused: reason, durationMs: 0 });
-		}
+		const refused = urlRefusal(url, privateTargets);
+		if (refused) return Promise.resolve({ refused, durationMs: 0 });
+		const target = new URL(url);
+		const agents = this.agentsFor(privateTargets);
 
 		return new Promise((resolve) => {
 			const transport = target.protocol === 'https:' ? https : http;
 			const request = transport.request(target, {
 				method: 'POST',
-				agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+				agent: target.protocol === 'https:' ? agents.https : agents.http,
 				headers: { ...headers, 'content-type': 'application/json', 'content-length': body.length, 'user-agent': 'Mailroom-Webhooks/1' },
 			});
 			const timer = setTimeout(() => request.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
@@ -140,7 +128,19 @@ export class WebhookSender {
 	}
 
 	close(): void {
-		this.httpAgent.destroy();
-		this.httpsAgent.destroy();
+		for (const agents of this.agents.values()) {
+			agents.http.destroy();
+			agents.https.destroy();
+		}
+	}
+
+	private agentsFor(privateTargets: PrivateTargets): Agents {
+		let agents = this.agents.get(privateTargets);
+		if (!agents) {
+			const lookup = checkedLookup(privateTargets, this.options.resolver ?? systemResolver);
+			agents = { http: new http.Agent({ keepAlive: true, lookup }), https: new https.Agent({ keepAlive: true, lookup }) };
+			this.agents.set(privateTargets, agents);
+		}
+		return agents;
 	}
 }

@@ -1,18 +1,27 @@
 import type { MailroomConfig } from '../config/settings';
-import type { EncryptedInboxStore, MessageStore, WebhookDeliveryStore, WebhookSecretStore } from '../store/store';
+import type { AccountStore, EncryptedInboxStore, MessageStore, WebhookDeliveryStore, WebhookSecretStore } from '../store/store';
 import type { Ingest } from '../ingest/ingest';
 import type { Logger } from '../log';
 import { WebhookSender } from './webhook-sender';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { TargetPolicy } from './target-policy';
 
 export interface WebhooksOptions {
 	deliveries: WebhookDeliveryStore;
 	secrets: WebhookSecretStore;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
+	/** Whose webhooks may reach private addresses depends on whether the account is an admin. */
+	accounts: Pick<AccountStore, 'find'>;
 	config: Pick<
 		MailroomConfig,
-		'webhookTimeout' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookHostConcurrency' | 'webhookActivityDays' | 'workLease'
+		| 'webhookTimeout'
+		| 'webhookRetrySchedule'
+		| 'webhookAllowPrivate'
+		| 'webhookAllowHosts'
+		| 'webhookHostConcurrency'
+		| 'webhookActivityDays'
+		| 'workLease'
 	>;
 	ingest: Ingest;
 	/** This node: the holder of the leases of the deliveries it takes. */
@@ -34,6 +43,8 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 export class Webhooks {
 	readonly deliveries: WebhookDeliveryStore;
 	readonly secrets: WebhookSecretStore;
+	/** The SSRF policy: deliveries follow it, and the API checks webhook URLs against it when they are set. */
+	readonly targets: TargetPolicy;
 	private readonly dispatcher: WebhookDispatcher;
 	private pruneTimer?: NodeJS.Timeout;
 
@@ -41,6 +52,7 @@ export class Webhooks {
 		const { config } = options;
 		this.deliveries = options.deliveries;
 		this.secrets = options.secrets;
+		this.targets = new TargetPolicy({ allowPrivate: config.webhookAllowPrivate, allowHosts: config.webhookAllowHosts });
 		this.dispatcher = new WebhookDispatcher({
 			deliveries: options.deliveries,
 			messages: options.messages,
@@ -48,7 +60,9 @@ export class Webhooks {
 			encryptedInboxes: options.encryptedInboxes,
 			node: options.node,
 			lease: config.workLease,
-			sender: new WebhookSender({ timeoutMs: config.webhookTimeout, allowPrivate: config.webhookAllowPrivate }),
+			sender: new WebhookSender({ timeoutMs: config.webhookTimeout }),
+			policy: this.targets,
+			accounts: options.accounts,
 			publicUrl: options.publicUrl,
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,

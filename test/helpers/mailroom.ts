@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { startMailroom, type Mailroom } from 'mailroom-server/dist/app';
 import { resolveConfig, type MailroomConfig } from 'mailroom-server/dist/config/settings';
+import type { Logger } from 'mailroom-server/dist/log';
 import { startPostgres } from './postgres';
 
 /**
@@ -54,8 +55,22 @@ export function dataDirs(): () => string {
 	};
 }
 
+/**
+ * The settings of a test server. The tests' webhook receivers listen on this machine and are reached by the webhooks of
+ * ordinary accounts, so their hosts are allowed as an operator would allow n8n's (test/server/webhooks/target-policy.test.ts
+ * tests the policy without them).
+ */
 export function testConfig(overrides: Partial<MailroomConfig> = {}): MailroomConfig {
-	return { ...resolveConfig({}, {}), smtpPort: 0, httpPort: 0, logLevel: 'silent', parseWorkers: 1, dataDir: tempDataDir(), ...overrides };
+	return {
+		...resolveConfig({}, {}),
+		smtpPort: 0,
+		httpPort: 0,
+		logLevel: 'silent',
+		parseWorkers: 1,
+		dataDir: tempDataDir(),
+		webhookAllowHosts: ['127.0.0.1', 'localhost'],
+		...overrides,
+	};
 }
 
 /** What locates a server's store (its data folder, and its PostgreSQL database if any): to start another on the same one. */
@@ -64,11 +79,11 @@ export const sameStore = (server: { config: MailroomConfig }) => ({
 	databaseUrl: server.config.databaseUrl,
 });
 
-/** Starts the real server on ephemeral ports and a temporary data folder (or the one given). */
-export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}): Promise<TestMailroom> {
+/** Starts the real server on ephemeral ports and a temporary data folder (or the one given); `log` to read what it logs. */
+export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}, log?: Logger): Promise<TestMailroom> {
 	const postgres = TEST_ENGINE === 'postgres' && !('databaseUrl' in overrides) ? await startPostgres() : undefined;
 	const config = testConfig({ databaseUrl: await postgres?.newDatabase(), ...overrides });
-	const mailroom = await startMailroom(config);
+	const mailroom = await startMailroom(config, log);
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mailroom.smtpPort, secure: false, ignoreTLS: true, pool: false });
 	return {
 		...mailroom,

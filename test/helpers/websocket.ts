@@ -30,9 +30,9 @@ export interface Listener {
 	socket: WebSocket;
 }
 
-/** Opens /incoming-messages and collects every frame. */
-export async function listen(server: Pick<TestMailroom, 'httpUrl'>, query: string): Promise<Listener> {
-	const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`);
+/** Opens /incoming-messages (with `headers` on the upgrade request, if given) and collects every frame. */
+export async function listen(server: Pick<TestMailroom, 'httpUrl'>, query: string, headers?: Record<string, string>): Promise<Listener> {
+	const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`, { headers });
 	const frames: Frame[] = [];
 	const binary: boolean[] = [];
 	// ws hands a whole message, fragmented or not, over as one Buffer (binaryType nodebuffer).

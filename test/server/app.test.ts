@@ -4,6 +4,8 @@ import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { sameStore, startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
+import { inboxMessages } from '../helpers/inboxes';
+import { postOutgoing, senderAccount } from '../helpers/outgoing';
 
 /** Everything a restart must keep, read through the API. */
 async function snapshot(server: TestMailroom, keys: { owner: string; admin: string }) {
@@ -67,6 +69,48 @@ describe('a restart on the same data folder', () => {
 			expect(subjects).toEqual(['after', 'newer', 'older']);
 		} finally {
 			await second.stop({ removeData: false });
+		}
+	});
+});
+
+describe('plus-addressing (which inbox holds mail to name+tag@domain)', () => {
+	/** The inbox and originalInbox of each record of the public inbox `inbox`. */
+	const places = async (server: TestMailroom, inbox: string, key?: string) =>
+		(await inboxMessages(server, inbox, key)).map((record) => [record.inbox, record.originalInbox, record.subject]);
+
+	it('keeps a+1@ and a+2@ apart by default: each is its own test inbox', async () => {
+		const server = await startTestMailroom({ domains: ['plus.test'] });
+		try {
+			for (const to of ['a+1@plus.test', 'a+2@plus.test']) await server.send({ from: 's@sender.test', to, subject: to, text: 'x' });
+			expect(await places(server, 'a+1@plus.test')).toEqual([['a+1@plus.test', 'a+1@plus.test', 'a+1@plus.test']]);
+			expect(await places(server, 'a+2@plus.test')).toEqual([['a+2@plus.test', 'a+2@plus.test', 'a+2@plus.test']]);
+			expect(await places(server, 'a@plus.test')).toEqual([]);
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it("with --plus-addressing, keeps mail to a+tag@ in a@'s inbox, private when a@ is, local copies of sent mail too", async () => {
+		const server = await startTestMailroom({ domains: ['plus.test'], plusAddressing: true });
+		try {
+			await server.send({ from: 's@sender.test', to: 'a+news@plus.test', subject: 'tagged', text: 'x' });
+			await server.send({ from: 's@sender.test', to: '+only@plus.test', subject: 'no name', text: 'x' });
+			expect(await places(server, 'a@plus.test')).toEqual([['a@plus.test', 'a+news@plus.test', 'tagged']]);
+			expect(await places(server, 'a+news@plus.test')).toEqual([]);
+			expect(await places(server, '+only@plus.test')).toEqual([['+only@plus.test', '+only@plus.test', 'no name']]);
+
+			// The owner of me@ gets me+anything@'s mail, privately.
+			const owner = await senderAccount(server, 'owner', 'me@plus.test', 5);
+			await server.send({ from: 's@sender.test', to: 'Me+Shop@plus.test', subject: 'private', text: 'x' });
+			expect((await server.api('/api/addresses/me%40plus.test/messages')).status).toBe(401);
+			expect(await places(server, 'me@plus.test', owner.key)).toEqual([['me@plus.test', 'me+shop@plus.test', 'private']]);
+
+			// Sent mail's local copies are kept as received mail is.
+			const sent = await postOutgoing(server, owner.key, { from: 'me@plus.test', to: 'a+reply@plus.test', subject: 'sent', text: 'x' });
+			expect(sent.body.status).toBe('delivered');
+			expect((await places(server, 'a@plus.test'))[0]).toEqual(['a@plus.test', 'a+reply@plus.test', 'sent']);
+		} finally {
+			await server.stop();
 		}
 	});
 });

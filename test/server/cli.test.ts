@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SETTINGS } from 'mailroom-server/dist/config/settings';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
+import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { WebhookAttempt, WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
 import { dataDirs, startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
@@ -673,8 +674,30 @@ const CASES: Record<string, FlagCase> = {
 	'webhook-allow-private': {
 		settings: { 'webhook-allow-private': 'false' },
 		check: async (server) => {
-			const { key, id } = await mailWithWebhook(server, 'http://127.0.0.1:9/hook');
-			await waitFor(async () => (await deliveryOf(server, key, 'hook@flags.test', id)).status === 'refused', 'the refusal');
+			// Off: even the admin account's webhook may not go to loopback, and setting one says so.
+			const key = await server.key();
+			const body = { webhook: 'http://127.0.0.1:9/hook' };
+			const refused = await server.api<ErrorBody>(`/api/addresses/${enc('hook@flags.test')}`, { key, method: 'POST', body });
+			expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/--webhook-allow-private is false/) } });
+		},
+	},
+	'webhook-allow-hosts': {
+		prepare: async () => {
+			const receiver = new WebhookReceiver();
+			await receiver.listen();
+			return { receiver, close: () => receiver.close() };
+		},
+		settings: { 'webhook-allow-hosts': 'localhost' },
+		check: async (server, { receiver }) => {
+			// An account that is not an admin: its webhooks reach the listed host, and no other private one.
+			const created = await runCli(['accounts', 'create', 'tenant', '--data-dir', server.where.dataDir]);
+			const key = /mr_\S+/.exec(created.stdout)![0];
+			const reserve = (address: string, webhook: string) =>
+				server.api<ErrorBody>(`/api/addresses/${enc(address)}`, { key, method: 'POST', body: { webhook } });
+			expect((await reserve('unlisted@flags.test', `${receiver!.url}/unlisted`)).status).toBe(400);
+			expect((await reserve('listed@flags.test', `http://localhost:${receiver!.port}/listed`)).status).toBe(200);
+			await server.send({ to: 'listed@flags.test' });
+			await waitFor(() => receiver!.requests.find((request) => request.url === '/listed'), 'the delivery to the listed host');
 		},
 	},
 	'webhook-host-concurrency': {
@@ -760,9 +783,9 @@ const CASES: Record<string, FlagCase> = {
 			await server.send({ to: 'pg@flags.test', subject: 'in PostgreSQL' });
 			expect((await server.inbox('pg@flags.test')).map((message) => message.subject)).toEqual(['in PostgreSQL']);
 			// Stored in the database named, not in the data folder.
-			expect(await queryColumn({ config: { dataDir: server.where.dataDir, databaseUrl: files!.url } }, 'SELECT subject FROM messages')).toEqual([
-				'in PostgreSQL',
-			]);
+			expect(
+				await queryColumn({ config: { dataDir: server.where.dataDir, databaseUrl: files!.url } }, 'SELECT subject FROM messages'),
+			).toEqual(['in PostgreSQL']);
 			expect(existsSync(join(server.where.dataDir, 'mailroom.sqlite'))).toBe(false);
 		},
 	},
@@ -812,6 +835,54 @@ const CASES: Record<string, FlagCase> = {
 			client.write('Subject: bare\nLF only\n\r\n.\r\n');
 			expect(await client.reply()).toMatch(/^250 /); // 550 5.5.2 by default
 			client.close();
+		},
+	},
+	'smtp-data-timeout': {
+		settings: { 'smtp-data-timeout': '1s' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			await client.envelope('a@sender.test', ['slow@flags.test']);
+			// A byte every 200 ms keeps the idle timeout away: only the DATA's own limit ends it (5 minutes by default).
+			const trickling = setInterval(() => client.write('x'), 200);
+			const started = Date.now();
+			try {
+				expect(await client.reply()).toBe('421 4.4.2 Message not received in full within 1 s, closing connection');
+			} finally {
+				clearInterval(trickling);
+			}
+			expect(Date.now() - started).toBeLessThan(5000);
+			client.close();
+		},
+	},
+	'smtp-session-timeout': {
+		settings: { 'smtp-session-timeout': '2s' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			const started = Date.now();
+			// Busy all along: only the session's own limit ends it (30 minutes by default).
+			let reply: string;
+			while ((reply = await client.command('NOOP')).startsWith('250')) await new Promise((resolve) => setTimeout(resolve, 100));
+			expect(reply).toBe('421 4.4.2 Connection open for 2 s, the most allowed, closing connection');
+			expect(Date.now() - started).toBeLessThan(6000);
+			client.close();
+		},
+	},
+	'smtp-auth-without-tls': {
+		// Not a loopback address: AUTH is offered without TLS only with the setting.
+		also: () => ['--smtp-host', '0.0.0.0'],
+		settings: { 'smtp-auth-without-tls': 'true' },
+		check: async (server) => {
+			const { client } = await server.smtp();
+			expect(await client.command('EHLO client.test')).toMatch(/^250-AUTH PLAIN LOGIN$/m);
+			expect(await client.command(`AUTH PLAIN ${Buffer.from('\0app\0secret').toString('base64')}`)).toBe('235 Authentication successful');
+			client.close();
+		},
+	},
+	'plus-addressing': {
+		settings: { 'plus-addressing': 'true' },
+		check: async (server) => {
+			await server.send({ to: 'box+tag@flags.test', subject: 'tagged' });
+			expect((await server.inbox('box@flags.test')).map((m) => [m.subject, m.originalInbox])).toEqual([['tagged', 'box+tag@flags.test']]);
 		},
 	},
 	'parse-timeout': {

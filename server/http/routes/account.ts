@@ -4,9 +4,8 @@ import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount, serviceKeyOf } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { optionalBody } from '../params';
-import { errorResponses } from '../schemas';
+import { IdParam, errorResponses } from '../schemas';
 import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
-import { ID_PATTERN } from '../../store/ids';
 import type { ApiKeyInfo } from '../../store/store';
 
 export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void {
@@ -99,7 +98,7 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 				summary: 'Revoke an API key of the account: it stops working at once',
 				description:
 					'The key used for this request cannot revoke itself (409): revoke it with another key, so an account is never left without one.',
-				params: Type.Object({ keyId: Type.String({ pattern: ID_PATTERN }) }),
+				params: Type.Object({ keyId: IdParam('key') }),
 				response: { 200: ApiKeySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},

@@ -2,19 +2,20 @@ import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { HttpError, notFound } from '../errors';
 import { ownAddress } from '../inbox-access';
-import { EmailParams, errorResponses } from '../schemas';
+import { requireAccount } from '../auth';
+import { assertDeliverable } from '../webhook-targets';
+import { EmailParams, IdParam, errorResponses } from '../schemas';
 import { MAX_SUBSCRIPTIONS, NewSubscriptionSchema, WebhookSubscriptionSchema } from '../../schemas/webhook';
 import { refTo } from '../../schemas/shared';
-import { ID_PATTERN } from '../../store/ids';
 
 const subscription = refTo(WebhookSubscriptionSchema);
-const SubscriptionParams = Type.Object({ ...EmailParams.properties, id: Type.String({ pattern: ID_PATTERN }) });
+const SubscriptionParams = Type.Object({ ...EmailParams.properties, id: IdParam('subscription') });
 
 /**
  * Webhook subscriptions of an address: beside its one `webhook`, any number of consumers of its mail (each n8n trigger
  * adds its own), each with an optional filter. Only the address's owner sees or changes them.
  */
-export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions }: HttpDeps): void {
+export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions, webhooks }: HttpDeps): void {
 	app.post(
 		'/api/addresses/:email/webhooks',
 		{
@@ -31,6 +32,7 @@ export function addressWebhookRoutes(app: HttpApp, { addresses, subscriptions }:
 		},
 		async (request, reply) => {
 			const { _id: address } = await ownAddress(request, addresses);
+			await assertDeliverable(webhooks.targets, requireAccount(request), { url: request.body.url });
 			if ((await subscriptions.count(address)) >= MAX_SUBSCRIPTIONS) {
 				throw new HttpError(409, `${address} has ${MAX_SUBSCRIPTIONS} webhook subscriptions already: delete one first`);
 			}

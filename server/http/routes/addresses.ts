@@ -4,9 +4,10 @@ import { requireAccount } from '../auth';
 import { badRequest, forbidden } from '../errors';
 import { ownAddress, type AddressRequest } from '../inbox-access';
 import { emailParam, optionalBody } from '../params';
+import { assertDeliverable } from '../webhook-targets';
 import { EmailParams, errorResponses } from '../schemas';
 import { parseEmailAddress } from '../../mail/email-address';
-import type { AddressStore, ForwardingUpdate } from '../../store/store';
+import type { Account, AddressStore, ForwardingUpdate } from '../../store/store';
 import { ForwardingSchema, ForwardingUpdateSchema, type ForwardingUpdateBody } from '../../schemas/address';
 import { refTo } from '../../schemas/shared';
 
@@ -37,7 +38,11 @@ function forwardingChanges(email: string, body: ForwardingUpdateBody = {}): Forw
 	return changes;
 }
 
-export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): void {
+export function addressRoutes(app: HttpApp, { addresses, deletion, webhooks }: HttpDeps): void {
+	/** Refuses webhook URLs the SSRF policy would never deliver to for this account. */
+	const assertTargets = (owner: Account, { webhook, webhookSlack }: ForwardingUpdate) =>
+		assertDeliverable(webhooks.targets, owner, { webhook, webhookSlack });
+
 	app.get(
 		'/api/addresses',
 		{ schema: { summary: "The account's private (reserved) addresses", response: { 200: recordList, ...errorResponses(401, 429) } } },
@@ -76,6 +81,7 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 			const { address: email, domain } = emailParam(request.params.email);
 			const settings = forwardingChanges(email, request.body);
 			await assertNotOthers(addresses, account.id, email, domain);
+			await assertTargets(account, settings);
 			const record = await addresses.reserve(email, account.id, settings);
 			// The admin CLI, another process, may have given it away between the check and the insert.
 			if (record.owner !== account.id) throw forbidden(`${email} belongs to another account`);
@@ -85,7 +91,9 @@ export function addressRoutes(app: HttpApp, { addresses, deletion }: HttpDeps): 
 
 	const updateForwarding = async (request: AddressRequest & { body: ForwardingUpdateBody }) => {
 		const record = await ownAddress(request, addresses);
-		return addresses.update(record._id, forwardingChanges(record._id, request.body));
+		const changes = forwardingChanges(record._id, request.body);
+		await assertTargets(requireAccount(request), changes);
+		return addresses.update(record._id, changes);
 	};
 
 	app.put(

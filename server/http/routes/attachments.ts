@@ -29,6 +29,18 @@ function attachmentStream(attachments: AttachmentStore, checksum: string, length
 	);
 }
 
+/**
+ * The name a download is saved under: the file name's last path segment, without control characters. The sender chose
+ * the name, and a client that saves under it as given (curl -OJ, scripts) must not be sent outside its folder by
+ * `../../tmp/x` or `C:\Windows\x`. Nothing usable left (".."): the checksum.
+ */
+function downloadName(fileName: string | null, checksum: string): string {
+	const lastSegment = (fileName ?? '').split(/[/\\]/).pop()!;
+	// eslint-disable-next-line no-control-regex -- control characters are what is removed
+	const base = lastSegment.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+	return base === '' || base === '.' || base === '..' ? checksum : base;
+}
+
 export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpDeps): void {
 	app.get(
 		'/api/addresses/:email/messages/:messageId/attachments',
@@ -73,7 +85,7 @@ export function attachmentRoutes(app: HttpApp, { addresses, attachments }: HttpD
 					.type(meta.contentType)
 					.header('content-length', meta.length)
 					// Always a download, never rendered on the API's origin: an attachment may be HTML written by anyone.
-					.header('content-disposition', contentDisposition(meta.fileName ?? meta.checksum))
+					.header('content-disposition', contentDisposition(downloadName(meta.fileName, meta.checksum)))
 					.header('content-security-policy', 'sandbox')
 					.header('x-content-type-options', 'nosniff')
 					.send(body)

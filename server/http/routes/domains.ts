@@ -8,7 +8,7 @@ import { DomainParams, NoContent, errorResponses } from '../schemas';
 import { DomainSchema, type DomainRecord } from '../../schemas/domain';
 import { ForwardingSchema } from '../../schemas/address';
 import { MessageSchema } from '../../schemas/message';
-import { DateTime, Nullable, refTo } from '../../schemas/shared';
+import { DateTime, Nullable, expects, refTo } from '../../schemas/shared';
 import { DomainError, type DomainStore } from '../../store/store';
 
 /** A request naming one domain (:domain). */
@@ -100,7 +100,9 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 					'A domain has at most one catch-all address: setting a new one replaces the old.',
 				params: DomainParams,
 				body: Type.Object({
-					catchAll: Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })]),
+					catchAll: Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })], {
+						...expects('an address of the domain, or null or "" to remove the catch-all address'),
+					}),
 				}),
 				response: domainResponse,
 			},

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { IncomingMessagesQuerySchema } from '../../websocket/incoming-messages-hub';
 import { HttpError } from '../errors';
+import { serviceKeyOf } from '../auth';
 import { errorResponses } from '../schemas';
 
 /** Close code 1011: the server could not serve the connection (its store did not answer). */
@@ -24,8 +25,9 @@ export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }:
 			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
 		},
 		wsHandler: (socket, request) => {
+			// Browsers cannot set headers on a websocket, hence ?key=; other clients may send their usual key header instead.
 			incomingMessages
-				.connect(socket, request.query)
+				.connect(socket, { ...request.query, key: request.query.key ?? serviceKeyOf(request) })
 				.catch(() => socket.close(CLOSE_UNAVAILABLE, 'the store is unavailable, try again later'));
 		},
 	});

@@ -25,7 +25,7 @@ async function sendingAccount(request: FastifyRequest & { body: SendRequest }, d
 	const account = await deps.accounts.forKey(bodyKey);
 	if (!account) throw unauthorized('The API key in _serviceKey is unknown or revoked');
 	if (request.account && request.account.id !== account.id)
-		throw badRequest('The Service-Key header and body/_serviceKey belong to different accounts');
+		throw badRequest('The API key header (Service-Key or Mailsac-Key) and body/_serviceKey belong to different accounts');
 	return account;
 }
 

@@ -3,10 +3,9 @@ import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { emailParam } from '../params';
-import { MessageParams, errorResponses } from '../schemas';
+import { IdParam, MessageParams, errorResponses } from '../schemas';
 import { toStatusView } from '../../store/webhook-views';
 import { AttemptStatusSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../../schemas/webhook';
-import { ID_PATTERN } from '../../store/ids';
 
 const secretResponse = { 200: WebhookSecretSchema, ...errorResponses(401, 429) };
 
@@ -73,7 +72,7 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 		{
 			schema: {
 				summary: 'Send a failed (or refused) delivery again now, with a fresh retry schedule',
-				params: Type.Object({ deliveryId: Type.String({ pattern: ID_PATTERN }) }),
+				params: Type.Object({ deliveryId: IdParam('delivery') }),
 				response: { 200: WebhookDeliverySchema, ...errorResponses(400, 401, 404, 409, 429) },
 			},
 		},

@@ -5,6 +5,7 @@ import { prepared, type Db } from './database';
 import { PostgresAddressStore } from './addresses';
 import { lockDomains } from './locks';
 import { SearchIndex } from './search-index';
+import { assertOwnable, ownableParents, parentOwnedByAnother, subdomainOwnedByAnother, treeRootOf } from '../domain-tree';
 
 const SELECT = `SELECT d.domain AS "_id", d.owner, d.created,
 	(SELECT a.email FROM addresses a WHERE a.catch_all = d.domain LIMIT 1) AS "catchAll"
@@ -31,13 +32,25 @@ export class PostgresDomainStore implements DomainStore {
 			: this.db.rows<DomainRecord>(`${SELECT} WHERE d.owner = $1 ORDER BY d.domain`, [owner]);
 	}
 
-	claim(domain: string, owner: string): Promise<DomainRecord> {
+	async claim(domain: string, owner: string): Promise<DomainRecord> {
+		assertOwnable(domain);
 		return this.db.transaction(async (tx) => {
-			await lockDomains(tx, [domain]);
+			// The tree's root too: two claims in one tree (a domain and its subdomain) take turns, so both see the other.
+			await lockDomains(tx, [domain, treeRootOf(domain)]);
 			const domains = new PostgresDomainStore(tx);
 			const existing = await domains.get(domain);
 			if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
 			if (existing) return existing;
+			const parent = await tx.row<{ domain: string }>('SELECT domain FROM domains WHERE domain = ANY($1::text[]) AND owner <> $2 LIMIT 1', [
+				ownableParents(domain),
+				owner,
+			]);
+			if (parent) throw parentOwnedByAnother(domain, parent.domain);
+			const subdomain = await tx.row<{ domain: string }>(
+				"SELECT domain FROM domains WHERE domain LIKE ('%.' || $1) AND owner <> $2 LIMIT 1",
+				[domain, owner],
+			);
+			if (subdomain) throw subdomainOwnedByAnother(domain, subdomain.domain);
 			// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
 			const othersAddress = await tx.row<{ email: string }>(
 				"SELECT email FROM addresses WHERE email LIKE ('%@' || $1) AND owner <> $2 LIMIT 1",

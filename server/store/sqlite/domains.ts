@@ -3,6 +3,7 @@ import type { Db } from './database';
 import type { SqliteAddressStore } from './addresses';
 import { DomainError, type DomainStore } from '../store';
 import { nowIso } from '../ids';
+import { assertOwnable, ownableParents, parentOwnedByAnother, subdomainOwnedByAnother } from '../domain-tree';
 import type { DomainRecord } from '../../schemas/domain';
 
 const SELECT = `SELECT d.domain AS _id, d.owner, d.created,
@@ -37,11 +38,13 @@ export class SqliteDomainStore implements DomainStore {
 	}
 
 	async claim(domain: string, owner: string): Promise<DomainRecord> {
+		assertOwnable(domain);
 		return this.db
 			.transaction(() => {
 				const existing = this.getNow(domain);
 				if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
 				if (existing) return existing;
+				this.assertTreeIsOwners(domain, owner);
 				// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
 				const othersAddress = this.db
 					.prepare("SELECT email FROM addresses WHERE email LIKE '%@' || ? AND owner != ? LIMIT 1")
@@ -63,6 +66,22 @@ export class SqliteDomainStore implements DomainStore {
 				return existing;
 			})
 			.immediate();
+	}
+
+	/** Refuses a domain with a domain above or below it that another account owns (see domain-tree). */
+	private assertTreeIsOwners(domain: string, owner: string): void {
+		const parents = ownableParents(domain);
+		const parent = parents.length
+			? (this.db
+					.prepare(`SELECT domain FROM domains WHERE domain IN (${parents.map(() => '?').join(', ')}) AND owner != ? LIMIT 1`)
+					.get(...parents, owner) as { domain: string } | undefined)
+			: undefined;
+		if (parent) throw parentOwnedByAnother(domain, parent.domain);
+		// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
+		const subdomain = this.db
+			.prepare("SELECT domain FROM domains WHERE domain LIKE '%.' || ? AND owner != ? LIMIT 1")
+			.get(domain, owner) as { domain: string } | undefined;
+		if (subdomain) throw subdomainOwnedByAnother(domain, subdomain.domain);
 	}
 
 	private getNow(domain: string): DomainRecord | undefined {

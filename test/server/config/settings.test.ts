@@ -54,6 +54,10 @@ describe('SMTP limit and parse settings', () => {
 			smtpMaxRecipients: 100,
 			smtpSocketTimeout: 60_000,
 			smtpBareLf: 'reject',
+			smtpDataTimeout: 5 * 60_000,
+			smtpSessionTimeout: 30 * 60_000,
+			smtpAuthWithoutTls: false,
+			plusAddressing: false,
 			parseTimeout: 30_000,
 		});
 	});
@@ -161,4 +165,26 @@ describe('sending settings', () => {
 			/--dkim-domain, --dkim-selector and --dkim-key must be given together/,
 		);
 	});
+});
+
+describe('webhook target settings', () => {
+	it('allow private targets (to admin accounts) and list no host by default', () => {
+		expect(resolveConfig({}, {})).toMatchObject({ webhookAllowPrivate: true, webhookAllowHosts: [] });
+	});
+
+	it('read the allowed hosts as a list of host names and IP addresses, lower-cased, IPv6 with or without brackets', () => {
+		expect(
+			resolveConfig({}, { MAILROOM_WEBHOOK_ALLOW_HOSTS: ' n8n, LocalHost ,my_n8n.internal,10.0.0.5,[::1],fd00::5' }).webhookAllowHosts,
+		).toEqual(['n8n', 'localhost', 'my_n8n.internal', '10.0.0.5', '::1', 'fd00::5']);
+	});
+
+	it.each(['http://n8n:5678', 'n8n:5678', 'n8n/webhook', 'user@n8n', 'two words'])(
+		'refuses %j: a host is named without scheme, port or path',
+		(value) => {
+			expect(() => resolveConfig({ webhookAllowHosts: value }, {})).toThrow(ConfigError);
+			expect(() => resolveConfig({ webhookAllowHosts: value }, {})).toThrow(
+				/host names or IP addresses without scheme or port, like n8n,localhost/,
+			);
+		},
+	);
 });

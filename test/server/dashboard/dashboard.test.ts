@@ -10,6 +10,7 @@ import type { Static } from 'typebox';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { launchChromium, screenshot } from '../../helpers/browser';
 import { traversalFaults } from '../../helpers/raw-http';
+import { query } from '../../helpers/database';
 
 /** Paths that must not serve files from outside the dashboard's folder. */
 const TRAVERSAL_PATHS = [
@@ -49,7 +50,7 @@ describe('Dashboard in a real browser', () => {
 	let failing: Awaited<ReturnType<typeof receiver>>;
 	const address = 'dash@example.test';
 	const failingAddress = 'broken@example.test';
-	// Link-local targets are always refused by the SSRF policy, before any connection is made.
+	// Link-local targets are always refused by the SSRF policy: when they are set, and before any connection is made.
 	const refusedAddress = 'refused@example.test';
 
 	beforeAll(async () => {
@@ -160,7 +161,14 @@ describe('Dashboard in a real browser', () => {
 		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: true, forward: null });
 
 		await saveWebhook(failingAddress, failing.url);
-		await saveWebhook(refusedAddress, 'http://169.254.169.254/hook');
+		// A target the SSRF policy refuses is refused when it is set, the server's reason shown...
+		await page.getByRole('row').filter({ hasText: refusedAddress }).getByRole('button', { name: 'Settings' }).click();
+		await page.getByLabel('Forward to Custom Webhook').fill('http://169.254.169.254/hook');
+		await page.getByRole('button', { name: 'Save Settings' }).click();
+		await page.locator('#settings-panel .status.error').filter({ hasText: '169.254.169.254' }).waitFor();
+		expect(await page.locator('#settings-panel .status.error').textContent()).toMatch(/169\.254\.169\.254 is a linkLocal address/);
+		// ...and at delivery, should it be in the record anyway (set before the policy was tightened): Recent Activity shows that.
+		await query(mailroom, 'UPDATE addresses SET webhook = ? WHERE email = ?', ['http://169.254.169.254/hook', refusedAddress]);
 	});
 
 	it('Inbox: mail sent over SMTP appears by itself, and opens with text, HTML, attachments, links, headers and raw source', async () => {

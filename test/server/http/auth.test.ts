@@ -121,4 +121,48 @@ describe('HTTP auth', () => {
 		expect((await server.api('/api/addresses/open@public.test/messages', { headers: { 'Service-Key': '' } })).status).toBe(200);
 		expect((await server.api('/api/addresses/reserved@public.test/messages', { headers: { 'Service-Key': '' } })).status).toBe(401);
 	});
+
+	describe("Mailsac-Key, the header Mailsac's own client sends, as a synonym of Service-Key", () => {
+		const withMailsacKey = (key: string) => ({ headers: { 'Mailsac-Key': key } });
+
+		it.each(CALLERS)('gives caller "%s" the access Service-Key gives', async (caller) => {
+			const key = keyOf(caller);
+			for (const path of ['/api/addresses/reserved@public.test/messages', '/api/addresses/open@public.test/messages', '/api/me']) {
+				const viaServiceKey = await server.api(path, { key });
+				const viaMailsacKey = await server.api(path, key === undefined ? {} : withMailsacKey(key));
+				expect({ path, status: viaMailsacKey.status, body: viaMailsacKey.body }).toEqual({
+					path,
+					status: viaServiceKey.status,
+					body: viaServiceKey.status === 401 ? { error: 'Unauthorized', message: expect.any(String) } : viaServiceKey.body,
+				});
+			}
+		});
+
+		it('names the header of an unknown key, treats an empty one as no key, and refuses two different keys', async () => {
+			const unknown = await server.api<ErrorBody>('/api/addresses/open@public.test/messages', withMailsacKey('mr_made-up'));
+			expect(unknown.body).toEqual({ error: 'Unauthorized', message: 'The API key in the Mailsac-Key header is unknown or revoked' });
+			expect((await server.api('/api/addresses/open@public.test/messages', withMailsacKey(''))).status).toBe(200);
+			const same = await server.api<Me>('/api/me', { key: owner.key, headers: { 'Mailsac-Key': owner.key } });
+			expect(same.body._id).toBe(owner.id);
+			const different = await server.api<ErrorBody>('/api/me', { key: owner.key, headers: { 'Mailsac-Key': other.key } });
+			expect(different).toMatchObject({
+				status: 400,
+				body: { error: 'Bad Request', message: 'The Service-Key and Mailsac-Key headers hold different keys: send one key' },
+			});
+		});
+
+		it('is counted by the rate limiter per key, not per client IP', async () => {
+			const limited = await startTestMailroom({ rateLimitIp: 2, rateLimitKey: 50 });
+			try {
+				const { key } = await limited.createAccount('counted');
+				const withKey = await Promise.all([1, 2, 3, 4].map(() => limited.api('/api/me', withMailsacKey(key))));
+				expect(withKey.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+				const withoutKey = [];
+				for (let i = 0; i < 3; i++) withoutKey.push((await limited.api('/api/addresses/open@public.test/messages')).status);
+				expect(withoutKey).toEqual([200, 200, 429]);
+			} finally {
+				await limited.stop();
+			}
+		});
+	});
 });

@@ -25,6 +25,7 @@ interface OpenApiDocument {
 	openapi: string;
 	info: { title: string };
 	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+	security: Record<string, string[]>[];
 	paths: Record<string, Record<string, Operation>>;
 }
 
@@ -41,6 +42,9 @@ describe('OpenAPI document', () => {
 		expect(doc.body.openapi).toMatch(/^3\./);
 		expect(doc.body.info.title).toBe('Mailroom API');
 		expect(doc.body.components.securitySchemes.ServiceKey).toEqual({ type: 'apiKey', in: 'header', name: 'service-key' });
+		// The same key, in the header Mailsac's own client sends it in.
+		expect(doc.body.components.securitySchemes.MailsacKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'mailsac-key' });
+		expect(doc.body.security).toEqual([{ ServiceKey: [] }, { MailsacKey: [] }, {}]);
 		expect(Object.keys(doc.body.components.schemas)).toEqual(
 			expect.arrayContaining(['Error', 'Message', 'Forwarding', 'WebhookSubscription']),
 		);

@@ -53,11 +53,7 @@ describe('the extra headers of a send', () => {
 			expectError(res, 400, /^body\/headers\/X-Value contains a line break \(CR or LF\)/);
 		}
 		const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
-		expectError(
-			await postOutgoing(server, alice.key, { ...mail, headers: many }),
-			400,
-			/^body\/headers must NOT have more than 20 properties$/,
-		);
+		expectError(await postOutgoing(server, alice.key, { ...mail, headers: many }), 400, /^body\/headers must have at most 20 fields$/);
 		expectError(
 			await postOutgoing(server, alice.key, { ...mail, headers: { 'X-Long': 'v'.repeat(999) } }),
 			400,

@@ -56,7 +56,7 @@ describe('the attachments of a send', () => {
 			expectError(await send([{ filename: 'a.txt', content }]), 400, /^body\/attachments\/0\/content is not base64 \(RFC 4648/);
 		}
 		const one = { filename: 'a.txt', content: 'QUJD' };
-		expectError(await send(Array.from({ length: 21 }, () => one)), 400, /^body\/attachments must NOT have more than 20 items$/);
+		expectError(await send(Array.from({ length: 21 }, () => one)), 400, /^body\/attachments must have at most 20 items$/);
 		expectError(await send([{ ...one, name: 'a.txt' }]), 400, /^body\/attachments\/0 has a field it does not take: "name"$/);
 		expectError(await send([{ content: 'QUJD' }]), 400, /filename/);
 		expectError(await send([{ ...one, filename: 'a\r\nb.txt' }]), 400, /body\/attachments\/0\/filename/);

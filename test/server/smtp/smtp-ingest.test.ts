@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { inboxMessages, messageCount, onlyMessage as onlyInboxMessage, RECORD_FIELDS, stillAccepts, subjects } from '../../helpers/inboxes';
 import { linesMessage, sendData, spoolEntries } from '../../helpers/spool';
@@ -6,6 +7,7 @@ import { enc } from '../../helpers/messages';
 import { startTestMailroom, tempDataDir, type TestMailroom } from '../../helpers/mailroom';
 import { RawSmtp } from '../../helpers/raw-smtp';
 import { selfSignedCertificate } from '../../helpers/tls';
+import { waitFor } from '../../helpers/webhook-receiver';
 
 const CRLF = '\r\n';
 
@@ -423,5 +425,40 @@ describe('SMTP ingest of a spooled message', () => {
 		);
 		expect(await messageCount(server, 'raw@spool.test')).toBe(before);
 		expect(spoolEntries(server)).toEqual([]);
+	});
+});
+
+describe('a client that disconnects in the middle of DATA', () => {
+	it('is logged as a warning without a stack trace, and the part it sent is removed', async () => {
+		const lines: string[] = [];
+		const server = await startTestMailroom(
+			{ spoolThreshold: 1024 },
+			pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(line) }),
+		);
+		try {
+			const { client } = await RawSmtp.connect(server.smtpPort);
+			await client.envelope('a@sender.test', ['gone@any.test']);
+			// Past the spool threshold: the part received is in a spool file.
+			client.write(`From: a@sender.test${CRLF}Subject: cut short${CRLF}${CRLF}${'z'.repeat(4096)}`);
+			await waitFor(() => spoolEntries(server).length === 1, 'the spool file');
+			client.close();
+			const entries = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+			const warning = await waitFor(
+				() => entries().find((entry) => entry.msg === 'SMTP client disconnected in the middle of DATA'),
+				'the warning',
+			);
+			expect(warning).toEqual({
+				level: 40,
+				time: expect.any(Number),
+				ip: '127.0.0.1',
+				msg: 'SMTP client disconnected in the middle of DATA',
+			});
+			expect(entries().filter((entry) => entry.level >= 50)).toEqual([]);
+			expect(lines.join('')).not.toMatch(/"stack"|\n\s+at /);
+			expect(spoolEntries(server)).toEqual([]);
+			expect(await inboxMessages(server, 'gone@any.test')).toEqual([]);
+		} finally {
+			await server.stop();
+		}
 	});
 });

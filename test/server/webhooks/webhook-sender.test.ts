@@ -14,7 +14,7 @@ describe('webhook request bodies in pieces', () => {
 	beforeAll(async () => {
 		receiver = new WebhookReceiver();
 		await receiver.listen();
-		sender = new WebhookSender({ timeoutMs: 2000, allowPrivate: true });
+		sender = new WebhookSender({ timeoutMs: 2000 });
 	});
 	afterAll(async () => {
 		sender.close();
@@ -31,7 +31,7 @@ describe('webhook request bodies in pieces', () => {
 			for (let i = 0; i < 40; i++) yield Buffer.alloc(256 * 1024, String.fromCharCode(97 + (i % 26)));
 		});
 		expect(body.length).toBe(40 * 256 * 1024);
-		const result = await sender.send(receiver.url, body, {});
+		const result = await sender.send(receiver.url, body, {}, 'allowed');
 		expect(result.statusCode).toBe(200);
 		expect(passes).toBe(2);
 		const [request] = receiver.requests;
@@ -42,7 +42,7 @@ describe('webhook request bodies in pieces', () => {
 	it('keeps a small body after measuring it instead of making it again', async () => {
 		let passes = 0;
 		const body = await piecedBody(() => (passes++, [Buffer.from('{"a":'), Buffer.from('1}')]));
-		expect((await sender.send(receiver.url, body, {})).statusCode).toBe(200);
+		expect((await sender.send(receiver.url, body, {}, 'allowed')).statusCode).toBe(200);
 		expect(passes).toBe(1);
 		expect(receiver.requests[0].body).toBe('{"a":1}');
 	});
@@ -53,7 +53,7 @@ describe('webhook request bodies in pieces', () => {
 			pass++;
 			for (let i = 0; i < (pass === 1 ? 8 : 3); i++) yield Buffer.alloc(512 * 1024, 'x');
 		});
-		const result = await sender.send(receiver.url, body, {});
+		const result = await sender.send(receiver.url, body, {}, 'allowed');
 		expect(result.statusCode).toBeUndefined();
 		expect(result.error).toBe('the message changed while it was being sent');
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -68,7 +68,7 @@ describe('webhook request bodies in pieces', () => {
 		};
 		const body = await piecedBody(() => storedPieces(stored));
 		pieces = 1;
-		const result = await sender.send(receiver.url, body, {});
+		const result = await sender.send(receiver.url, body, {}, 'allowed');
 		expect(result.error).toBe('the message was deleted while it was being read');
 		await expect(piecedBody(() => storedPieces(stored))).rejects.toBeInstanceOf(DeletedWhileReadError);
 		expect(await collect(storedPieces(Buffer.from('whole')))).toEqual([Buffer.from('whole')]);

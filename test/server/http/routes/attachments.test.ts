@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AttachmentMeta, MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
-import { expectError, sendMail } from '../../../helpers/messages';
+import { expectError, sendMail, sendRawTo } from '../../../helpers/messages';
 import { ATTACHMENT_CHUNK } from 'mailroom-server/dist/http/routes/attachments';
 import { queryValue } from '../../../helpers/database';
 
@@ -84,6 +84,31 @@ describe('attachments', () => {
 		const response = await fetch(`${server.httpUrl}${url(`/${md5(big)}`)}`);
 		expect(response.headers.get('content-length')).toBe(String(big.length));
 		expect(md5(Buffer.from(await response.arrayBuffer()))).toBe(md5(big));
+	});
+
+	it('offers a download under the base name only: a file name with a path cannot send a client saving it out of its folder', async () => {
+		const part = (name: string, body: string) =>
+			`--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="${name}"\r\n\r\n${body}\r\n`;
+		const raw = Buffer.from(
+			'From: a@sender.test\r\nTo: paths@example.test\r\nSubject: paths\r\nMIME-Version: 1.0\r\n' +
+				'Content-Type: multipart/mixed; boundary="b"\r\n\r\n' +
+				part('../../../../tmp/x', 'unix') +
+				part('C:\\\\Windows\\\\evil.bat', 'windows') +
+				part('..', 'dots') +
+				'--b--\r\n',
+		);
+		await sendRawTo(server, 'paths@example.test', raw);
+		const [message] = (await server.api<MessageRecord[]>('/api/addresses/paths@example.test/messages')).body;
+		const list = (await server.api<AttachmentMeta[]>(`/api/addresses/paths@example.test/messages/${message._id}/attachments`)).body;
+		// The metadata keeps the name as sent; only the download's Content-Disposition is made safe.
+		expect(list.map((attachment) => attachment.fileName)).toEqual(['../../../../tmp/x', 'C:\\Windows\\evil.bat', '..']);
+		const dispositions = await Promise.all(
+			list.map(async ({ checksum }) => {
+				const response = await fetch(`${server.httpUrl}/api/addresses/paths@example.test/messages/${message._id}/attachments/${checksum}`);
+				return response.headers.get('content-disposition');
+			}),
+		);
+		expect(dispositions).toEqual(['attachment; filename=x', 'attachment; filename=evil.bat', `attachment; filename=${md5('dots')}`]);
 	});
 
 	it('answers 404 for an unknown identifier or message', async () => {

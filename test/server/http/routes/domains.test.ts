@@ -56,6 +56,19 @@ describe('Domains API and catch-all', () => {
 			expect((await claim('shared.test', bob.key)).status).toBe(200);
 		});
 
+		it("refuses a subdomain of another account's domain, a domain above another's, and a public suffix, with 403", async () => {
+			expect((await claim('annscorp.test', ann.key)).status).toBe(200);
+			expectError(
+				await claim('sub.annscorp.test', bob.key),
+				403,
+				/^sub\.annscorp\.test is a subdomain of annscorp\.test, which another account owns/,
+			);
+			expect((await claim('sub.annscorp.test', ann.key)).status).toBe(200);
+			expect((await claim('team.bobscorp.test', bob.key)).status).toBe(200);
+			expectError(await claim('bobscorp.test', ann.key), 403, /^team\.bobscorp\.test is owned by another account/);
+			expectError(await claim('co.uk', ann.key), 403, /co\.uk is a public suffix/);
+		});
+
 		it('needs a key and a valid domain', async () => {
 			expectError(await claim('nokey.test'), 401);
 			expectError(await claim('not_a_domain!', ann.key), 400, /not a valid domain/);

@@ -123,7 +123,7 @@ describe('GET /api/addresses/:email/wait-for-message', () => {
 	});
 
 	it.each([
-		['timeout=300001', /timeout must be <= 300000/],
+		['timeout=300001', /^querystring\/timeout must be at most 300000$/],
 		['timeout=-1', /timeout/],
 		['timeout=1.5', /timeout/],
 		['since=yesterday', /since/],
