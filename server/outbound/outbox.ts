@@ -173,10 +173,13 @@ export class Outbox {
 
 	private async lookForDue(): Promise<void> {
 		const { store } = this.options;
+		// One moment for both questions: what fell due between them would be neither claimed nor next (nextDue looks after
+		// `now`), and would wait a whole lease on a database slower to answer than a short retry delay.
+		const now = Date.now();
 		const free = PARALLEL_ATTEMPTS - this.running.size;
-		if (free > 0) for (const id of await store.claimDue(Date.now(), free, this.lease())) void this.attempt(id);
+		if (free > 0) for (const id of await store.claimDue(now, free, this.lease())) void this.attempt(id);
 		if (this.running.size >= PARALLEL_ATTEMPTS) return; // each attempt that ends looks again
-		const next = await store.nextDue(Date.now());
+		const next = await store.nextDue(now);
 		// Nothing tells this node of what other nodes record: looking again within a lease finds their entries before the
 		// lease of one that dies runs out, so they are taken up then rather than never.
 		this.wakeAt(Math.min(next ?? Infinity, Date.now() + this.options.lease));
