@@ -6,6 +6,7 @@ const LAYERS = [
 	['mail'],
 	['store', 'parse', 'payload'],
 	['ingest'],
+	['metrics'],
 	['smtp', 'webhooks', 'outbound', 'websocket', 'retention', 'waiting'],
 	['dashboard'],
 	['http'],

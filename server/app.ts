@@ -18,12 +18,19 @@ import { IncomingMessagesHub } from './websocket/incoming-messages-hub';
 import { RetentionSweep } from './retention/retention-sweep';
 import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
+import { Readiness } from './http/readiness';
+import { Metrics } from './metrics/metrics';
+import { MetricsListener } from './metrics/metrics-listener';
+import { registerQueueGauges } from './metrics/queue-gauges';
+import { registerStoreGauges } from './metrics/store-gauges';
 
 export interface Mailroom {
 	config: MailroomConfig;
 	smtpPort: number;
 	httpPort: number;
 	httpUrl: string;
+	/** Where Prometheus scrapes (`${metricsUrl}/metrics`) with --metrics-port; undefined when metrics are not served. */
+	metricsUrl?: string;
 	/** Where clients reach the API, for links in what the server sends: --public-url, else httpUrl (loopback for a wildcard host). */
 	publicUrl: string;
 	/** This process among the nodes of its database (leases and announcements name it). */
@@ -98,7 +105,9 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		return { inbox: (await encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
 
+	const metrics = new Metrics();
 	const ingest = new Ingest({ ...config, node }, log);
+	metrics.ingest.observe(ingest);
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
 
@@ -119,6 +128,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		exclusive: (name, task) => store.exclusive(name, task),
 		publicUrl: whereClientsReach,
 		log,
+		metrics: metrics.webhooks,
 	});
 	const outbox = new Outbox({
 		store: outgoing,
@@ -197,6 +207,18 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		ingest,
 		spool,
 		log,
+		metrics: metrics.smtp,
+	});
+	registerQueueGauges(metrics.registry, {
+		figures: store.figures,
+		waiting: () => waiters.size,
+		websocketSubscribers: () => incomingMessages.size,
+		log,
+	});
+	registerStoreGauges(metrics.registry, store, log);
+	const readiness = new Readiness({
+		ping: () => store.ping(),
+		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
 	});
 	const http = await buildHttpServer({
 		config,
@@ -219,14 +241,22 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		sender,
 		log,
 		durable: () => store.durable(),
+		readiness,
+		metrics: metrics.http,
 	});
+	// Served only when asked for, on a listener of its own (never the API's), with the process's figures beside Mailroom's.
+	const metricsListener = config.metricsPort === undefined ? undefined : new MetricsListener(metrics.registry, log);
+	if (metricsListener) metrics.includeProcessMetrics();
 
 	let closing: Promise<void> | undefined;
 	const close = () =>
 		(closing ??= (async () => {
-			// First: the HTTP server's close waits for every request, and a wait may have minutes left.
+			// Not ready from the first moment, so load balancers move on while the work in hand finishes.
+			readiness.stopping();
+			// Next: the HTTP server's close waits for every request, and a wait may have minutes left.
 			waiters.close();
-			await Promise.all([smtp.close(config.shutdownTimeout * 1000), http.close(), retention.stop()]);
+			// The API keeps answering (and /readyz says 503) while SMTP transactions finish; then it closes too.
+			await Promise.all([smtp.close(config.shutdownTimeout * 1000).then(() => http.close()), retention.stop(), metricsListener?.close()]);
 			incomingMessages.close();
 			await outbox.close(config.shutdownTimeout * 1000);
 			await ingest.close();
@@ -237,9 +267,11 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		})());
 
 	let smtpPort: number;
+	let metricsPort: number | undefined;
 	try {
 		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
 		await http.listen({ port: config.httpPort, host: config.httpHost });
+		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost);
 	} catch (err) {
 		// A port in use, say: nothing of this start may linger (threads, the database) in the caller's process.
 		await close();
@@ -251,8 +283,10 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	webhooks.start();
 	retention.start();
 	const bootstrap = await bootstrapAdmin(store);
+	readiness.running();
+	const metricsAt = metricsPort === undefined ? {} : { metrics: `${config.metricsHost}:${metricsPort}` };
 	log.info(
-		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, store: store.engine, node },
+		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, ...metricsAt, store: store.engine, node },
 		'Mailroom is running',
 	);
 
@@ -261,6 +295,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		smtpPort,
 		httpPort,
 		httpUrl: urlOf(config.httpHost, httpPort),
+		metricsUrl: metricsPort === undefined ? undefined : urlOf(config.metricsHost, metricsPort),
 		publicUrl,
 		node,
 		store,

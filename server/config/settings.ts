@@ -8,6 +8,9 @@ export interface MailroomConfig {
 	smtpPort: number;
 	httpHost: string;
 	httpPort: number;
+	/** Where /metrics is served, on a listener of its own; none: metrics are not served. */
+	metricsPort?: number;
+	metricsHost: string;
 	/** Where clients reach the HTTP API, for the links in what Mailroom sends (attachment downloads); none: from the HTTP host and port. */
 	publicUrl?: string;
 	dataDir: string;
@@ -264,6 +267,22 @@ export const SETTINGS: SettingSpec[] = [
 		default: '3000',
 		description: 'HTTP API port (0 picks a free port)',
 		parse: port('HTTP port'),
+	},
+	{
+		key: 'metricsPort',
+		flag: '--metrics-port <port>',
+		env: 'MAILROOM_METRICS_PORT',
+		description:
+			'serve Prometheus metrics at /metrics on this port, a listener of its own apart from the API (0 picks a free port); none: not served',
+		parse: port('metrics port'),
+	},
+	{
+		key: 'metricsHost',
+		flag: '--metrics-host <host>',
+		env: 'MAILROOM_METRICS_HOST',
+		default: '127.0.0.1',
+		description: 'address the metrics listener binds to: only where your monitoring reaches it (it has no key)',
+		parse: text,
 	},
 	{
 		key: 'publicUrl',

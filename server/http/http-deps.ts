@@ -21,6 +21,8 @@ import type { Sender } from '../outbound/sender';
 import type { Webhooks } from '../webhooks/webhooks';
 import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 import type { MailWaiters } from '../waiting/mail-waiters';
+import type { HttpMetrics } from '../metrics/http-metrics';
+import type { Readiness } from './readiness';
 
 /** What route plugins are given. */
 export interface HttpDeps {
@@ -46,6 +48,10 @@ export interface HttpDeps {
 	publicUrl: () => string;
 	/** Resolves once everything committed so far is durable (awaited before answering a change). */
 	durable: () => Promise<void>;
+	/** What GET /readyz answers. */
+	readiness: Readiness;
+	/** Where every answered request is counted. */
+	metrics: HttpMetrics;
 }
 
 /** The server routes are added to: their schemas type each request and reply (TypeBox). */

@@ -27,6 +27,7 @@ import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
 import { waitForRoutes } from './routes/wait-for';
+import { healthRoutes } from './routes/health';
 
 export async function buildHttpServer(deps: HttpDeps) {
 	const app = Fastify({
@@ -86,12 +87,17 @@ export async function buildHttpServer(deps: HttpDeps) {
 			new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
 	});
 	registerAuth(app, deps.accounts);
+	// By the pattern of the route matched, never the URL: one series per route, whatever clients ask for.
+	app.addHook('onResponse', async (request, reply) => {
+		deps.metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+	});
 	// A change is acknowledged only once it is on disk, like accepted mail.
 	app.addHook('onSend', async (request) => {
 		if (request.method !== 'GET' && request.method !== 'HEAD') await deps.durable();
 	});
 	await registerOpenApi(app); // before the routes, so it sees them all
 
+	healthRoutes(app, deps);
 	messageRoutes(app, deps);
 	waitForRoutes(app, deps);
 	messageContentRoutes(app, deps);

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../log';
 import type { IncomingMail } from '../mail/incoming-mail';
-import { StoreUnavailableError } from '../store/store';
+import { StoreUnavailableError, type CommitFigures } from '../store/store';
 import { MessageWriter, type MessageWriterConfig, type StoredMail } from './message-writer';
 
 export interface IngestThreadData {
@@ -15,21 +15,39 @@ export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
 /** `unavailable`: the store could not be reached (a StoreUnavailableError, whose class a thread's message does not carry). */
 export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string; unavailable: boolean };
 
+/** What the thread sends the main thread: replies that became ready together, and the figures of the commits behind them. */
+export interface IngestThreadMessage {
+	replies: IngestReply[];
+	commits: CommitFigures[];
+}
+
 const { config } = workerData as IngestThreadData;
 // Requests that come while the store opens wait for it.
 const writer = MessageWriter.open(config, createLogger(config.logLevel));
 const port = parentPort!;
 
-// Replies that become ready together (one group commit) travel in one message: each message costs the event loop a
-// wake-up. A tick callback runs once the promises settled by the commit have all run, before anything else.
-let replies: IngestReply[] = [];
-const reply = (answer: IngestReply) => {
-	if (replies.push(answer) > 1) return;
+// Replies that become ready together (one group commit) travel in one message, with the commit's figures: each message
+// costs the event loop a wake-up. A tick callback runs once the promises settled by the commit have all run, before
+// anything else (a commit's figures come just before its promises settle).
+let outgoing: IngestThreadMessage = { replies: [], commits: [] };
+const send = () => {
+	if (outgoing.replies.length + outgoing.commits.length > 1) return;
 	process.nextTick(() => {
-		port.postMessage(replies);
-		replies = [];
+		port.postMessage(outgoing);
+		outgoing = { replies: [], commits: [] };
 	});
 };
+const reply = (answer: IngestReply) => {
+	outgoing.replies.push(answer);
+	send();
+};
+// A store that cannot open still ends the thread, as an unhandled rejection (the Ingest replaces it).
+void writer.then((opened) =>
+	opened.onCommit((commit) => {
+		outgoing.commits.push(commit);
+		send();
+	}),
+);
 
 port.on('message', (request: IngestRequest) => {
 	if (request === 'close') {

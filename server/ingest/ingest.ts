@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type { IncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
-import { StoreUnavailableError } from '../store/store';
-import type { IngestReply, IngestRequest, IngestThreadData } from './ingest-thread';
+import { StoreUnavailableError, type CommitFigures } from '../store/store';
+import type { IngestRequest, IngestThreadData, IngestThreadMessage } from './ingest-thread';
 import type { RecordedEffects, StoredMail } from './message-writer';
 
 /** A thread that ends sooner than this after its start is restarted only after this long, so a failing start does not spin. */
@@ -18,12 +18,20 @@ interface Waiting {
 	reject: (err: Error) => void;
 }
 
+export interface IngestEvents {
+	stored: [MessageRecord[], RecordedEffects];
+	/** A group commit of the ingest thread, once durable: its size and times (for /metrics). */
+	committed: [CommitFigures];
+	/** A message whose parse failed was stored unparsed. */
+	unparsed: [];
+}
+
 /**
  * The one path by which mail enters the store, for SMTP and for local copies of outgoing mail alike. Mail is
  * parsed and committed on the ingest thread (see MessageWriter); `store` resolves once the records are
  * durable, then `stored` is emitted.
  */
-export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEffects] }> {
+export class Ingest extends EventEmitter<IngestEvents> {
 	private readonly inFlight = new Set<Promise<unknown>>();
 	private readonly waiting = new Map<number, Waiting>();
 	private nextId = 0;
@@ -47,7 +55,8 @@ export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEff
 			const id = this.nextId++;
 			this.thread.postMessage({ id, mail } satisfies IngestRequest);
 			this.waiting.set(id, { resolve, reject });
-		}).then(({ records, effects }) => {
+		}).then(({ records, effects, unparsed }) => {
+			if (unparsed) this.emit('unparsed');
 			this.emit('stored', records, effects);
 			return records;
 		});
@@ -91,7 +100,8 @@ export class Ingest extends EventEmitter<{ stored: [MessageRecord[], RecordedEff
 			resourceLimits: { maxYoungGenerationSizeMb: INGEST_YOUNG_GENERATION_MB },
 		});
 		thread.unref();
-		thread.on('message', (replies: IngestReply[]) => {
+		thread.on('message', ({ replies, commits }: IngestThreadMessage) => {
+			for (const commit of commits) this.emit('committed', commit);
 			for (const answer of replies) {
 				const waiting = this.waiting.get(answer.id)!;
 				this.waiting.delete(answer.id);

@@ -2,7 +2,7 @@ import type { MailroomConfig } from '../config/settings';
 import type { Logger } from '../log';
 import type { IncomingMail, ParsedIncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
-import type { Store } from '../store/store';
+import type { CommitFigures, Store } from '../store/store';
 import type { InboxSettings } from '../store/inbox-settings';
 import { localDomainRule } from '../mail/local-domains';
 import { ParserPool } from '../parse/parser-pool';
@@ -22,6 +22,8 @@ export interface RecordedEffects {
 export interface StoredMail {
 	records: MessageRecord[];
 	effects: RecordedEffects;
+	/** Its parse failed (a timeout, a crash, a limit): it was stored unparsed, its raw source as its text. */
+	unparsed: boolean;
 }
 
 export type MessageWriterConfig = Pick<
@@ -77,7 +79,7 @@ export class MessageWriter {
 		const { parsed, error } = await this.parser.parse(mail.raw);
 		if (error) this.log.warn({ err: error.message, size: mail.raw.byteLength }, 'message could not be parsed; stored raw');
 		const parsedMail: ParsedIncomingMail = { ...mail, parsed, received };
-		return this.database.transaction(async (parts) => {
+		const stored = await this.database.transaction(async (parts) => {
 			const records = await parts.messages.insert(parsedMail);
 			if (mail.localCopy) await parts.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);
 			const settings: InboxSettings[] = [];
@@ -93,6 +95,12 @@ export class MessageWriter {
 			});
 			return { records, effects };
 		});
+		return { ...stored, unparsed: error !== undefined };
+	}
+
+	/** Calls `listener` after each group commit of mail, once it is durable. */
+	onCommit(listener: (commit: CommitFigures) => void): void {
+		this.database.onCommit(listener);
 	}
 
 	/** Call once nothing more is being stored. */

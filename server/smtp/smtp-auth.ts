@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import type { SMTPServerAuthentication, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import type { Account } from '../store/store';
 import type { Logger } from '../log';
+import type { SmtpMetrics } from '../metrics/smtp-metrics';
 import { FailedAuthLimit } from './failed-auth-limit';
 import { plainIp } from './client-address';
 import { smtpError } from './smtp-error';
@@ -34,6 +35,7 @@ export interface SmtpAuthOptions {
 	/** The account of an active API key. */
 	accountForKey: (key: string) => Promise<Account | undefined>;
 	log: Logger;
+	metrics: Pick<SmtpMetrics, 'authenticated'>;
 }
 
 /**
@@ -83,19 +85,28 @@ export class SmtpAuth {
 	}
 
 	private async authenticate(auth: SMTPServerAuthentication, session: SMTPServerSession): Promise<SessionUser> {
+		const { metrics } = this.options;
 		const username = auth.username ?? '';
 		const password = auth.password ?? '';
-		if (!password.startsWith(KEY_PREFIX)) return { username };
+		if (!password.startsWith(KEY_PREFIX)) {
+			metrics.authenticated('any_password');
+			return { username };
+		}
 		const ip = plainIp(session.remoteAddress);
-		if (this.failures.blocked(ip)) throw smtpError(454, `4.7.0 Too many failed authentication attempts from ${ip}, try again later`);
+		if (this.failures.blocked(ip)) {
+			metrics.authenticated('blocked');
+			throw smtpError(454, `4.7.0 Too many failed authentication attempts from ${ip}, try again later`);
+		}
 		let account: Account | undefined;
 		try {
 			account = await this.options.accountForKey(password);
 		} catch (err) {
+			metrics.authenticated('unavailable');
 			this.options.log.warn({ err: (err as Error).message }, 'the store could not check an API key given to SMTP AUTH');
 			throw smtpError(454, '4.7.0 Temporary authentication failure, try again later');
 		}
 		if (!account) {
+			metrics.authenticated('invalid_key');
 			this.failures.failed(ip);
 			this.options.log.info({ ip, username }, 'SMTP AUTH with an unknown or revoked API key');
 			throw smtpError(
@@ -103,6 +114,7 @@ export class SmtpAuth {
 				'5.7.8 Authentication credentials invalid: the password starts with mr_ but is no active API key (to deliver to local inboxes only, use any other password)',
 			);
 		}
+		metrics.authenticated('api_key');
 		return { username, account };
 	}
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ingest } from '../ingest/ingest';
@@ -9,6 +10,7 @@ import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
 import { type Spool } from './spool';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import type { Logger } from '../log';
+import type { SmtpMetrics, SmtpRefusalReason } from '../metrics/smtp-metrics';
 import { StoreUnavailableError, type Account } from '../store/store';
 import { ConnectionsPerIp, plainIp } from './client-address';
 import { smtpError } from './smtp-error';
@@ -54,6 +56,7 @@ export interface SmtpIngestOptions {
 	/** Where messages of at least its threshold are written while they are received and stored. */
 	spool: Spool;
 	log: Logger;
+	metrics: SmtpMetrics;
 }
 
 /** smtp-server's connection, for the replies the listener sends on its own (time limits, shutdown). */
@@ -95,7 +98,8 @@ export class SmtpIngest {
 	constructor(private readonly options: SmtpIngestOptions) {
 		this.perIp = new ConnectionsPerIp(options.maxClientsPerIp);
 		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
-		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, log: options.log });
+		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, log: options.log, metrics: options.metrics });
+		options.metrics.countOpenSessions(() => this.connections().size);
 		this.limits = new TimeLimits({ session: options.sessionTimeout, data: options.dataTimeout }, (id, limit) =>
 			this.limitReached(id, limit),
 		);
@@ -110,7 +114,9 @@ export class SmtpIngest {
 			logger: false,
 			onConnect: (session, callback) => {
 				const ip = plainIp(session.remoteAddress);
-				if (!this.perIp.open(session.id, ip)) return callback(smtpError(421, `Too many connections from ${ip}, try again later`));
+				if (!this.perIp.open(session.id, ip))
+					return callback(this.refusal('connections', smtpError(421, `Too many connections from ${ip}, try again later`)));
+				options.metrics.sessionOpened();
 				this.auth.connected(session);
 				this.limits.start('session', session.id);
 				callback();
@@ -120,23 +126,27 @@ export class SmtpIngest {
 				callback();
 			},
 			onMailFrom: (address, session, callback) => {
-				if (this.closing) return callback(smtpError(421, 'Server shutting down, try again later'));
+				if (this.closing) return callback(this.refusal('shutdown', smtpError(421, 'Server shutting down, try again later')));
 				const account = sessionUser(session)?.account;
 				if (!account) return this.startTransaction(session, callback);
-				this.answer(options.submission.checkSender(account, address.address), callback, () => this.startTransaction(session, callback));
+				this.answer(options.submission.checkSender(account, address.address), callback, 'sender', () =>
+					this.startTransaction(session, callback),
+				);
 			},
 			onRcptTo: (address, session, callback) => {
 				const account = sessionUser(session)?.account;
 				const max = account ? Math.min(options.maxRecipients, options.submission.maxRecipients) : options.maxRecipients;
-				if (session.envelope.rcptTo.length >= max) return callback(smtpError(452, '4.5.3 Error: too many recipients'));
-				if (account) return this.answer(options.submission.checkRecipient(address.address), callback);
+				if (session.envelope.rcptTo.length >= max)
+					return callback(this.refusal('recipients', smtpError(452, '4.5.3 Error: too many recipients')));
+				if (account) return this.answer(options.submission.checkRecipient(address.address), callback, 'route');
 				const parsed = parseEmailAddress(address.address);
-				if (!parsed) return callback(smtpError(553, `Invalid recipient address <${address.address}>`));
+				if (!parsed) return callback(this.refusal('address', smtpError(553, `Invalid recipient address <${address.address}>`)));
 				this.answer(
 					options.acceptsDomain(parsed.domain).then((accepted) => {
 						if (!accepted) throw smtpError(550, `Mail for ${parsed.domain} is not accepted here`);
 					}),
 					callback,
+					'domain',
 				);
 			},
 			onData: (stream, session, callback) => {
@@ -168,16 +178,23 @@ export class SmtpIngest {
 		callback();
 	}
 
-	/** Answers a command once `check` settles: its refusal as it is, the database away with 451. */
-	private answer(check: Promise<void>, callback: Callback, accepted: () => void = () => callback()): void {
+	/** Counts a refusal (see SMTP_REFUSAL_REASONS); returns it, for the reply. */
+	private refusal<E extends Error>(reason: SmtpRefusalReason, err: E): E {
+		this.options.metrics.refused(reason);
+		return err;
+	}
+
+	/** Answers a command once `check` settles: its refusal (counted as `reason`) as it is, the database away with 451. */
+	private answer(check: Promise<void>, callback: Callback, reason: SmtpRefusalReason, accepted: () => void = () => callback()): void {
 		check.then(accepted, (err: Error & { responseCode?: number }) => {
-			if (err.responseCode) return callback(err);
+			if (err.responseCode) return callback(this.refusal(reason, err));
 			this.options.log.warn({ err: err.message }, 'the store could not answer an SMTP command');
-			callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+			const failure = err instanceof StoreUnavailableError ? 'unavailable' : 'error';
+			callback(this.refusal(failure, smtpError(451, '4.3.0 Temporary failure, try again later')));
 		});
 	}
 
-	/** The reply to a DATA that failed, logged as what it is. */
+	/** The reply to a DATA that failed, logged as what it is (a refusal with a reply of its own was counted where it was made). */
 	private failure(err: Error & { responseCode?: number; code?: string }, session: SMTPServerSession): Error {
 		if (err.responseCode) return err;
 		const { ip } = clientOf(session);
@@ -187,13 +204,14 @@ export class SmtpIngest {
 			return err;
 		}
 		// The database away (PostgreSQL): expected, and temporary for the sender, as for the API's 503.
-		if (err instanceof StoreUnavailableError) this.options.log.warn({ err: err.message }, 'the store is unavailable');
+		const unavailable = err instanceof StoreUnavailableError;
+		if (unavailable) this.options.log.warn({ err: err.message }, 'the store is unavailable');
 		else
 			this.options.log.error(
 				{ err, ip },
 				sessionUser(session)?.account ? 'sending a submitted message failed' : 'storing a message failed',
 			);
-		return smtpError(451, '4.3.0 Temporary failure, try again later');
+		return this.refusal(unavailable ? 'unavailable' : 'error', smtpError(451, '4.3.0 Temporary failure, try again later'));
 	}
 
 	private transactionEnded(sessionId: string): void {
@@ -215,6 +233,7 @@ export class SmtpIngest {
 				? `4.4.2 Message not received in full within ${this.limits.describe('data')}, closing connection`
 				: `4.4.2 Connection open for ${this.limits.describe('session')}, the most allowed, closing connection`;
 		this.options.log.warn({ ip: clientOf(connection.session).ip, limit }, 'an SMTP time limit was reached: the connection is closed');
+		this.options.metrics.refused('timeout');
 		const stream = this.receiving.get(sessionId);
 		// Its reading ends in an error carrying the 421, which onData answers with.
 		if (stream) stream.destroy(smtpError(421, text));
@@ -236,12 +255,13 @@ export class SmtpIngest {
 		const account = sessionUser(session)?.account;
 		// Submitted mail is kept whole in the outbox, so it is read into memory, as the API's composed messages are.
 		const raw = await readRaw(stream, this.options.maxMessageSize, declaredSize(session), account ? undefined : this.options.spool);
-		if (!raw) throw smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`);
+		const dataEnded = performance.now();
+		if (!raw) throw this.refusal('size', smtpError(552, `Message exceeds the maximum size of ${this.options.maxMessageSize} bytes`));
 		try {
 			const bare =
 				this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
-			if (bare) throw smtpError(550, `5.5.2 Error: bare <${bare}> received`);
-			return account ? await this.submit(account, raw as Buffer, session) : await this.store(raw, session);
+			if (bare) throw this.refusal('bare_lf', smtpError(550, `5.5.2 Error: bare <${bare}> received`));
+			return account ? await this.submit(account, raw as Buffer, session) : await this.store(raw, session, dataEnded);
 		} finally {
 			// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
 			if (isSpooled(raw)) this.options.spool.remove(raw);
@@ -253,10 +273,20 @@ export class SmtpIngest {
 			from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
 			to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
 		};
-		return `OK: queued as ${await this.options.submission.submit(account, envelope, raw, clientOf(session))}`;
+		let id: string;
+		try {
+			id = await this.options.submission.submit(account, envelope, raw, clientOf(session));
+		} catch (err) {
+			// Refused (sender, credits, size, header): counted here; other failures are counted by what answers them.
+			if ((err as { responseCode?: number }).responseCode) this.options.metrics.refused('submission');
+			throw err;
+		}
+		this.options.metrics.messageAccepted('submitted');
+		return `OK: queued as ${id}`;
 	}
 
-	private async store(raw: RawMessage, session: SMTPServerSession): Promise<string> {
+	/** Stores a received message; `dataEnded` (performance.now()) is when its DATA ended. */
+	private async store(raw: RawMessage, session: SMTPServerSession, dataEnded: number): Promise<string> {
 		const recipients = new Map<string, Recipient>();
 		for (const { address } of session.envelope.rcptTo) {
 			const parsed = parseEmailAddress(address)!;
@@ -269,7 +299,14 @@ export class SmtpIngest {
 			...clientOf(session),
 			rtls: session.secure,
 		});
+		this.options.metrics.messageAccepted('received');
+		this.options.metrics.durableAfter((performance.now() - dataEnded) / 1000);
 		return `OK: stored as ${records.map((record) => record._id).join(' ')}`;
+	}
+
+	/** Whether the listener accepts connections now. */
+	get listening(): boolean {
+		return this.server.server.listening;
 	}
 
 	listen(port: number, host: string): Promise<number> {

@@ -1,3 +1,6 @@
+import { performance } from 'node:perf_hooks';
+import type { CommitFigures } from './store';
+
 /** How an engine runs work in one transaction: begin, the work with parts bound to it, commit (roll back if it throws). */
 export type Transact<Parts> = <T>(work: (parts: Parts) => Promise<T>) => Promise<T>;
 
@@ -17,6 +20,7 @@ export class GroupCommit<Parts> {
 	private queue: PendingWrite<Parts>[] = [];
 	private busy = false;
 	private idle: Promise<void> = Promise.resolve();
+	private readonly commitListeners: ((commit: CommitFigures) => void)[] = [];
 
 	constructor(
 		private readonly transact: Transact<Parts>,
@@ -28,6 +32,11 @@ export class GroupCommit<Parts> {
 			this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
 			this.schedule();
 		});
+	}
+
+	/** Calls `listener` with the figures of each batch once it is durable, before its writes' promises settle. */
+	onCommit(listener: (commit: CommitFigures) => void): void {
+		this.commitListeners.push(listener);
 	}
 
 	/** Resolves once everything queued so far is committed and durable. */
@@ -54,13 +63,17 @@ export class GroupCommit<Parts> {
 	private async flush(): Promise<void> {
 		const batch = this.queue;
 		this.queue = [];
+		const began = performance.now();
 		const outcomes = await this.commit(batch);
+		const committed = performance.now();
 		try {
 			await this.durable();
 		} catch (err) {
 			batch.forEach((pending) => pending.reject(err));
 			return;
 		}
+		const figures = { writes: batch.length, transactionMs: committed - began, durableMs: performance.now() - committed };
+		this.commitListeners.forEach((listener) => listener(figures));
 		outcomes.forEach((settle) => settle());
 	}
 

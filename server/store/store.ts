@@ -411,6 +411,39 @@ export interface WebhookSubscriptionStore {
 	remove(address: string, id: string): Promise<WebhookSubscription | undefined>;
 }
 
+// Figures for /metrics.
+
+/** The rows of a work queue (webhook deliveries, the outbox) by state at a moment (see Lease). */
+export interface QueueDepth {
+	/** Due and held by no node: the next poll of any node takes them. */
+	due: number;
+	/** Waiting for a later attempt (a retry), held by no node. */
+	scheduled: number;
+	/** Held by a node under a lease that has not run out: being attempted, or waiting in its host's queue. */
+	held: number;
+}
+
+/** What the store holds and takes, read when /metrics is scraped: each one query, never on the paths of mail or requests. */
+export interface StoreFigures {
+	/** Pending webhook deliveries at `now` (epoch ms). */
+	webhookQueue(now: number): Promise<QueueDepth>;
+	/** Outbox entries (outgoing mail with recipients still to deliver) at `now`. */
+	outboxQueue(now: number): Promise<QueueDepth>;
+	/** Bytes on disk: SQLite's database file and its WAL; PostgreSQL's whole database (pg_database_size). */
+	sizeBytes(): Promise<number>;
+	/** Message records (one per recipient inbox): exact on SQLite; on PostgreSQL its running estimate of live rows. */
+	messageCount(): Promise<number>;
+}
+
+/** One group commit of `Store.transaction`: how many writes shared it and what it took (ms). */
+export interface CommitFigures {
+	writes: number;
+	/** From its BEGIN to its COMMIT, the writes included (a batch that failed: with each write's retry alone). */
+	transactionMs: number;
+	/** The wait after the COMMIT until it was durable: SQLite's WAL fsync with --durability full, else next to nothing. */
+	durableMs: number;
+}
+
 // The whole store.
 
 /** Every part of the store, on one engine. */
@@ -432,6 +465,7 @@ export interface StoreParts {
 	webhookDeliveries: WebhookDeliveryStore;
 	webhookSecrets: WebhookSecretStore;
 	webhookSubscriptions: WebhookSubscriptionStore;
+	figures: StoreFigures;
 }
 
 /** Mail one node stored, as the other nodes on the same database hear of it (their websockets and waiters wake). */
@@ -460,6 +494,8 @@ export interface Store extends StoreParts {
 	transaction<T>(write: (parts: TransactionParts) => Promise<T>): Promise<T>;
 	/** Resolves once everything committed so far is durable (SQLite's WAL fsync with --durability full; PostgreSQL's commit is). */
 	durable(): Promise<void>;
+	/** Calls `listener` after each group commit of `transaction`, once it is durable (for /metrics). */
+	onCommit(listener: (commit: CommitFigures) => void): void;
 	/**
 	 * Runs `task` only if no other node runs the task of that name now (the retention sweep, say: PostgreSQL's advisory
 	 * locks); resolves with its result, or undefined when another node holds it.

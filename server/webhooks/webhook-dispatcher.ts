@@ -17,6 +17,7 @@ import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
 import type { TargetPolicy } from './target-policy';
+import type { WebhookMetrics } from '../metrics/webhook-metrics';
 
 export interface WebhookDispatcherOptions {
 	deliveries: WebhookDeliveryStore;
@@ -36,6 +37,8 @@ export interface WebhookDispatcherOptions {
 	schedule: number[];
 	hostConcurrency: number;
 	log: Logger;
+	/** Where each attempt's outcome and time are counted. */
+	metrics: Pick<WebhookMetrics, 'attempted'>;
 	/** For jitter; tests may pin it. */
 	random?: () => number;
 }
@@ -231,6 +234,7 @@ export class WebhookDispatcher {
 			freeSlot();
 		}
 		const outcome = this.judge(delivery, result);
+		this.options.metrics.attempted(outcome.status, outcome.durationMs);
 		await this.options.deliveries.recordAttempt(delivery, outcome);
 		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
 	}

@@ -2,6 +2,7 @@ import type { MailroomConfig } from '../config/settings';
 import type { AccountStore, EncryptedInboxStore, MessageStore, WebhookDeliveryStore, WebhookSecretStore } from '../store/store';
 import type { Ingest } from '../ingest/ingest';
 import type { Logger } from '../log';
+import type { WebhookMetrics } from '../metrics/webhook-metrics';
 import { WebhookSender } from './webhook-sender';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { TargetPolicy } from './target-policy';
@@ -31,6 +32,7 @@ export interface WebhooksOptions {
 	/** Where clients reach this server's API, for the attachment links in payloads (known once the server listens). */
 	publicUrl: () => string;
 	log: Logger;
+	metrics: WebhookMetrics;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -67,6 +69,7 @@ export class Webhooks {
 			schedule: config.webhookRetrySchedule,
 			hostConcurrency: config.webhookHostConcurrency,
 			log: options.log,
+			metrics: options.metrics,
 		});
 		// Only transactions that recorded deliveries send the dispatcher looking: most mail has no webhook.
 		options.ingest.on('stored', (_records, { webhookMessageIds }) => {

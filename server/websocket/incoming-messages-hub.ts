@@ -68,6 +68,11 @@ export class IncomingMessagesHub {
 		this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
 	}
 
+	/** Connected subscribers (a gauge of the metrics). */
+	get size(): number {
+		return this.subscribers.size;
+	}
+
 	async connect(socket: WebSocket, query: IncomingMessagesQuery): Promise<void> {
 		const account = query.key ? await this.deps.accounts.forKey(query.key) : undefined;
 		if (!account) {

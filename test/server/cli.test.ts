@@ -25,13 +25,14 @@ import {
 	type Where,
 } from '../helpers/mailroom-cli';
 import { enc, expectError, sendMail } from '../helpers/messages';
-import { accepts, untilRefused } from '../helpers/ports';
+import { accepts, freePort, untilRefused } from '../helpers/ports';
 import { mimeMessage } from '../helpers/raw-messages';
 import { startTestRelay, type TestRelay } from '../helpers/smtp-relay';
 import { selfSignedCertificate } from '../helpers/tls';
 import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 import { startPostgres } from '../helpers/postgres';
 import { queryColumn } from '../helpers/database';
+import { parseMetrics } from '../helpers/metrics';
 
 /** Data folders for the whole file, removed after it. */
 const newDataDir = dataDirs();
@@ -439,6 +440,8 @@ interface Fixture {
 	relay?: TestRelay;
 	receiver?: WebhookReceiver;
 	files?: Record<string, string>;
+	/** A free port for a listener the case asks for. */
+	port?: number;
 	/** A receiver's count of the requests it answered, and of the most it answered at once. */
 	concurrency?: { inFlight: number; most: number; answered: number };
 	close?: () => Promise<void>;
@@ -478,6 +481,25 @@ const CASES: Record<string, FlagCase> = {
 	'http-port': {
 		settings: { 'http-port': (_fixture, where) => String(where.httpPort) },
 		check: async (server) => expect((await server.api('/openapi.json')).status).toBe(200),
+	},
+	'metrics-port': {
+		prepare: async () => ({ port: await freePort() }),
+		settings: { 'metrics-port': ({ port }) => String(port) },
+		check: async (server, { port }) => {
+			await server.send({ to: 'counted@flags.test' });
+			const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+			expect(response.status).toBe(200);
+			expect(parseMetrics(await response.text()).value('mailroom_smtp_messages_accepted_total', { kind: 'received' })).toBe(1);
+		},
+	},
+	'metrics-host': {
+		prepare: async () => ({ port: await freePort() }),
+		also: ({ port }) => ['--metrics-port', String(port)],
+		settings: { 'metrics-host': loopbackTwo },
+		check: async (_server, { port }) => {
+			expect((await fetch(`http://${loopbackTwo}:${port}/metrics`)).status).toBe(200);
+			expect(await accepts('127.0.0.1', port!)).toBe(false);
+		},
 	},
 	'public-url': {
 		prepare: async () => {

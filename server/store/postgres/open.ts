@@ -58,6 +58,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 		transaction: (write) => commit.run(write),
 		// PostgreSQL acknowledges a commit once it is durable.
 		durable: () => Promise.resolve(),
+		onCommit: (listener) => commit.onCommit(listener),
 		exclusive: (name, task) => runExclusive(db, name, task),
 		onAnnouncement: (heard) => listener?.add(heard),
 		onAnnouncementsMissed: (missed) => listener?.onMissed(missed),

@@ -17,6 +17,7 @@ import { PostgresOutgoingStore } from './outgoing';
 import { PostgresWebhookDeliveryStore } from './webhook-deliveries';
 import { PostgresWebhookSecretStore } from './webhook-secrets';
 import { PostgresWebhookSubscriptionStore } from './webhook-subscriptions';
+import { PostgresStoreFigures } from './figures';
 import { announce } from './announcements';
 
 /** Every part of the store on `db`: the pool, or one transaction (parts are plain objects, made per transaction). */
@@ -39,6 +40,7 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		webhookDeliveries: new PostgresWebhookDeliveryStore(db),
 		webhookSecrets: new PostgresWebhookSecretStore(db),
 		webhookSubscriptions: new PostgresWebhookSubscriptionStore(db),
+		figures: new PostgresStoreFigures(db),
 	};
 }
 

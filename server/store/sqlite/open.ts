@@ -20,6 +20,7 @@ import { SqliteOutgoingStore } from './outgoing';
 import { SqliteWebhookDeliveryStore } from './webhook-deliveries';
 import { SqliteWebhookSecretStore } from './webhook-secrets';
 import { SqliteWebhookSubscriptionStore } from './webhook-subscriptions';
+import { SqliteStoreFigures } from './figures';
 
 export interface SqliteStoreOptions {
 	/** `full`: durable() waits for an fsync of the WAL; `normal`: a commit is enough (it survives a crash of the process). */
@@ -51,6 +52,7 @@ function partsOn(db: Db): StoreParts {
 		webhookDeliveries: new SqliteWebhookDeliveryStore(db),
 		webhookSecrets: new SqliteWebhookSecretStore(db),
 		webhookSubscriptions: new SqliteWebhookSubscriptionStore(db),
+		figures: new SqliteStoreFigures(db),
 	};
 }
 
@@ -74,6 +76,7 @@ export function openSqliteStore(dataDir: string, options: SqliteStoreOptions): S
 		engine: 'sqlite',
 		transaction: (write) => commit.run(write),
 		durable,
+		onCommit: (listener) => commit.onCommit(listener),
 		exclusive: (_name, task) => task(),
 		onAnnouncement: () => undefined,
 		onAnnouncementsMissed: () => undefined,

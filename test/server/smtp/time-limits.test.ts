@@ -4,6 +4,7 @@ import type { Ingest } from 'mailroom-server/dist/ingest/ingest';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { SmtpIngest, type Submission } from 'mailroom-server/dist/smtp/smtp-ingest';
 import { Spool } from 'mailroom-server/dist/smtp/spool';
+import { Metrics } from 'mailroom-server/dist/metrics/metrics';
 import { stillAccepts, subjects } from '../../helpers/inboxes';
 import { dataDirs, startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { RawSmtp } from '../../helpers/raw-smtp';
@@ -136,7 +137,7 @@ describe('SMTP time limits while a message is stored', () => {
 			submission: {} as Submission,
 			acceptsDomain: () => Promise.resolve(true),
 			resolveRecipient: (address, domain) => Promise.resolve({ inbox: address, originalInbox: address, domain }),
-			...{ ingest, spool, log: pino({ level: 'silent' }) },
+			...{ ingest, spool, log: pino({ level: 'silent' }), metrics: new Metrics().smtp },
 		});
 		const port = await smtp.listen(0, '127.0.0.1');
 		try {
