@@ -8,6 +8,7 @@ import { HttpError, errorBody } from './errors';
 import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
 import { registerBodyParsers } from './request-bodies';
+import { refuseNulCharacters } from './nul-characters';
 import { validationMessage } from './validation-messages';
 import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
@@ -59,6 +60,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	}).withTypeProvider<TypeBoxTypeProvider>();
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 	registerBodyParsers(app);
+	refuseNulCharacters(app);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {
 		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));

@@ -1,4 +1,4 @@
-import { flattenAddresses } from '../parse/parse-message';
+import { flattenAddresses, withoutNul } from '../parse/parse-message';
 import { headerDecoder, type HeaderLine } from '../parse/header-decoder';
 import type { AddressObject as MpAddressObject } from 'mailparser';
 import type { RecipientField } from '../schemas/outgoing';
@@ -83,7 +83,7 @@ export class SubmittedMessage {
 			from,
 			all(addresses('to')),
 			all(addresses('cc')),
-			(headers.get('subject') as string | undefined) ?? '',
+			withoutNul((headers.get('subject') as string | undefined) ?? ''),
 			count('message-id') > 0,
 			count('date') > 0,
 		);

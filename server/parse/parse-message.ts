@@ -54,12 +54,19 @@ function* htmlTextPieces(html: SpooledBytes): Generator<string> {
 	yield* convert(carried);
 }
 
+/**
+ * Text read from a message's headers (a subject, an address or a name, a file name, a header value) with U+0000 as U+FFFD:
+ * PostgreSQL text cannot hold U+0000, so a record reads back the same on either engine. The bodies and the raw source,
+ * stored as bytes, keep theirs.
+ */
+export const withoutNul = (text: string): string => (text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
+
 /** The addresses of a mailparser address field, groups flattened, lower-cased. */
 export function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
 	const out: AddressObject[] = [];
 	const visit = (entry: EmailAddress) => {
 		if (entry.group) entry.group.forEach(visit);
-		else out.push({ address: (entry.address ?? '').toLowerCase(), name: entry.name ?? '' });
+		else out.push({ address: withoutNul((entry.address ?? '').toLowerCase()), name: withoutNul(entry.name ?? '') });
 	};
 	for (const object of Array.isArray(field) ? field : field ? [field] : []) object.value.forEach(visit);
 	return out;
@@ -74,24 +81,27 @@ function optionalAddresses(field: MpAddressObject | MpAddressObject[] | undefine
 function headerPair(key: string, line: string): [string, string] {
 	const colon = line.indexOf(':');
 	return [
-		key.toLowerCase(),
-		line
-			.slice(colon + 1)
-			.replace(/\r?\n[ \t]+/g, ' ')
-			.trim(),
+		withoutNul(key.toLowerCase()),
+		withoutNul(
+			line
+				.slice(colon + 1)
+				.replace(/\r?\n[ \t]+/g, ' ')
+				.trim(),
+		),
 	];
 }
 
 function toAttachment(attachment: Attachment): ParsedAttachment {
 	const encoding = attachment.headers.get('content-transfer-encoding');
+	const optional = (text: string | undefined) => (text === undefined ? null : withoutNul(text));
 	return {
 		checksum: attachment.checksum,
-		contentType: attachment.contentType,
-		fileName: attachment.filename ?? null,
+		contentType: withoutNul(attachment.contentType),
+		fileName: optional(attachment.filename),
 		length: attachment.size,
-		contentId: attachment.contentId ?? null,
-		contentDisposition: attachment.contentDisposition ?? null,
-		transferEncoding: typeof encoding === 'string' ? encoding.toLowerCase() : null,
+		contentId: optional(attachment.contentId),
+		contentDisposition: optional(attachment.contentDisposition),
+		transferEncoding: typeof encoding === 'string' ? withoutNul(encoding.toLowerCase()) : null,
 		content: attachment.content,
 	};
 }
@@ -125,12 +135,12 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 	const text = mail.text || (html ? htmlBodyToText(html) : '');
 	const priority = mail.headers.get('priority');
 	const parsed: Omit<ParsedMail, 'spam'> = {
-		subject: mail.subject ?? '',
+		subject: withoutNul(mail.subject ?? ''),
 		from: flattenAddresses(mail.from),
 		to: flattenAddresses(mail.to),
 		cc: optionalAddresses(mail.cc),
 		bcc: optionalAddresses(mail.bcc),
-		messageId: mail.messageId ?? '',
+		messageId: withoutNul(mail.messageId ?? ''),
 		date: validDate(mail.date),
 		priority: typeof priority === 'string' && PRIORITIES.has(priority) ? (priority as ParsedMail['priority']) : 'normal',
 		headers: mail.headerLines.map(({ key, line }) => headerPair(key, line)),

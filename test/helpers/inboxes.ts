@@ -62,8 +62,8 @@ export async function stillAccepts(server: TestMailroom, inbox: string): Promise
 	expect(await subjects(server, inbox)).toEqual(['after']);
 }
 
-/** Rows in a table of the server's database. */
-export function countRows(server: TestMailroom, table: string): Promise<number> {
+/** Rows in a table of the database of a server (or of a store of the tests). */
+export function countRows(server: Parameters<typeof queryValue>[0], table: string): Promise<number> {
 	return queryValue(server, `SELECT count(*) FROM ${table}`);
 }
 

@@ -82,7 +82,10 @@ export function reasonOf(err: unknown): string {
 	return (typeof message === 'string' && message) || String(code ?? err);
 }
 
-/** PostgreSQL text cannot hold U+0000, which mail can: it is stored as U+FFFD (bodies, kept as bytes, keep theirs). */
+/**
+ * PostgreSQL text cannot hold U+0000: it is stored as U+FFFD (bodies, kept as bytes, keep theirs). A last guard only: the
+ * parser replaces it in what it reads from mail (withoutNul) and the API refuses it, so both engines store the same text.
+ */
 export const storable = (text: string) => (text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
 const storableParam = (value: unknown): unknown =>
 	typeof value === 'string' ? storable(value) : Array.isArray(value) ? value.map(storableParam) : value;

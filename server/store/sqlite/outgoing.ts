@@ -53,13 +53,16 @@ export class SqliteOutgoingStore implements OutgoingStore {
 	}
 
 	async claimDue(now: number, limit: number, lease: Lease): Promise<string[]> {
-		return this.db
+		const rows = this.db
 			.prepare(
 				`UPDATE outbox SET lease_node = ?, lease_until = ? WHERE message_id IN (SELECT message_id FROM outbox
-					WHERE next_attempt <= ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt LIMIT ?) RETURNING message_id`,
+					WHERE next_attempt <= ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt, message_id LIMIT ?)
+					RETURNING message_id, next_attempt`,
 			)
-			.pluck()
-			.all(lease.node, lease.until, now, now, limit) as string[];
+			.all(lease.node, lease.until, now, now, limit) as { message_id: string; next_attempt: number }[];
+		// RETURNING gives rows in the order they were updated, not the subquery's.
+		rows.sort((a, b) => a.next_attempt - b.next_attempt || (a.message_id < b.message_id ? -1 : 1));
+		return rows.map((row) => row.message_id);
 	}
 
 	async renewLeases(lease: Lease): Promise<void> {

@@ -41,6 +41,11 @@ describe('SubmittedMessage', () => {
 		).toEqual(['to', 'to', 'cc', 'cc', 'bcc']);
 	});
 
+	it('reads a NUL character of the Subject, raw or encoded, as U+FFFD (PostgreSQL text cannot hold it)', () => {
+		expect(SubmittedMessage.read(message('From: ann@local.test', 'Subject: a\0b', '', 'body')).subject).toBe('a\uFFFDb');
+		expect(SubmittedMessage.read(message('From: ann@local.test', 'Subject: =?UTF-8?Q?a=00b?=', '', 'body')).subject).toBe('a\uFFFDb');
+	});
+
 	it('sends the message byte for byte when it has a Message-ID and a Date, whatever their case', () => {
 		const raw = Buffer.concat([
 			message('From: ann@local.test', 'message-id: <x@y>', 'DATE: Tue, 24 Nov 2026 10:00:00 +0000', '', ''),

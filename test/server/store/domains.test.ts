@@ -1,6 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DomainError } from 'mailroom-server/dist/store/store';
-import { ENGINES, openTestStore, type TestStore } from '../../helpers/stores';
+import { ENGINES, openTestStore, storePerTest, type TestStore } from '../../helpers/stores';
+
+describe.each(ENGINES)('DomainStore: owned domains (%s)', (engine) => {
+	const current = storePerTest(engine);
+	const twoAccounts = async () => ({
+		alice: (await current().accounts.create('alice')).id,
+		bob: (await current().accounts.create('bob')).id,
+	});
+
+	it('claims a domain once, refusing it to others and while others hold addresses in it, and lists owned domains by name', async () => {
+		const { domains, addresses } = current();
+		const { alice, bob } = await twoAccounts();
+		const claimed = await domains.claim('mine.test', alice);
+		expect(claimed).toEqual({ _id: 'mine.test', owner: alice, created: expect.any(String), catchAll: null });
+		expect(await domains.claim('mine.test', alice)).toEqual(claimed);
+		await expect(domains.claim('mine.test', bob)).rejects.toThrow(new DomainError('mine.test is owned by another account'));
+		await addresses.reserve('held@theirs.test', bob);
+		await expect(domains.claim('theirs.test', alice)).rejects.toThrow(
+			new DomainError('held@theirs.test is reserved by another account, so theirs.test cannot be claimed'),
+		);
+		expect(await domains.isOwned('mine.test')).toBe(true);
+		expect(await domains.isOwned('theirs.test')).toBe(false);
+		await domains.claim('also.test', alice);
+		await domains.claim('bobs.test', bob);
+		expect((await domains.list(alice)).map((domain) => domain._id)).toEqual(['also.test', 'mine.test']);
+		expect((await domains.list()).map((domain) => domain._id)).toEqual(['also.test', 'bobs.test', 'mine.test']);
+	});
+
+	it('gives a domain up with its catch-all, its reserved addresses staying reserved', async () => {
+		const { domains, addresses } = current();
+		const { alice } = await twoAccounts();
+		await domains.claim('leaving.test', alice);
+		await addresses.setCatchAll('leaving.test', 'all@leaving.test', alice);
+		const removed = await domains.remove('leaving.test');
+		expect(removed).toMatchObject({ _id: 'leaving.test', catchAll: 'all@leaving.test' });
+		expect(await domains.get('leaving.test')).toBeUndefined();
+		expect(await addresses.get('all@leaving.test')).toMatchObject({ owner: alice, catchAll: null });
+		expect(await domains.remove('leaving.test')).toBeUndefined();
+	});
+});
 
 describe.each(ENGINES)('claiming domains: one tree, one owner (%s)', (engine) => {
 	let store: TestStore;

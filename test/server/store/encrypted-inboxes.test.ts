@@ -4,6 +4,28 @@ import { reserveForwarding } from '../../helpers/addresses';
 import { enc, sendMail } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { jsonBody, webhookSetup } from '../../helpers/webhooks';
+import { ENGINES, storePerTest } from '../../helpers/stores';
+
+describe.each(ENGINES)('EncryptedInboxStore (%s)', (engine) => {
+	const current = storePerTest(engine);
+
+	it('routes mail to an encrypted address to the inbox it stands for, once remembered, in that inbox domain only', async () => {
+		const { encryptedInboxes } = current();
+		const token = await encryptedInboxes.tokenFor('secret@enc.test');
+		expect(token).toMatch(/^inbox-[0-9a-f]{40}$/);
+		expect(await encryptedInboxes.tokenFor('secret@enc.test')).toBe(token);
+		expect(await encryptedInboxes.resolve(`${token}@enc.test`, 'enc.test')).toBeUndefined();
+		expect(await encryptedInboxes.remember('secret@enc.test')).toBe(true);
+		expect(await encryptedInboxes.remember('secret@enc.test')).toBe(false);
+		expect(await encryptedInboxes.resolve(`${token}@enc.test`, 'enc.test')).toEqual({
+			inbox: 'secret@enc.test',
+			originalInbox: `${token}@enc.test`,
+			domain: 'enc.test',
+		});
+		expect(await encryptedInboxes.resolve(`${token}@other.test`, 'other.test')).toBeUndefined();
+		expect(await encryptedInboxes.resolve('plain@enc.test', 'enc.test')).toBeUndefined();
+	});
+});
 
 describe('encryptedInbox addresses', () => {
 	const setup = webhookSetup();

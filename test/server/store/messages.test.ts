@@ -5,12 +5,12 @@ import { SHARED_SCHEMAS } from 'mailroom-server/dist/http/schemas';
 import type { ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 import { FolderSchema, type MessageRecord } from 'mailroom-server/dist/schemas/message';
-import { RECORD_FIELDS } from '../../helpers/inboxes';
+import { RECORD_FIELDS, countRows } from '../../helpers/inboxes';
 import { FUZZ_RUNS, rawMessage, shared } from '../../helpers/raw-messages';
-import { ENGINES, insert, storePerBlock } from '../../helpers/stores';
+import { ENGINES, attachment, idsIn, inMemoryMail, insert, mailTo, storePerBlock, storePerTest } from '../../helpers/stores';
 import { queryColumn } from '../../helpers/database';
 
-// A listing is rendered to JSON by SQLite (MessageStore.listInboxJson); it must be byte for byte what the
+// A listing is rendered to JSON by the database (MessageStore.listInboxJson); it must be byte for byte what the
 // response schema's serializer makes of the same records read one by one.
 
 const text = fc.string({ unit: 'binary', maxLength: 30 });
@@ -37,6 +37,18 @@ const state = fc.record({
 	star: fc.option(text, { nil: undefined }),
 });
 
+/** The parse of fuzzed mail. */
+const fuzzedParse = (m: Mail): Partial<ParsedMail> => ({
+	subject: m.subject,
+	from: m.from,
+	to: m.to,
+	cc: m.cc,
+	bcc: m.bcc,
+	links: m.links,
+	spam: m.spam,
+	attachments: m.checksums.map((checksum) => attachment(checksum, checksum, { fileName: null, contentDisposition: null })),
+});
+
 describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
 	const current = storePerBlock(engine);
 	let app: FastifyInstance;
@@ -59,42 +71,14 @@ describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
 		return (await fetch(url)).text();
 	};
 
-	function insertMail(m: Mail, inboxOf: (inbox: string) => string): Promise<MessageRecord[]> {
-		const parsed: ParsedMail = {
-			subject: m.subject,
-			from: m.from,
-			to: m.to,
-			cc: m.cc,
-			bcc: m.bcc,
-			messageId: '<m@x>',
-			date: null,
-			priority: 'normal',
-			headers: [],
-			text: 't',
-			html: null,
-			links: m.links,
-			spam: m.spam,
-			attachments: m.checksums.map((checksum) => ({
-				checksum,
-				contentType: 'text/plain',
-				fileName: null,
-				length: 1,
-				contentId: null,
-				contentDisposition: null,
-				transferEncoding: null,
-				content: Buffer.from(checksum),
-			})),
-		};
-		return insert(current(), {
-			raw: Buffer.from('raw'),
-			parsed,
+	/** Mail as the fuzzer makes it (its text with any characters), to inboxes named by `inboxOf`. */
+	const insertMail = (m: Mail, inboxOf: (inbox: string) => string) =>
+		insert(current(), {
+			...mailTo(m.inboxes.map(inboxOf), fuzzedParse(m), new Date(m.received)),
 			ip: m.ip,
 			via: m.ip,
 			rtls: m.rtls,
-			received: new Date(m.received),
-			recipients: m.inboxes.map(inboxOf).map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.split('@')[1] })),
 		});
-	}
 
 	it('renders any stored records and state as the schema serializer does, newest first', async () => {
 		await fc.assert(
@@ -120,36 +104,138 @@ describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
 			}),
 			{ numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
 		);
-	});
+	}, 90_000);
 
-	it('pages with limit and until as before: newest first, until exclusive', async () => {
+	it('pages an inbox newest first, `until` exclusive, messages of one millisecond moved apart, and counts it', async () => {
+		const { messages } = current();
 		const base = Date.UTC(2026, 0, 1);
-		const m: Mail = {
-			subject: 's',
-			from: [],
-			to: [],
-			cc: null,
-			bcc: null,
-			links: [],
-			spam: 0,
-			checksums: [],
-			received: 0,
-			ip: '1.2.3.4',
-			rtls: false,
-			inboxes: ['a@x.test'],
-		};
-		const paged = (inbox: string) => `paged.${inbox}`;
 		// Two share a millisecond: the store moves the later one on by 1 ms, so `until` never splits them.
 		const ids: string[] = [];
-		for (const offset of [0, 10, 10, 20]) ids.push((await insertMail({ ...m, received: base + offset }, paged))[0]._id);
-		const list = async (limit: number, until?: number) =>
-			(JSON.parse(await current().messages.listInboxJson('paged.a@x.test', limit, until)) as MessageRecord[]).map((r) => r._id);
+		for (const offset of [0, 10, 10, 20]) ids.push((await insert(current(), mailTo(['paged@x.test'], {}, new Date(base + offset))))[0]._id);
+		const list = async (limit: number, until?: number) => idsIn(await messages.listInboxJson('paged@x.test', limit, until));
 		expect(await list(10)).toEqual([...ids].reverse());
 		expect(await list(2)).toEqual([ids[3], ids[2]]);
 		expect(await list(10, base + 11)).toEqual([ids[1], ids[0]]);
 		expect(await list(10, base + 10)).toEqual([ids[0]]);
 		expect(await list(10, base)).toEqual([]);
-		expect(await current().messages.listInboxJson('nobody@x.test', 10)).toBe('[]');
+		expect(await messages.listInboxJson('nobody@x.test', 10)).toBe('[]');
+		expect(await messages.count('paged@x.test')).toBe(4);
+	});
+});
+
+describe.each(ENGINES)('MessageStore: storing and reading messages (%s)', (engine) => {
+	const current = storePerTest(engine);
+
+	it('keeps `received` strictly increasing per inbox, also for one message to an inbox twice and for writes at once', async () => {
+		const at = new Date(Date.UTC(2026, 1, 1));
+		const twice = await insert(current(), mailTo(['t@x.test', 't@x.test', 'u@x.test'], {}, at));
+		expect(twice.map((record) => Date.parse(record.received) - at.getTime())).toEqual([0, 1, 0]);
+		await Promise.all(Array.from({ length: 20 }, () => insert(current(), mailTo(['t@x.test'], {}, at))));
+		const received = await queryColumn(current(), "SELECT received FROM messages WHERE inbox = 't@x.test' ORDER BY received");
+		expect(new Set(received).size).toBe(22);
+	});
+
+	it('lists a domain newest first, `until` inclusive, and counts it', async () => {
+		const { messages } = current();
+		const at = Date.UTC(2026, 2, 1);
+		const [a, b] = await insert(current(), mailTo(['a@d.test', 'b@d.test'], {}, new Date(at)));
+		const [c] = await insert(current(), mailTo(['c@d.test'], {}, new Date(at + 5)));
+		await insert(current(), mailTo(['a@other.test'], {}, new Date(at + 6)));
+		const ids = async (limit: number, until?: number) => (await messages.listDomain('d.test', limit, until)).map((r) => r._id);
+		expect(await ids(10)).toEqual([c._id, b._id, a._id]);
+		expect(await ids(1)).toEqual([c._id]);
+		expect(await ids(10, at)).toEqual([b._id, a._id]);
+		expect(await messages.countDomain('d.test')).toBe(3);
+		expect(await messages.placeOf(c._id)).toEqual({ inbox: 'c@d.test', domain: 'd.test' });
+		expect(await messages.placeOf('nope')).toBeUndefined();
+		expect((await messages.byIds([a._id, c._id, 'nope'])).map((r) => r._id).sort()).toEqual([a._id, c._id].sort());
+	});
+
+	it('reads back the record, content, raw source and attachments it stored, in the inbox it is in only', async () => {
+		const { messages, attachments } = current();
+		const [record] = await insert(
+			current(),
+			mailTo(['r@x.test'], {
+				subject: 'Grüße',
+				headers: [['subject', 'Grüße']],
+				text: 'plain ✓',
+				html: '<p>html</p>',
+				messageId: '<id@x>',
+				date: '2026-01-02T03:04:05.000Z',
+				attachments: [
+					attachment('0123456789abcdef0123456789abcdef', 'one', { fileName: 'one.txt', contentId: '<cid@x>' }),
+					attachment('fedcba9876543210fedcba9876543210', 'two'),
+				],
+			}),
+		);
+		expect(Object.keys(record).sort()).toEqual(RECORD_FIELDS);
+		expect(await messages.get('r@x.test', record._id)).toEqual(record);
+		expect(await messages.get('other@x.test', record._id)).toBeUndefined();
+		const content = (await messages.content('r@x.test', record._id))!;
+		expect(content).toMatchObject({
+			messageId: '<id@x>',
+			date: '2026-01-02T03:04:05.000Z',
+			priority: 'normal',
+			headers: [['subject', 'Grüße']],
+		});
+		expect(await content.text()).toBe('plain ✓');
+		expect(await content.html()).toBe('<p>html</p>');
+		expect(await content.textBytes()).toEqual(Buffer.from('plain ✓'));
+		expect(await content.raw()).toEqual(Buffer.from('raw'));
+		expect(await messages.rawSource('r@x.test', record._id)).toEqual(Buffer.from('raw'));
+		expect(await messages.rawSource('other@x.test', record._id)).toBeUndefined();
+
+		const stored = await content.attachments();
+		expect(stored.map((a) => a.fileName)).toEqual(['one.txt', 'fedcba9876543210fedcba9876543210.txt']);
+		expect(await attachments.list('r@x.test', record._id)).toEqual(stored);
+		expect(await attachments.list('other@x.test', record._id)).toBeUndefined();
+		for (const identifier of ['0123456789ABCDEF0123456789ABCDEF', 'cid@x', '<cid@x>', 'one.txt']) {
+			expect((await attachments.find('r@x.test', record._id, identifier))?.checksum).toBe('0123456789abcdef0123456789abcdef');
+		}
+		expect(await attachments.find('r@x.test', record._id, 'missing')).toBeUndefined();
+		expect(await attachments.read('0123456789abcdef0123456789abcdef', 1, 5)).toEqual(Buffer.from('ne'));
+		expect(await attachments.read('0123456789abcdef0123456789abcdef', 3, 5)).toEqual(Buffer.alloc(0));
+	});
+
+	it('reads back mail with NUL characters alike on every engine: U+FFFD where the parser put it, the body and source as they came', async () => {
+		const raw = Buffer.from(
+			[
+				'From: =?UTF-8?Q?Nul=00Name?= <from@x.test>',
+				'To: to@x.test',
+				'Subject: a\0b',
+				'X-Note: kept\0here',
+				'Content-Type: multipart/mixed; boundary="b"',
+				'',
+				'--b',
+				'Content-Type: text/plain',
+				'',
+				'body\0nul',
+				'--b',
+				'Content-Type: text/plain; name="f\0.txt"',
+				'Content-Disposition: attachment; filename="f\0.txt"',
+				'',
+				'file',
+				'--b--',
+				'',
+			].join('\r\n'),
+		);
+		const [record] = await insert(current(), await inMemoryMail(raw, 'nul@x.test'));
+		const stored = await current().messages.get('nul@x.test', record._id);
+		expect(stored).toEqual(record);
+		expect(stored).toMatchObject({ subject: 'a\uFFFDb', from: [{ address: 'from@x.test', name: 'Nul\uFFFDName' }] });
+		const content = (await current().messages.content('nul@x.test', record._id))!;
+		expect(content.headers).toContainEqual(['x-note', 'kept\uFFFDhere']);
+		expect(await content.text()).toBe('body\0nul');
+		expect(await content.raw()).toEqual(raw);
+		expect((await content.attachments()).map((a) => a.fileName)).toEqual(['f\uFFFD.txt']);
+		expect(await current().messages.listInboxJson('nul@x.test', 10)).not.toMatch(/\\u0000|\0/);
+	});
+
+	it('stores the bytes of an attachment once, whichever messages carry it', async () => {
+		await insert(current(), mailTo(['a@x.test'], { attachments: [attachment('aaaa', 'same')] }));
+		await insert(current(), mailTo(['b@x.test'], { attachments: [attachment('aaaa', 'same'), attachment('bbbb', 'other')] }));
+		expect(await countRows(current(), 'attachment_contents')).toBe(2);
+		expect(await countRows(current(), 'content_attachments')).toBe(3);
 	});
 });
 
@@ -164,7 +250,7 @@ function expectAddresses(list: unknown): void {
 
 /**
  * Property-based fuzzing of the raw-message-to-record path: parsing on the worker pool (with its fallback to an
- * unparsed record) and a real insert into SQLite.
+ * unparsed record), a real insert, and reading it all back.
  */
 describe.each(ENGINES)('raw message to record, fuzzed (%s)', (engine) => {
 	const current = storePerBlock(engine);
@@ -181,15 +267,7 @@ describe.each(ENGINES)('raw message to record, fuzzed (%s)', (engine) => {
 				const { parsed, error } = await parser.parse(shared(raw));
 				if (error) unparsed++;
 				const { messages } = current();
-				const [record] = await insert(current(), {
-					raw: shared(raw),
-					parsed,
-					recipients: [{ inbox: 'fuzz@fuzz.test', originalInbox: 'fuzz@fuzz.test', domain: 'fuzz.test' }],
-					ip: '192.0.2.1',
-					via: '127.0.0.1',
-					rtls: false,
-					received: new Date(),
-				});
+				const [record] = await insert(current(), { ...mailTo(['fuzz@fuzz.test']), raw: shared(raw), parsed });
 
 				expect(Object.keys(record).sort()).toEqual(RECORD_FIELDS);
 				expect(record).toMatchObject({
@@ -219,10 +297,15 @@ describe.each(ENGINES)('raw message to record, fuzzed (%s)', (engine) => {
 				expect(record.spam).toBeGreaterThanOrEqual(0);
 				expect(record.spam).toBeLessThanOrEqual(1);
 
-				// What was stored reads back the same, JSON-safe, with the exact raw bytes.
+				// What was stored reads back the same, JSON-safe, with the exact raw bytes, and its content as parsed.
 				expect(await messages.get('fuzz@fuzz.test', record._id)).toEqual(JSON.parse(JSON.stringify(record)));
-				const stored = await (await messages.content('fuzz@fuzz.test', record._id))!.raw();
+				const content = (await messages.content('fuzz@fuzz.test', record._id))!;
+				const stored = await content.raw();
 				expect(Buffer.isBuffer(stored) && stored.equals(raw)).toBe(true);
+				expect(await content.text()).toBe(Buffer.from(parsed.text as string).toString());
+				expect(await content.html()).toBe(parsed.html === null ? null : Buffer.from(parsed.html as string).toString());
+				expect(content.headers).toEqual(JSON.parse(JSON.stringify(parsed.headers)));
+				expect((await content.attachments()).map((a) => a.checksum)).toEqual(parsed.attachments.map((a) => a.checksum));
 			}),
 			{ numRuns: FUZZ_RUNS },
 		);

@@ -1,24 +1,193 @@
-import { describe, expect, it } from '@jest/globals';
-import { credits, listOutgoing, postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { newId } from 'mailroom-server/dist/store/ids';
+import type { NewOutgoing } from 'mailroom-server/dist/store/store';
+import { ENGINES, storePerTest } from '../../helpers/stores';
 import { query } from '../../helpers/database';
 
-describe('the credits of outgoing mail', () => {
-	const setup = sendingSetup();
+/** Entries are recorded due at the time of recording: the tests' times are taken from it. */
+const NOW = Date.now();
+const leaseTo = (node: string, until = NOW + 60_000) => ({ node, until });
+
+describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one node at a time (%s)', (engine) => {
+	const current = storePerTest(engine);
+	let account: string;
+	beforeEach(async () => {
+		account = (await current().accounts.create('sender', { credits: 100 })).id;
+	});
+
+	const message = (to: string[], overrides: Partial<NewOutgoing> = {}): NewOutgoing => ({
+		id: newId(),
+		accountId: account,
+		from: 'me@local.test',
+		subject: 'hello',
+		sent: new Date(NOW).toISOString(),
+		recipients: to.map((address, i) => ({ address, field: i ? 'cc' : 'to', route: address.endsWith('@local.test') ? 'local' : 'relay' })),
+		inReplyTo: null,
+		raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
+		ip: '192.0.2.1',
+		via: '127.0.0.1',
+		...overrides,
+	});
+	/** Records a message whose first attempt (by node-a, at once) found nothing to do; it is due at `due`. */
+	const queued = async (due: number, to = ['x@remote.test']) => {
+		const { outgoing } = current();
+		const { record } = (await outgoing.record(message(to), leaseTo('node-a')))!;
+		await outgoing.settle(record._id, new Map([[to[0], { status: 'temporary', error: '451 later' }]]), due);
+		return record._id;
+	};
+
+	it('takes one credit per recipient and records the message with its outbox entry, leased to the sender', async () => {
+		const { outgoing } = current();
+		const sent = message(['a@local.test', 'b@remote.test'], { inReplyTo: 'received-1' });
+		const recorded = await outgoing.record(sent, leaseTo('node-a'));
+		expect(recorded?.creditsRemaining).toBe(98);
+		expect(recorded?.record).toMatchObject({
+			_id: sent.id,
+			to: ['a@local.test'],
+			cc: ['b@remote.test'],
+			bcc: [],
+			status: 'queued',
+			attempts: 0,
+			inReplyTo: 'received-1',
+			recipients: [
+				{ address: 'a@local.test', field: 'to', route: 'local', status: 'queued', error: null },
+				{ address: 'b@remote.test', field: 'cc', route: 'relay', status: 'queued', error: null },
+			],
+		});
+		expect(await outgoing.get(sent.id)).toEqual(recorded?.record);
+		expect(await outgoing.entry(sent.id)).toEqual({ record: recorded?.record, raw: sent.raw, ip: sent.ip, via: sent.via });
+		// Leased to its sender, who attempts it at once: no other node takes it before the lease runs out.
+		expect(await outgoing.claimDue(NOW + 30_000, 10, leaseTo('node-b'))).toEqual([]);
+		expect(await outgoing.claimDue(NOW + 60_001, 10, leaseTo('node-b', NOW + 120_000))).toEqual([sent.id]);
+	});
+
+	it('changes nothing when the account has too few credits, and never overspends under concurrent sends', async () => {
+		const { accounts, outgoing } = current();
+		const poor = (await accounts.create('poor', { credits: 7 })).id;
+		expect(await outgoing.record(message(['a@x.test'], { accountId: 'nobody' }), leaseTo('node-a'))).toBeNull();
+		const outcomes = await Promise.all(
+			Array.from({ length: 12 }, (_, i) =>
+				outgoing.record(message([`c${i}a@x.test`, `c${i}b@x.test`], { accountId: poor }), leaseTo('node-a')),
+			),
+		);
+		expect(outcomes.filter((outcome) => outcome !== null)).toHaveLength(3);
+		expect((await accounts.require(poor)).credits).toBe(1);
+		expect((await outgoing.list(poor, 10)).length).toBe(3);
+		expect(
+			outcomes
+				.filter((outcome) => outcome !== null)
+				.map((outcome) => outcome.creditsRemaining)
+				.sort(),
+		).toEqual([1, 3, 5]);
+	});
+
+	it('leases entries that are due and free, oldest first, each to one claim', async () => {
+		const { outgoing } = current();
+		const ids = [];
+		for (let i = 0; i < 40; i++) ids.push(await queued(NOW + 1000 + (i % 10)));
+		expect(await outgoing.claimDue(NOW + 999, 10, leaseTo('node-a'))).toEqual([]);
+		const claims = await Promise.all(
+			Array.from({ length: 8 }, (_, i) => outgoing.claimDue(NOW + 2000, 7, leaseTo(i % 2 ? 'node-a' : 'node-b'))),
+		);
+		const claimed = claims.flat();
+		expect(claimed.sort()).toEqual([...ids].sort());
+		expect(new Set(claimed).size).toBe(40);
+		const dueAt = new Map(
+			(await query<{ message_id: string; next_attempt: number }>(current(), 'SELECT message_id, next_attempt FROM outbox')).map((row) => [
+				row.message_id,
+				row.next_attempt,
+			]),
+		);
+		for (const claim of claims) {
+			const due = claim.map((id) => dueAt.get(id)!);
+			expect(due).toEqual([...due].sort((a, b) => a - b));
+		}
+	});
+
+	it('renews and releases the leases of a node, and says when the next entry is due, a lease running out included', async () => {
+		const { outgoing } = current();
+		expect(await outgoing.nextDue(NOW)).toBeUndefined();
+		const later = await queued(NOW + 5000);
+		const soon = await queued(NOW + 1000);
+		expect(await outgoing.nextDue(NOW)).toBe(NOW + 1000);
+		expect(await outgoing.claimDue(NOW + 1000, 1, leaseTo('node-a', NOW + 2000))).toEqual([soon]);
+		expect(await outgoing.nextDue(NOW + 1000)).toBe(NOW + 2001);
+		await outgoing.renewLeases(leaseTo('node-a', NOW + 9000));
+		expect(await outgoing.nextDue(NOW + 1000)).toBe(NOW + 5000);
+		expect(await outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([later]);
+		await outgoing.releaseLeases('node-a');
+		expect(await outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([soon]);
+		await outgoing.releaseLeases('node-b');
+		expect(await outgoing.nextDue(NOW + 6000)).toBeUndefined();
+		expect(await outgoing.nextDue(NOW)).toBe(NOW + 1000);
+	});
+
+	it('settles an attempt: delivered and failed stay so, the rest are retried or given up, the entry goes when none is left', async () => {
+		const { outgoing } = current();
+		const sent = message(['ok@remote.test', 'bad@remote.test', 'later@remote.test']);
+		await outgoing.record(sent, leaseTo('node-a'));
+		const first = await outgoing.settle(
+			sent.id,
+			new Map([
+				['ok@remote.test', { status: 'delivered' }],
+				['bad@remote.test', { status: 'permanent', error: '550 no such user' }],
+				['later@remote.test', { status: 'temporary', error: '451 busy' }],
+			]),
+			NOW + 1000,
+		);
+		expect(first).toMatchObject({ status: 'queued', attempts: 1, lastError: '451 busy' });
+		expect(first.recipients.map((r) => [r.status, r.error])).toEqual([
+			['delivered', null],
+			['failed', '550 no such user'],
+			['queued', '451 busy'],
+		]);
+		expect(await query(current(), 'SELECT next_attempt, lease_node, lease_until FROM outbox')).toEqual([
+			{ next_attempt: NOW + 1000, lease_node: null, lease_until: null },
+		]);
+		const last = await outgoing.settle(sent.id, new Map([['later@remote.test', { status: 'temporary', error: '451 still' }]]), null);
+		expect(last).toMatchObject({ status: 'failed', attempts: 2, lastError: 'gave up after 2 attempts: 451 still' });
+		expect(await outgoing.entry(sent.id)).toBeUndefined();
+
+		const delivered = message(['one@remote.test']);
+		await outgoing.record(delivered, leaseTo('node-a'));
+		expect((await outgoing.settle(delivered.id, new Map([['one@remote.test', { status: 'delivered' }]]), NOW)).status).toBe('delivered');
+		expect(await query(current(), 'SELECT * FROM outbox')).toEqual([]);
+	});
+
+	it('marks local recipients delivered inside the transaction that stores their copies', async () => {
+		const { outgoing } = current();
+		const sent = message(['a@local.test', 'b@remote.test']);
+		await outgoing.record(sent, leaseTo('node-a'));
+		await current().transaction((parts) => parts.outgoing.markDelivered(sent.id, ['a@local.test']));
+		expect((await outgoing.get(sent.id))?.recipients.map((r) => r.status)).toEqual(['delivered', 'queued']);
+	});
+
+	it('lists sent mail newest first, and deletes the settled mail older than a time', async () => {
+		const { outgoing } = current();
+		const old = message(['a@remote.test'], { sent: '2026-01-01T00:00:00.000Z' });
+		const pending = message(['b@remote.test'], { sent: '2026-01-02T00:00:00.000Z' });
+		const recent = message(['c@remote.test'], { sent: '2026-06-01T00:00:00.000Z' });
+		for (const sent of [old, pending, recent]) await outgoing.record(sent, leaseTo('node-a'));
+		for (const sent of [old, recent])
+			await outgoing.settle(sent.id, new Map([[sent.recipients[0].address, { status: 'delivered' }]]), null);
+		expect((await outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id, old.id]);
+		expect((await outgoing.list(account, 1)).map((record) => record._id)).toEqual([recent.id]);
+		expect(await outgoing.deleteSettledBefore('2026-03-01T00:00:00.000Z', 10)).toBe(1);
+		expect((await outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id]);
+	});
 
 	it('reads sent messages recorded before cc and bcc: all their recipients were To recipients', async () => {
-		const { server } = setup;
-		const old = await senderAccount(server, 'old-rows', 'old-rows@local.test', 0);
 		const recipients = [
 			{ address: 'first@local.test', route: 'local', status: 'delivered', error: null },
 			{ address: 'second@remote.test', route: 'relay', status: 'failed', error: '550 No such user here' },
 		];
 		await query(
-			server,
+			current(),
 			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts)
 				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1)`,
-			[old.id, JSON.stringify(recipients)],
+			[account, JSON.stringify(recipients)],
 		);
-		expect(await listOutgoing(server, old.key)).toEqual([
+		expect(await current().outgoing.list(account, 10)).toEqual([
 			{
 				_id: 'old-row',
 				from: 'old-rows@local.test',
@@ -34,30 +203,5 @@ describe('the credits of outgoing mail', () => {
 				recipients: recipients.map((r) => ({ ...r, field: 'to' })),
 			},
 		]);
-	});
-
-	it('never overspends under concurrent sends', async () => {
-		const { server } = setup;
-		const busy = await senderAccount(server, 'busy', 'busy@local.test', 7);
-		const results = await Promise.all(
-			Array.from({ length: 12 }, (_, i) =>
-				postOutgoing(server, busy.key, {
-					from: 'busy@local.test',
-					to: [`c${i}a@local.test`, `c${i}b@remote.test`],
-					subject: `c${i}`,
-					text: 't',
-				}),
-			),
-		);
-		const statuses = results.map((r) => r.status).sort();
-		expect(statuses).toEqual([...Array<number>(3).fill(200), ...Array<number>(9).fill(402)]);
-		expect(await credits(server, busy.key)).toBe(1);
-		expect(await listOutgoing(server, busy.key)).toHaveLength(3);
-		expect(
-			results
-				.filter((r) => r.status === 200)
-				.map((r) => r.body.creditsRemaining)
-				.sort(),
-		).toEqual([1, 3, 5]);
 	});
 });

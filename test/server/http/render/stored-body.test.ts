@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
-import { sendMail } from '../../../helpers/messages';
+import { countRows, onlyMessage } from '../../../helpers/inboxes';
+import { LARGE_ATTACHMENTS, largeBodies, sendLarge, served } from '../../../helpers/large-messages';
+import { omit, sendMail, sendRawTo } from '../../../helpers/messages';
+import { spoolEntries } from '../../../helpers/spool';
 import { SpoolingPair } from '../../../helpers/spooling-pair';
 import { readWhileDeleted } from '../../../helpers/deleted-while-read';
 import { fetchRaw, type RawResponse } from '../../../helpers/raw-http';
@@ -20,6 +23,56 @@ describe('stored bodies of large messages', () => {
 		pair = await SpoolingPair.start();
 	});
 	afterAll(() => pair.stop());
+
+	describe('every part of a large message (its raw source, attachments and bodies stored in pieces)', () => {
+		it('serves the record, text, headers, HTML, raw source and attachments byte for byte as the same message kept in memory', async () => {
+			const { spooling, inMemory } = pair;
+			await sendLarge(spooling, 'big@spool.test');
+			await sendLarge(inMemory, 'big@spool.test');
+			const spooled = await onlyMessage(spooling, 'big@spool.test');
+			const kept = await onlyMessage(inMemory, 'big@spool.test');
+			expect(spooled.size).toBeGreaterThan(4 * 1024 * 1024);
+			expect(await countRows(spooling, 'content_raw_pieces')).toBe(Math.ceil(spooled.size / (1024 * 1024)));
+
+			const fromSpool = await served(spooling, 'big@spool.test', spooled._id);
+			const fromMemory = await served(inMemory, 'big@spool.test', kept._id);
+			expect(omit(fromSpool.record, '_id', 'received')).toEqual(omit(fromMemory.record, '_id', 'received'));
+			expect(fromSpool.text).toBe(fromMemory.text);
+			expect(fromSpool.headers).toEqual(fromMemory.headers);
+			expect(fromSpool.dirty).toBe(fromMemory.dirty);
+			expect(fromSpool.raw.equals(fromMemory.raw)).toBe(true);
+			expect(fromSpool.raw.length).toBe(spooled.size);
+			// Streamed from its pieces, with its length announced as for any other message.
+			const rawResponse = await fetch(`${spooling.httpUrl}/api/raw/big@spool.test/${spooled._id}?download=1`);
+			expect(rawResponse.headers.get('content-length')).toBe(String(spooled.size));
+			expect(rawResponse.headers.get('content-type')).toBe('message/rfc822');
+			expect(rawResponse.headers.get('content-disposition')).toBe(`attachment; filename="${spooled._id}.eml"`);
+			expect(Buffer.from(await rawResponse.arrayBuffer()).equals(fromMemory.raw)).toBe(true);
+			expect(fromSpool.attachments).toEqual(fromMemory.attachments);
+			expect(fromSpool.attachments.map((a) => a.fileName).sort()).toEqual(Object.keys(LARGE_ATTACHMENTS));
+			fromSpool.attachments.forEach((a, i) => expect(fromSpool.attachmentBytes[i].equals(LARGE_ATTACHMENTS[a.fileName!])).toBe(true));
+			// Nothing is left in the spool folder.
+			expect(spoolEntries(spooling)).toEqual([]);
+		});
+
+		it('serves large text and HTML bodies as the same messages kept in memory', async () => {
+			const { spooling, inMemory } = pair;
+			for (const [inbox, raw] of Object.entries(await largeBodies())) {
+				await sendRawTo(spooling, inbox, raw);
+				await sendRawTo(inMemory, inbox, raw);
+				const spooled = await onlyMessage(spooling, inbox);
+				const kept = await onlyMessage(inMemory, inbox);
+				expect(await pair.bodyPieces(spooled._id, 'text')).toBeGreaterThan(1);
+				const fromSpool = await served(spooling, inbox, spooled._id);
+				const fromMemory = await served(inMemory, inbox, kept._id);
+				expect(omit(fromSpool.record, '_id', 'received')).toEqual(omit(fromMemory.record, '_id', 'received'));
+				expect(fromSpool.text.length).toBeGreaterThan(1024 * 1024);
+				expect(fromSpool.text).toBe(fromMemory.text);
+				expect(fromSpool.dirty).toBe(fromMemory.dirty);
+			}
+			expect(spoolEntries(spooling)).toEqual([]);
+		});
+	});
 
 	describe('numberedTextBody: GET /api/text of a large message (its text stored in pieces)', () => {
 		it('streams a text without links as stored, the same bytes and headers as the same message kept in memory', async () => {

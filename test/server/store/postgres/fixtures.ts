@@ -1,9 +1,10 @@
 import { Client } from 'pg';
-import type { ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail';
-import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { openPostgresStore, type PostgresStoreOptions } from 'mailroom-server/dist/store/postgres/open';
 import type { Store } from 'mailroom-server/dist/store/store';
 import type { TestPostgres } from '../../../helpers/postgres';
+
+// What the PostgreSQL-only suites share; mail and records are made with the helpers of every store suite.
+export { idsIn, mailTo, subjectsIn } from '../../../helpers/stores';
 
 /** A store on a fresh database of `postgres`, and the database's URL. */
 export async function freshStore(
@@ -44,58 +45,3 @@ export class Sql {
 		return this.client.end();
 	}
 }
-
-export function attachment(checksum: string, body: string | Buffer, overrides: Partial<ParsedAttachment> = {}): ParsedAttachment {
-	const content = Buffer.from(body);
-	return {
-		checksum,
-		contentType: 'text/plain',
-		fileName: `${checksum}.txt`,
-		length: content.length,
-		contentId: null,
-		contentDisposition: 'attachment',
-		transferEncoding: 'base64',
-		content,
-		...overrides,
-	};
-}
-
-/** A parse as the parser makes it, with whatever `overrides` say. */
-export function parsedMail(overrides: Partial<ParsedMail> = {}): ParsedMail {
-	return {
-		subject: 's',
-		from: [{ address: 'a@x.test', name: '' }],
-		to: [],
-		cc: null,
-		bcc: null,
-		messageId: '<m@x>',
-		date: null,
-		priority: 'normal',
-		headers: [],
-		text: 't',
-		html: null,
-		links: [],
-		spam: 0,
-		attachments: [],
-		...overrides,
-	};
-}
-
-/** Mail to `inboxes` (each in the domain after its "@"), received now unless `received` says otherwise. */
-export function mailTo(inboxes: string[], parsed: Partial<ParsedMail> = {}, received = new Date()): ParsedIncomingMail {
-	return {
-		raw: Buffer.from('raw'),
-		parsed: parsedMail(parsed),
-		ip: '127.0.0.1',
-		via: '127.0.0.1',
-		rtls: false,
-		received,
-		recipients: inboxes.map((inbox) => ({ inbox, originalInbox: inbox, domain: inbox.slice(inbox.lastIndexOf('@') + 1) })),
-	};
-}
-
-/** The `_id`s of a JSON array of records. */
-export const idsIn = (json: string) => (JSON.parse(json) as { _id: string }[]).map((record) => record._id);
-
-/** The subjects of a JSON array of records. */
-export const subjectsIn = (json: string) => (JSON.parse(json) as { subject: string }[]).map((record) => record.subject);

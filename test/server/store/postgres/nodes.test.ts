@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Store, StoredAnnouncement } from 'mailroom-server/dist/store/store';
+import { newId } from 'mailroom-server/dist/store/ids';
+import {
+	AccountError,
+	DomainError,
+	type NewDelivery,
+	type NewOutgoing,
+	type Store,
+	type StoredAnnouncement,
+} from 'mailroom-server/dist/store/store';
 import { openPostgresStore, type PostgresStoreOptions } from 'mailroom-server/dist/store/postgres/open';
 import { waitFor } from '../../../helpers/webhook-receiver';
 import { startPostgres, type TestPostgres } from '../../../helpers/postgres';
-import { Sql, mailTo } from './fixtures';
+import { attachment, insert, mailTo } from '../../../helpers/stores';
+import { Sql } from './fixtures';
 
 /** What a store hears from the other nodes. */
 function heardBy(store: Store): StoredAnnouncement[] {
@@ -110,5 +119,125 @@ describe('PostgreSQL store: several nodes on one database', () => {
 		expect(await second.exclusive('sweep', () => Promise.resolve('ran'))).toBe('ran');
 		await expect(first.exclusive('sweep', () => Promise.reject(new Error('failed')))).rejects.toThrow('failed');
 		expect(await second.exclusive('sweep', () => Promise.resolve('after a failure'))).toBe('after a failure');
+	});
+	/** What the store suite (test/server/store) states of one store holds for two nodes at once, each on its own pool. */
+	describe('two nodes writing at the same moment', () => {
+		let a: Store;
+		let b: Store;
+		let sql: Sql;
+		beforeAll(async () => {
+			a = await open({ node: 'node-a' });
+			b = await open({ node: 'node-b' });
+			sql = await Sql.on(url);
+		});
+		afterAll(() => sql.close());
+		/** Each of `count` calls of `write` on node-a and node-b in turn, all at once. */
+		const onBoth = <T>(count: number, write: (store: Store, i: number) => Promise<T>) =>
+			Promise.all(Array.from({ length: count }, (_, i) => write(i % 2 ? a : b, i)));
+		const leaseTo = (node: string) => ({ node, until: Date.now() + 60_000 });
+
+		it('gives one name to one account', async () => {
+			const outcomes = await Promise.allSettled([a.accounts.create('race'), b.accounts.create('race')]);
+			expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+			expect((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(AccountError);
+		});
+
+		it('lets one of two accounts claiming a domain have it', async () => {
+			const [alice, bob] = [await a.accounts.create('alice'), await b.accounts.create('bob')];
+			const outcomes = await Promise.allSettled([a.domains.claim('contested.test', alice.id), b.domains.claim('contested.test', bob.id)]);
+			expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+			const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+			expect(refused.reason).toEqual(new DomainError('contested.test is owned by another account'));
+		});
+
+		it('keeps `received` strictly increasing in an inbox both store mail to', async () => {
+			const at = new Date(Date.UTC(2026, 1, 1));
+			await onBoth(20, (store) => insert(store, mailTo(['both@received.test'], {}, at)));
+			const received = await sql.rows("SELECT DISTINCT received FROM messages WHERE inbox = 'both@received.test'");
+			expect(received).toHaveLength(20);
+		});
+
+		it('keeps both labels two nodes add', async () => {
+			const [{ _id }] = await insert(a, mailTo(['both@labels.test']));
+			await onBoth(10, (store, i) => store.messageState.addLabel('both@labels.test', _id, `label-${i}`));
+			expect((await a.messages.get('both@labels.test', _id))?.labels.sort()).toEqual(
+				Array.from({ length: 10 }, (_, i) => `label-${i}`).sort(),
+			);
+		});
+
+		it('leaves no content behind when the last records of a message are deleted by both', async () => {
+			const counts = async () => {
+				const counted: number[] = [];
+				for (const table of ['messages', 'contents', 'content_attachments', 'attachment_contents']) counted.push(await sql.count(table));
+				return counted;
+			};
+			const before = await counts();
+			for (let round = 0; round < 10; round++) {
+				const shared = attachment('both', 'bytes');
+				const [x, y] = await insert(a, mailTo(['x@deleted.test', 'y@deleted.test'], { attachments: [shared] }));
+				const [z] = await insert(a, mailTo(['z@deleted.test'], { attachments: [shared] }));
+				await Promise.all([
+					a.deletion.deleteMessage('x@deleted.test', x._id),
+					b.deletion.deleteMessage('y@deleted.test', y._id),
+					(round % 2 ? a : b).deletion.deleteMessage('z@deleted.test', z._id),
+				]);
+				expect(await counts()).toEqual(before);
+			}
+		});
+
+		/** A message of `accountId` to two recipients. */
+		const outgoing = (accountId: string): NewOutgoing => ({
+			id: newId(),
+			accountId,
+			from: 'me@local.test',
+			subject: 'hello',
+			sent: new Date().toISOString(),
+			recipients: ['a@remote.test', 'b@remote.test'].map((address) => ({ address, field: 'to', route: 'relay' })),
+			inReplyTo: null,
+			raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
+			ip: '192.0.2.1',
+			via: '127.0.0.1',
+		});
+
+		it('never overspends the credits of an account both send from', async () => {
+			const poor = (await a.accounts.create('poor', { credits: 7 })).id;
+			const outcomes = await onBoth(12, (store) => store.outgoing.record(outgoing(poor), leaseTo('node-a')));
+			expect(
+				outcomes
+					.filter((outcome) => outcome !== null)
+					.map((outcome) => outcome.creditsRemaining)
+					.sort(),
+			).toEqual([1, 3, 5]);
+			expect((await a.accounts.require(poor)).credits).toBe(1);
+			expect(await b.outgoing.list(poor, 10)).toHaveLength(3);
+		});
+
+		it('leases each outbox entry to one of them', async () => {
+			const rich = (await a.accounts.create('rich', { credits: 100 })).id;
+			const ids: string[] = [];
+			for (let i = 0; i < 40; i++) ids.push((await a.outgoing.record(outgoing(rich), leaseTo('sender')))!.record._id);
+			await a.outgoing.releaseLeases('sender');
+			const claims = await onBoth(8, (store, i) => store.outgoing.claimDue(Date.now() + 1000, 7, leaseTo(i % 2 ? 'node-a' : 'node-b')));
+			expect(claims.flat().sort()).toEqual([...ids].sort());
+		});
+
+		it('leases each webhook delivery to one of them', async () => {
+			const now = Date.now();
+			const delivery = (i: number): NewDelivery => ({
+				messageId: `m${i}`,
+				accountId: 'account-1',
+				address: 'hooked@x.test',
+				url: 'https://hook.test/',
+				kind: 'webhook',
+			});
+			const ids = await onBoth(60, (store, i) => store.webhookDeliveries.create(delivery(i), now + (i % 6)));
+			const claims = await onBoth(10, (store, i) => store.webhookDeliveries.claim(now + 10, 9, leaseTo(i % 2 ? 'node-a' : 'node-b')));
+			expect(
+				claims
+					.flat()
+					.map((row) => row.id)
+					.sort(),
+			).toEqual([...ids].sort());
+		});
 	});
 });
