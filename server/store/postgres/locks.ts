@@ -33,12 +33,40 @@ const LOCK_FOR_STORING = prepared(
 		(SELECT count(pg_advisory_xact_lock(${LockKind.inbox}, hashtext(name))) FROM unnest($2::text[]) AS name)`,
 );
 
+const TRY_LOCK_FOR_STORING = prepared(
+	'try-lock-for-storing',
+	`SELECT bool_and(taken) AS taken FROM (
+		SELECT pg_try_advisory_xact_lock_shared(${LockKind.domain}, hashtext(name)) AS taken FROM unnest($1::text[]) AS name
+		UNION ALL SELECT pg_try_advisory_xact_lock(${LockKind.inbox}, hashtext(name)) FROM unnest($2::text[]) AS name) locks`,
+);
+
+/** Transactions that hold the locks of mail they stored already (a group commit stores many messages in one). */
+const holdingStoringLocks = new WeakSet<Db>();
+
+/** A transaction that holds locks for earlier mail found another's lock in its way: waiting could deadlock. */
+export class StoringLockBusyError extends Error {
+	constructor() {
+		super('an inbox is being stored in by another transaction; the writes of this group commit are retried one by one');
+	}
+}
+
 /**
  * Locks the inboxes mail is being stored in (exclusively) and their domains (shared), until the transaction ends. The
  * statement after this one sees what the transactions that held them committed.
+ *
+ * The first message of a transaction waits for them. A later one (of the same group commit) only takes them if they are
+ * free: its transaction holds the locks of the messages before it, which another node's group commit may be waiting for
+ * while it holds these, and waiting would deadlock (PostgreSQL would break the circle only after deadlock_timeout, a
+ * second). StoringLockBusyError fails the batch at once instead, and the group commit stores its writes one by one.
  */
 export async function lockForStoring(tx: Db, inboxes: string[], domains: string[]): Promise<void> {
-	await tx.run(LOCK_FOR_STORING, [inOrder(domains), inOrder(inboxes)]);
+	const names = [inOrder(domains), inOrder(inboxes)];
+	if (!holdingStoringLocks.has(tx)) {
+		await tx.run(LOCK_FOR_STORING, names);
+		holdingStoringLocks.add(tx);
+	} else if (!(await tx.row<{ taken: boolean }>(TRY_LOCK_FOR_STORING, names))!.taken) {
+		throw new StoringLockBusyError();
+	}
 }
 
 /** The domain of an address: what follows its last "@". */

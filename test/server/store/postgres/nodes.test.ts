@@ -9,6 +9,7 @@ import {
 	type StoredAnnouncement,
 } from 'mailroom-server/dist/store/store';
 import { openPostgresStore, type PostgresStoreOptions } from 'mailroom-server/dist/store/postgres/open';
+import { StoringLockBusyError } from 'mailroom-server/dist/store/postgres/locks';
 import { waitFor } from '../../../helpers/webhook-receiver';
 import { startPostgres, type TestPostgres } from '../../../helpers/postgres';
 import { attachment, insert, mailTo } from '../../../helpers/stores';
@@ -155,6 +156,35 @@ describe('PostgreSQL store: several nodes on one database', () => {
 			await onBoth(20, (store) => insert(store, mailTo(['both@received.test'], {}, at)));
 			const received = await sql.rows("SELECT DISTINCT received FROM messages WHERE inbox = 'both@received.test'");
 			expect(received).toHaveLength(20);
+		});
+
+		it('never waits for an inbox while holding the inboxes of earlier mail of its transaction (no deadlock between group commits)', async () => {
+			let release!: () => void;
+			let holding!: () => void;
+			const held = new Promise<void>((resolve) => (holding = resolve));
+			// node-a stores mail to x and keeps its transaction open.
+			const first = a.transaction(async (parts) => {
+				await parts.messages.insert(mailTo(['x@lock-order.test']));
+				holding();
+				await new Promise<void>((resolve) => (release = resolve));
+			});
+			await held;
+			// node-b's transaction holds y, then needs x: waiting could close a circle (node-a's next mail may need y).
+			const second = b.transaction(async (parts) => {
+				await parts.messages.insert(mailTo(['y@lock-order.test']));
+				await parts.messages.insert(mailTo(['x@lock-order.test']));
+			});
+			await expect(second).rejects.toBeInstanceOf(StoringLockBusyError);
+			release();
+			await first;
+			// Alone, mail waits for the inbox as before: both are stored.
+			await Promise.all([insert(a, mailTo(['x@lock-order.test'])), insert(b, mailTo(['x@lock-order.test', 'y@lock-order.test']))]);
+			expect(await sql.rows("SELECT inbox FROM messages WHERE inbox LIKE '%@lock-order.test' ORDER BY inbox")).toEqual([
+				{ inbox: 'x@lock-order.test' },
+				{ inbox: 'x@lock-order.test' },
+				{ inbox: 'x@lock-order.test' },
+				{ inbox: 'y@lock-order.test' },
+			]);
 		});
 
 		it('keeps both labels two nodes add', async () => {
