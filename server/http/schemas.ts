@@ -8,6 +8,7 @@ import { OutgoingSchema } from '../schemas/outgoing';
 import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
+import { ReadinessSchema } from '../schemas/health';
 import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
 
@@ -23,6 +24,7 @@ export const SHARED_SCHEMAS = [
 	OutgoingSchema,
 	WebhookSubscriptionSchema,
 	WebhookPayloadSchema,
+	ReadinessSchema,
 ];
 
 const email = Type.String({ maxLength: 254 });
