@@ -9,6 +9,7 @@ import type { ForwardingRecord } from '../schemas/address';
 import type { OutgoingRecord, RecipientField, Route } from '../schemas/outgoing';
 import type { AttemptStatus, DeliveryStatus, SubscriptionFilter, WebhookAttempt, WebhookSubscription } from '../schemas/webhook';
 import type { MessageFilter } from '../schemas/wait-for';
+import type { SearchQuery } from '../mail/search-query';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
@@ -205,7 +206,10 @@ export interface AttachmentStore {
 
 /** Filters and search return at most this many messages, newest first (as Mailsac does). */
 export const SEARCH_LIMIT = 100;
-/** A scan (short terms, or only `read`) looks at this many of the newest messages of each address and domain. */
+/**
+ * A scan (a search or filter without a text the trigram index can find: short or negated terms, states, dates only)
+ * looks at this many of the newest messages of each address and domain (in the range of dates asked for).
+ */
 export const SCAN_LIMIT = 10_000;
 
 export interface InboxFilter {
@@ -219,10 +223,10 @@ export interface InboxFilter {
 export interface AccountInbox {
 	/** Newest first, `skip` then `limit`; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
 	list(account: string, limit: number, skip: number, since?: number): Promise<{ messages: string; unread: number }>;
-	/** Messages matching every condition given (case-insensitive substrings); `to` also matches the inbox. */
+	/** Messages matching every condition given (case-insensitive substrings of addresses and subject); `to` also matches the inbox. */
 	filter(account: string, filter: InboxFilter): Promise<string>;
-	/** Messages whose to, from or subject contains `query` (case-insensitive). */
-	search(account: string, query: string): Promise<string>;
+	/** Messages matching every condition of a query of the search language (see search-query.ts and search-plan.ts). */
+	search(account: string, query: SearchQuery): Promise<string>;
 }
 
 /** Finds the oldest message of an inbox received since a time that passes a filter (GET .../wait-for-message). */

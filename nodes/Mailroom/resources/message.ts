@@ -38,7 +38,7 @@ const operations: INodePropertyOptions[] = [
 	{
 		name: 'Search',
 		value: 'search',
-		description: 'Find messages of all your addresses and domains whose sender, recipients or subject contain a text',
+		description: 'Find messages of all your addresses and domains by words of their sender, recipients, subject or body, and operators',
 		action: 'Search messages',
 	},
 	{
@@ -87,9 +87,10 @@ export const messageDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'invoice',
+		placeholder: 'invoice from:billing after:2026-11-01 -is:read',
 		displayOptions: { show: show(['search']) },
-		description: 'Text the sender, a recipient or the subject contains (case-insensitive)',
+		description:
+			'Words and "quoted phrases" found in the sender, recipients, subject or body (case-insensitive), all to match, and operators: from:, to:, subject:, label:, after:/before: (YYYY-MM-DD), has:attachment, is:read, is:unread, is:starred; - before any of them excludes it',
 	},
 	...returnAllAndLimit('message', ['getAll'], MAX_PAGE),
 	...returnAllAndLimit('message', ['search'], SEARCH_LIMIT),

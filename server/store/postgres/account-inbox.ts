@@ -1,10 +1,9 @@
 import { SCAN_LIMIT, SEARCH_LIMIT, type AccountInbox, type InboxFilter } from '../store';
+import type { SearchQuery } from '../../mail/search-query';
+import { matchesNothing, planFilter, planSearch, type Check, type SearchPlan } from '../search-plan';
 import type { Db } from './database';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
-import { fold, type SearchText } from './search-index';
-
-/** The trigram index finds substrings of at least this many characters; shorter ones are matched by a scan. */
-const TRIGRAM = 3;
+import { indexedText } from './search-index';
 
 /**
  * The account's sources of mail, as `source(name)` tables: its domains, and its private addresses outside them (their
@@ -22,10 +21,52 @@ const eachSource = (walk: (column: 'domain' | 'inbox') => string) => `
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = $1) OR m.domain IN (SELECT domain FROM domains WHERE owner = $1))`;
 
-/** A LIKE pattern for text containing `term`, folded as the indexed text is. */
-const containing = (term: string) => `%${fold(term).replace(/[\\%_]/g, '\\$&')}%`;
+/** Values of a statement's parameters, $1 first, as conditions are written. */
+class Parameters {
+	readonly values: unknown[] = [];
 
-const isIndexable = (term: string) => [...term].length >= TRIGRAM;
+	/** Its placeholder. */
+	add(value: unknown): string {
+		this.values.push(value);
+		return `$${this.values.length}`;
+	}
+}
+
+/**
+ * A check as a condition on `m` (the message) and `s` (its messages_search row). Texts are LIKE patterns of the term
+ * spelt as the index's text is, which leaves no LIKE wildcard in it. Each check says what its negation is: NOT would
+ * turn a NULL (an unread message's read) into no match.
+ */
+function condition(check: Check, params: Parameters): string {
+	const [holds, fails] = ((): [string, string] => {
+		switch (check.kind) {
+			case 'text': {
+				const pattern = params.add(`%${indexedText(check.text)}%`);
+				const any = `(${check.columns.map((column) => `s.${column} LIKE ${pattern}`).join(' OR ')})`;
+				return [any, `NOT ${any}`];
+			}
+			case 'read':
+				return ['m.read = 1', 'm.read IS DISTINCT FROM 1'];
+			case 'starred':
+				return ['m.saved_by IS NOT NULL', 'm.saved_by IS NULL'];
+			case 'attachment':
+				return ['m.attachments_json IS NOT NULL', 'm.attachments_json IS NULL'];
+			case 'label': {
+				const has = `m.labels_json::jsonb ? ${params.add(check.label)}`;
+				return [has, `NOT ${has}`];
+			}
+		}
+	})();
+	return check.negated ? fails : holds;
+}
+
+/** The plan's range of `received` as conditions on `column`. */
+function receivedIn(plan: SearchPlan, column: string, params: Parameters): string[] {
+	return [
+		...(plan.from === undefined ? [] : [`${column} >= ${params.add(plan.from)}`]),
+		...(plan.until === undefined ? [] : [`${column} < ${params.add(plan.until)}`]),
+	];
+}
 
 /**
  * "Account-wide" reads: the mail of all private addresses and domains of an account, rendered as JSON by the database.
@@ -58,37 +99,41 @@ export class PostgresAccountInbox implements AccountInbox {
 	}
 
 	filter(account: string, filter: InboxFilter): Promise<string> {
-		const terms: [column: keyof SearchText, text: string][] = [];
-		if (filter.to) terms.push(['recipients', filter.to]);
-		if (filter.from) terms.push(['sender', filter.from]);
-		if (filter.subject) terms.push(['subject', filter.subject]);
-		const conditions = terms.map(([column], i) => `s.${column} LIKE $${i + 2}`);
-		if (filter.read !== undefined) conditions.push(filter.read ? 'm.read = 1' : 'm.read IS DISTINCT FROM 1');
-		const indexed = terms.some(([, text]) => isIndexable(text));
-		return this.find(indexed, conditions, [account, ...terms.map(([, text]) => containing(text))]);
+		return this.find(account, planFilter(filter));
 	}
 
-	search(account: string, query: string): Promise<string> {
-		const condition = '(s.sender LIKE $2 OR s.recipients LIKE $2 OR s.subject LIKE $2)';
-		return this.find(isIndexable(query), [condition], [account, containing(query)]);
+	search(account: string, query: SearchQuery): Promise<string> {
+		return this.find(account, planSearch(query));
 	}
 
 	/**
-	 * With a term the trigram index can find, looks through all of the account's mail and takes the newest (by seq, as
+	 * With texts the trigram index can find, looks through all of the account's mail and takes the newest (by seq, as
 	 * SQLite takes its index's rowids). Otherwise looks at the newest SCAN_LIMIT messages of each of the account's domains
-	 * and inboxes only, as SQLite does: a short term matching nothing would else be compared with all of them.
+	 * and inboxes in the range of `received` only, as SQLite does: a check matching nothing would else be made on all of them.
 	 */
-	private async find(indexed: boolean, conditions: string[], params: unknown[]): Promise<string> {
-		const where = conditions.length ? conditions.join(' AND ') : 'true';
-		const sql = indexed
+	private async find(account: string, plan: SearchPlan): Promise<string> {
+		if (matchesNothing(plan)) return '[]';
+		const params = new Parameters();
+		params.add(account);
+		const indexed = plan.indexed.map((check) => condition(check, params));
+		const checks = plan.checks.map((check) => condition(check, params));
+		const sql = indexed.length
 			? `SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.seq
-				WHERE ${where} AND ${OWNED} ORDER BY s.seq DESC LIMIT ${SEARCH_LIMIT}`
-			: `WITH ${SOURCES} SELECT head, spam FROM (${eachSource(
-					(column) => `SELECT m.received, m.seq, ${RECORD_JSON}
-						FROM (SELECT * FROM messages WHERE ${column} = source.name ORDER BY received DESC, seq DESC LIMIT ${SCAN_LIMIT}) m
-						LEFT JOIN messages_search s ON s.seq = m.seq
-						WHERE ${where} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`,
-				)}) newest ORDER BY received DESC, seq DESC LIMIT ${SEARCH_LIMIT}`;
-		return recordArray(await this.db.rows<RecordJsonRow>(sql, params));
+				WHERE ${[...indexed, ...checks, ...receivedIn(plan, 'm.received', params), OWNED].join(' AND ')}
+				ORDER BY s.seq DESC LIMIT ${SEARCH_LIMIT}`
+			: this.scan(plan, checks, params);
+		return recordArray(await this.db.rows<RecordJsonRow>(sql, params.values));
+	}
+
+	/** Each source's newest SCAN_LIMIT messages in the range of `received`, checked, the newest SEARCH_LIMIT of all. */
+	private scan(plan: SearchPlan, checks: string[], params: Parameters): string {
+		const range = receivedIn(plan, 'received', params);
+		return `WITH ${SOURCES} SELECT head, spam FROM (${eachSource(
+			(column) => `SELECT m.received, m.seq, ${RECORD_JSON}
+				FROM (SELECT * FROM messages WHERE ${[`${column} = source.name`, ...range].join(' AND ')}
+					ORDER BY received DESC, seq DESC LIMIT ${SCAN_LIMIT}) m
+				LEFT JOIN messages_search s ON s.seq = m.seq
+				WHERE ${checks.length ? checks.join(' AND ') : 'true'} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`,
+		)}) newest ORDER BY received DESC, seq DESC LIMIT ${SEARCH_LIMIT}`;
 	}
 }

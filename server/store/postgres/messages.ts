@@ -3,7 +3,7 @@ import type { ParsedIncomingMail } from '../../mail/incoming-mail';
 import type { MessageContent } from '../../mail/message-content';
 import { DeletedWhileReadError, type StoredBytes } from '../../bytes/stored-bytes';
 import { isSpooled } from '../../bytes/spooled-bytes';
-import type { MessageBody } from '../../bytes/message-body';
+import { bodySample, type MessageBody } from '../../bytes/message-body';
 import type { MessageStore } from '../store';
 import { newId } from '../ids';
 import { RECORD_COLUMNS, nextReceived, sharedValues, storedRecord, toRecord, type RecordRow } from '../message-records';
@@ -12,7 +12,7 @@ import { ContentPieces, piecedLength, storedText, type BodyKind } from './conten
 import { PostgresAttachmentStore } from './attachments';
 import { lockForStoring } from './locks';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
-import { searchText } from './search-index';
+import { SEARCH_COLUMNS, searchTextOf, type SearchText } from './search-index';
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -22,27 +22,25 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** A body as its column holds it: its UTF-8 bytes, or nothing when it is stored in pieces. */
 const bodyColumn = (body: MessageBody) => (isSpooled(body) ? NO_BYTES : Buffer.from(body));
 
-/** The last `received` of each inbox, for keeping it strictly increasing. */
+/** The last `received` of each inbox, for keeping it strictly increasing, and whether the inbox is private (indexed for search). */
 const LAST_RECEIVED = prepared(
 	'last-received',
-	`SELECT name AS inbox, (SELECT received FROM messages WHERE inbox = name ORDER BY received DESC LIMIT 1) AS received
-		FROM unnest($1::text[]) AS name`,
+	`SELECT r.inbox, (SELECT received FROM messages WHERE inbox = r.inbox ORDER BY received DESC LIMIT 1) AS received,
+			EXISTS (SELECT 1 FROM addresses WHERE email = r.inbox) OR EXISTS (SELECT 1 FROM domains WHERE domain = r.domain) AS private
+		FROM unnest($1::text[], $2::text[]) AS r (inbox, domain)`,
 );
 
-/**
- * One record, and (its inbox being private) its entry in the search index. The search text goes with every record, used
- * or not: one statement for both costs less than asking first whether the inbox is private.
- */
-const INSERT_RECORD = prepared(
-	'insert-record',
-	`WITH stored AS (
-		INSERT INTO messages (${RECORD_COLUMNS}, content_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL, $18)
-		RETURNING seq
-	)
-	INSERT INTO messages_search (seq, sender, recipients, subject)
-	SELECT seq, $19, $20, $21 FROM stored
-	WHERE EXISTS (SELECT 1 FROM addresses WHERE email = $2) OR EXISTS (SELECT 1 FROM domains WHERE domain = $4)`,
+const INSERT_MESSAGE = `INSERT INTO messages (${RECORD_COLUMNS}, content_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL, $18)`;
+
+/** A record of public mail. */
+const INSERT_RECORD = prepared('insert-record', INSERT_MESSAGE);
+
+/** A record of private mail, and its entry in the search index, in one statement. */
+const INSERT_INDEXED_RECORD = prepared(
+	'insert-indexed-record',
+	`WITH stored AS (${INSERT_MESSAGE} RETURNING seq)
+	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')}) SELECT seq, $19, $20, $21, $22, $23, $24 FROM stored`,
 );
 
 const INSERT_CONTENT = prepared(
@@ -90,22 +88,34 @@ export class PostgresMessageStore implements MessageStore {
 				mail.recipients.map((recipient) => recipient.inbox),
 				mail.recipients.map((recipient) => recipient.domain),
 			);
-			const lastRows = await tx.rows<{ inbox: string; received: number | null }>(LAST_RECEIVED, [mail.recipients.map((r) => r.inbox)]);
-			const last = new Map(lastRows.map((row) => [row.inbox, row.received ?? undefined]));
+			const inboxes = await tx.rows<{ inbox: string; received: number | null; private: boolean }>(LAST_RECEIVED, [
+				mail.recipients.map((recipient) => recipient.inbox),
+				mail.recipients.map((recipient) => recipient.domain),
+			]);
+			const last = new Map(inboxes.map((row) => [row.inbox, row.received ?? undefined]));
+			const isPrivate = new Set(inboxes.filter((row) => row.private).map((row) => row.inbox));
 			const shared = sharedValues(mail);
 			const subject = storable(shared.subject);
+			// Made once for all the message's private records: only the inbox differs between them.
+			let searchText: ((inbox: string) => SearchText) | undefined;
 			const records: MessageRecord[] = [];
 			for (const recipient of mail.recipients) {
 				const received = nextReceived(mail.received.getTime(), last.get(recipient.inbox));
 				last.set(recipient.inbox, received);
 				const id = newId();
-				const search = searchText(mail.parsed.from, mail.parsed.to, recipient.inbox, subject);
 				// prettier-ignore
-				await tx.run(INSERT_RECORD, [
+				const values = [
 					id, recipient.inbox, recipient.originalInbox, recipient.domain, received, subject, shared.from_json, shared.to_json,
 					shared.cc_json, shared.bcc_json, shared.size, shared.attachments_json, shared.ip, shared.via, shared.rtls,
-					shared.links_json, shared.spam, contentId, search.sender, search.recipients, search.subject,
-				]);
+					shared.links_json, shared.spam, contentId,
+				];
+				if (isPrivate.has(recipient.inbox)) {
+					searchText ??= searchTextOf({ ...mail.parsed, subject, bodyStart: bodySample(mail.parsed.text) });
+					const text = searchText(recipient.inbox);
+					await tx.run(INSERT_INDEXED_RECORD, [...values, ...SEARCH_COLUMNS.map((column) => text[column])]);
+				} else {
+					await tx.run(INSERT_RECORD, values);
+				}
 				records.push({ ...storedRecord(mail, recipient, id, received), subject });
 			}
 			return records;

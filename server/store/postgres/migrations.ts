@@ -1,16 +1,20 @@
 import { StoreOpenError } from '../store';
-import { describeTarget, type PoolDb } from './database';
+import { describeTarget, type Db, type PoolDb } from './database';
 import { LockKind } from './locks';
+import { SearchIndex } from './search-index';
 
 /** Text compared byte by byte, as SQLite's BINARY collation does: the same order and equality whatever the server's locale. */
 const TEXT = 'TEXT COLLATE "C"';
+
+/** A schema version: SQL, or work that needs JavaScript too (the search index's text is folded and spelt by JavaScript). */
+export type Migration = string | ((tx: Db) => Promise<void>);
 
 /**
  * Schema versions, applied in order; the table schema_version records how many ran. Never edit a shipped entry: append a
  * new one. Tables and columns are named as in the SQLite schema (server/store/sqlite/migrations.ts), so both engines read
  * rows alike: flags are INTEGER 0/1, times epoch ms (BIGINT), JSON is TEXT.
  */
-export const MIGRATIONS: string[] = [
+export const MIGRATIONS: Migration[] = [
 	`
 	CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
@@ -275,6 +279,27 @@ export const MIGRATIONS: string[] = [
 	CREATE INDEX outbox_due ON outbox (next_attempt, message_id);
 	CREATE INDEX outbox_leased ON outbox (lease_node) WHERE lease_node IS NOT NULL;
 	`,
+	async (tx) => {
+		// Search covers the senders' and To display names and the text body too (of an HTML-only message, the text made from
+		// its HTML): messages_search gets a column for each, and every entry is made anew, its text now spelt in ASCII letters
+		// and digits so that pg_trgm takes trigrams of all of it in any locale (see trigram-text.ts). The trigram index is
+		// made after the entries (faster than keeping it up to date row by row). Only the first 65,536 characters of a text
+		// body are indexed. Measured on 100,000 private messages with bodies of about 1 KB: 173 s on two vCPUs shared with
+		// other work (load average 13 to 17).
+		await tx.run(`
+			DROP INDEX messages_search_trigrams;
+			ALTER TABLE messages_search
+				ADD COLUMN sender_names ${TEXT} NOT NULL DEFAULT '',
+				ADD COLUMN recipient_names ${TEXT} NOT NULL DEFAULT '',
+				ADD COLUMN body ${TEXT} NOT NULL DEFAULT '';
+		`);
+		await new SearchIndex(tx).rebuild();
+		await tx.run(`
+			SET LOCAL maintenance_work_mem = '256MB';
+			CREATE INDEX messages_search_trigrams ON messages_search USING gin (sender gin_trgm_ops, sender_names gin_trgm_ops,
+				recipients gin_trgm_ops, recipient_names gin_trgm_ops, subject gin_trgm_ops, body gin_trgm_ops);
+		`);
+	},
 ];
 
 /**
@@ -304,7 +329,8 @@ export async function migrate(pool: PoolDb): Promise<void> {
 			}
 			for (let version = current; version < MIGRATIONS.length; version++) {
 				await session.transaction(async (tx) => {
-					await tx.run(MIGRATIONS[version]);
+					const migration = MIGRATIONS[version];
+					await (typeof migration === 'string' ? tx.run(migration) : migration(tx));
 					await tx.run(
 						'INSERT INTO schema_version (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = excluded.version',
 						[version + 1],

@@ -350,4 +350,67 @@ export const MIGRATIONS: string[] = [
 	ALTER TABLE outbox ADD COLUMN lease_until INTEGER;
 	CREATE INDEX outbox_due ON outbox(next_attempt);
 	`,
+	`
+	-- Search covers the senders' and To display names and the text body too (of an HTML-only message, the text made from
+	-- its HTML): the index gets a column for each. An FTS5 table cannot gain columns, so it is made anew, with its view and
+	-- triggers, and filled from the private mail. Only the first 65,536 characters of a text body are indexed (of a body
+	-- stored in pieces, of its first piece, which holds at least that many). It reads all private mail once: measured on
+	-- 100,000 private messages with bodies of about 1 KB, 320 s on two vCPUs shared with other work (load average 13 to 17).
+	DROP TRIGGER messages_search_insert;
+	DROP TRIGGER messages_search_delete;
+	DROP TRIGGER addresses_search_reserve;
+	DROP TRIGGER addresses_search_release;
+	DROP TRIGGER domains_search_claim;
+	DROP TRIGGER domains_search_remove;
+	DROP VIEW messages_search_rows;
+	DROP TABLE messages_search;
+	CREATE VIRTUAL TABLE messages_search USING fts5(
+		sender, sender_names, recipients, recipient_names, subject, body, content='', contentless_delete=1, tokenize='trigram'
+	);
+	-- What the index holds of a message, by column; searches that cannot use the index compare the same text.
+	CREATE VIEW messages_search_rows AS
+		SELECT seq, inbox, domain,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(from_json)), '') AS sender,
+			coalesce((SELECT group_concat(json_extract(value, '$.name'), ' ') FROM json_each(from_json)), '') AS sender_names,
+			coalesce((SELECT group_concat(json_extract(value, '$.address'), ' ') FROM json_each(to_json)), '') || ' ' || inbox AS recipients,
+			coalesce((SELECT group_concat(json_extract(value, '$.name'), ' ') FROM json_each(to_json)), '') AS recipient_names,
+			subject,
+			(SELECT CASE WHEN c.text <> '' THEN substr(c.text, 1, 65536)
+				ELSE coalesce((SELECT substr(CAST(p.data AS TEXT), 1, 65536) FROM content_body_pieces p
+					WHERE p.content_id = c.id AND p.kind = 'text' AND p.seq = 0), '') END
+				FROM contents c WHERE c.id = content_id) AS body
+		FROM messages;
+	CREATE TRIGGER messages_search_insert AFTER INSERT ON messages
+		WHEN EXISTS (SELECT 1 FROM addresses WHERE email = new.inbox) OR EXISTS (SELECT 1 FROM domains WHERE domain = new.domain)
+	BEGIN
+		INSERT INTO messages_search (rowid, sender, sender_names, recipients, recipient_names, subject, body)
+			SELECT seq, sender, sender_names, recipients, recipient_names, subject, body FROM messages_search_rows WHERE seq = new.seq;
+	END;
+	CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+		DELETE FROM messages_search WHERE rowid = old.seq;
+	END;
+	CREATE TRIGGER addresses_search_reserve AFTER INSERT ON addresses
+		WHEN NOT EXISTS (SELECT 1 FROM domains WHERE domain = substr(new.email, instr(new.email, '@') + 1))
+	BEGIN
+		INSERT INTO messages_search (rowid, sender, sender_names, recipients, recipient_names, subject, body)
+			SELECT seq, sender, sender_names, recipients, recipient_names, subject, body FROM messages_search_rows WHERE inbox = new.email;
+	END;
+	CREATE TRIGGER addresses_search_release AFTER DELETE ON addresses
+		WHEN NOT EXISTS (SELECT 1 FROM domains WHERE domain = substr(old.email, instr(old.email, '@') + 1))
+	BEGIN
+		DELETE FROM messages_search WHERE rowid IN (SELECT seq FROM messages WHERE inbox = old.email);
+	END;
+	CREATE TRIGGER domains_search_claim AFTER INSERT ON domains BEGIN
+		INSERT INTO messages_search (rowid, sender, sender_names, recipients, recipient_names, subject, body)
+			SELECT seq, sender, sender_names, recipients, recipient_names, subject, body FROM messages_search_rows
+			WHERE domain = new.domain AND inbox NOT IN (SELECT email FROM addresses);
+	END;
+	CREATE TRIGGER domains_search_remove AFTER DELETE ON domains BEGIN
+		DELETE FROM messages_search
+			WHERE rowid IN (SELECT seq FROM messages WHERE domain = old.domain AND inbox NOT IN (SELECT email FROM addresses));
+	END;
+	INSERT INTO messages_search (rowid, sender, sender_names, recipients, recipient_names, subject, body)
+		SELECT seq, sender, sender_names, recipients, recipient_names, subject, body FROM messages_search_rows
+		WHERE inbox IN (SELECT email FROM addresses) OR domain IN (SELECT domain FROM domains);
+	`,
 ];

@@ -78,6 +78,8 @@ const ACCOUNT_PATHS = [
 	'/api/inbox-search?query=alice.test',
 	'/api/inbox-search?query=HOOKED',
 	'/api/inbox-search?query=in',
+	'/api/inbox-search?query=hello%20-subject%3Ahooked',
+	'/api/inbox-search?query=from%3A%22hooked%20sender%22',
 	'/api/inbox-filter?andFrom=sender',
 	'/api/inbox-filter?andRead=true',
 	'/api/outgoing-messages',
@@ -271,6 +273,10 @@ describe('mailroom copy-store', () => {
 			expect(messageReads.filter(([, answer]) => !answer.startsWith('200 '))).toEqual([]);
 			expect(after['GET /api/me as revoked']).toMatch(/^401 /);
 			expect(after['GET /api/inbox-search?query=alice.test as alice']).toContain('reserved in a domain');
+			// The index holds bodies and names too, made as the engine makes them: found alike, and found at all.
+			expect(after['GET /api/inbox-search?query=hello%20-subject%3Ahooked as alice']).toContain('catch-all mail');
+			expect(after['GET /api/inbox-search?query=hello%20-subject%3Ahooked as alice']).not.toContain('hooked plain');
+			expect(after['GET /api/inbox-search?query=from%3A%22hooked%20sender%22 as alice']).toContain('hooked plain');
 			const [big] = (await server!.api<MessageRecord[]>('/api/addresses/big%40public.test/messages', { key: keys.admin })).body;
 			expect(after[`GET /api/raw/big%40public.test/${big._id} as admin`]).toContain(sha256(await largeRaw()));
 		});

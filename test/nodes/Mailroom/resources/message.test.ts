@@ -26,7 +26,7 @@ describe('Mailroom node: Message', () => {
 		expect(property(nodeDescription(fixture.n8n.loader, 'mailroom').properties, 'query')!.required).toBe(true);
 	});
 
-	it("Search: the account's messages whose sender, recipients or subject contain the query, newest first, up to Limit", async () => {
+	it("Search: the account's messages matching the query (words of sender, recipients, subject or body, operators), newest first, up to Limit", async () => {
 		const { server } = fixture;
 		const [first] = await sendMail(server, { to: 'billing@example.test', subject: 'Invoice 1' });
 		const [second] = await sendMail(server, { to: 'sales@example.test', from: 'invoices@vendor.test', subject: 'Hello' });
@@ -39,5 +39,6 @@ describe('Mailroom node: Message', () => {
 		expect(all[1]).toMatchObject({ inbox: 'billing@example.test', subject: 'Invoice 1', from: [{ address: 'sender@sender.test' }] });
 		expect((await message('search', { query: 'invoice', limit: 1 })).map((m) => m._id)).toEqual([second]);
 		expect(await message('search', { query: 'nothing like this' })).toEqual([]);
+		expect((await message('search', { query: 'invoice -from:vendor is:unread' })).map((m) => m._id)).toEqual([first]);
 	});
 });

@@ -3,7 +3,8 @@ import { openPostgresStore } from 'mailroom-server/dist/store/postgres/open';
 import { MIGRATIONS } from 'mailroom-server/dist/store/postgres/migrations';
 import { StoreOpenError } from 'mailroom-server/dist/store/store';
 import { startPostgres, type TestPostgres } from '../../../helpers/postgres';
-import { Sql } from './fixtures';
+import { Sql, idsIn } from './fixtures';
+import { parseSearchQuery } from 'mailroom-server/dist/mail/search-query';
 
 describe('the PostgreSQL schema', () => {
 	let postgres: TestPostgres;
@@ -52,6 +53,46 @@ describe('the PostgreSQL schema', () => {
 			expect(new Set(tokens).size).toBe(1);
 		} finally {
 			await Promise.all(stores.map((store) => store.close()));
+		}
+	});
+
+	it('indexes the private mail already there by its names and body when the search index gains them, public mail still not', async () => {
+		// A database as the schema before that migration left it: one account owning one domain, mail to it and to another.
+		const url = await postgres.newDatabase();
+		const version = MIGRATIONS.findIndex((migration) => typeof migration === 'function');
+		const sql = await Sql.on(url);
+		try {
+			for (const migration of MIGRATIONS.slice(0, version)) await sql.rows(migration as string);
+			await sql.rows(
+				'CREATE TABLE schema_version (singleton BOOLEAN PRIMARY KEY DEFAULT true CHECK (singleton), version INTEGER NOT NULL)',
+			);
+			await sql.rows('INSERT INTO schema_version (version) VALUES ($1)', [version]);
+			await sql.rows(`INSERT INTO accounts (id, name, created) VALUES ('acct', 'owner', '2026-01-01')`);
+			await sql.rows(`INSERT INTO domains (domain, owner, created) VALUES ('own.test', 'acct', '2026-01-01')`);
+			await sql.rows(
+				`WITH content AS (
+					INSERT INTO contents (message_id, priority, headers, text, raw) VALUES ('<m@x>', 'normal', '[]', 'Pay by Friday', '') RETURNING id
+				)
+				INSERT INTO messages (id, inbox, original_inbox, domain, received, subject, from_json, to_json, size, ip, via, rtls, links_json,
+					spam, content_id)
+				SELECT name, inbox, inbox, substring(inbox FROM '[^@]*$'), 0, 'Invoice', '[{"address":"a@x.test","name":"Ann Lee"}]', '[]', 10,
+					'', '', 0, '[]', 0, content.id
+				FROM content, (VALUES ('private', 'me@own.test'), ('public', 'you@public.test')) AS mail (name, inbox)`,
+			);
+			await sql.rows(`INSERT INTO messages_search (seq, sender, recipients, subject)
+				SELECT seq, 'a@x.test', 'me@own.test', 'invoice' FROM messages WHERE id = 'private'`);
+		} finally {
+			await sql.close();
+		}
+
+		const store = await open(url);
+		try {
+			const found = async (query: string) => idsIn(await store.accountInbox.search('acct', parseSearchQuery(query)));
+			expect(await found('friday')).toEqual(['private']);
+			expect(await found('from:"ann lee"')).toEqual(['private']);
+			expect(await found('invoice')).toEqual(['private']);
+		} finally {
+			await store.close();
 		}
 	});
 

@@ -9,6 +9,9 @@ import { RECORD_COLUMNS } from 'mailroom-server/dist/store/message-records';
 import { StoreOpenError } from 'mailroom-server/dist/store/store';
 import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { tempDataDir } from '../../../helpers/mailroom';
+import { idsIn } from '../../../helpers/stores';
+import { openStore } from 'mailroom-server/dist/store/open-store';
+import { parseSearchQuery } from 'mailroom-server/dist/mail/search-query';
 
 describe('the listing index migration', () => {
 	let dir: string;
@@ -98,5 +101,43 @@ describe('the listing index migration', () => {
 		expect(() => openDatabase(dir)).toThrow(
 			`was written by a newer Mailroom (schema ${MIGRATIONS.length + 1}; this version knows ${MIGRATIONS.length})`,
 		);
+	});
+});
+
+describe('the search index migration (names and body)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = tempDataDir();
+	});
+	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('indexes the private mail already there by its names and body, public mail still not', async () => {
+		// A store as the schema before the migration left it: one account owning one domain, mail to it and to another.
+		const version = MIGRATIONS.findIndex((sql) => sql.includes('sender, sender_names, recipients, recipient_names, subject, body'));
+		const old = new Database(join(dir, DATABASE_FILE));
+		old.pragma('journal_mode = WAL');
+		for (const sql of MIGRATIONS.slice(0, version)) old.exec(sql);
+		old.pragma(`user_version = ${version}`);
+		old.prepare(`INSERT INTO accounts (id, name, created) VALUES ('acct', 'owner', '2026-01-01')`).run();
+		old.prepare(`INSERT INTO domains (domain, owner, created) VALUES ('own.test', 'acct', '2026-01-01')`).run();
+		const contentId = old
+			.prepare(`INSERT INTO contents (message_id, priority, headers, text, raw) VALUES ('<m@x>', 'normal', '[]', 'Pay by Friday', x'00')`)
+			.run().lastInsertRowid;
+		const insert = old.prepare(`INSERT INTO messages (id, inbox, original_inbox, domain, received, subject, from_json, to_json, size,
+			ip, via, rtls, links_json, spam, content_id)
+			VALUES (?, ?, ?, ?, 0, 'Invoice', '[{"address":"a@x.test","name":"Ann Lee"}]', '[]', 10, '', '', 0, '[]', 0, ?)`);
+		insert.run('private', 'me@own.test', 'me@own.test', 'own.test', contentId);
+		insert.run('public', 'you@public.test', 'you@public.test', 'public.test', contentId);
+		old.close();
+
+		const store = await openStore({ dataDir: dir, durability: 'normal' }, 'server', 'test');
+		try {
+			const found = async (query: string) => idsIn(await store.accountInbox.search('acct', parseSearchQuery(query)));
+			expect(await found('friday')).toEqual(['private']);
+			expect(await found('from:"ann lee"')).toEqual(['private']);
+			expect(await found('invoice')).toEqual(['private']);
+		} finally {
+			await store.close();
+		}
 	});
 });
