@@ -6,14 +6,16 @@ import fastifyStatic from '@fastify/static';
 export const DASHBOARD_ROOT = join(__dirname, 'public');
 
 /**
- * The dashboard runs only its own bundled scripts and talks only to this server. Inline styles are allowed because
- * mail HTML (shown in a sandboxed srcdoc frame, which inherits this policy) relies on them; scripts never run there.
+ * The dashboard runs only its own bundled scripts and talks only to this server. Two sources are widened for the mail
+ * HTML, which is shown in a sandboxed srcdoc frame and so inherits this policy: inline styles (mail is styled inline; the
+ * server has already filtered them) and http(s) images (only there once the reader clicks "Show remote images": the
+ * server leaves them out of the HTML before that). The dashboard itself puts no HTML from a message in its own page.
  */
 export const DASHBOARD_CSP = [
 	"default-src 'none'",
 	"script-src 'self'",
 	"style-src 'self' 'unsafe-inline'",
-	"img-src 'self' data:",
+	"img-src 'self' data: http: https:",
 	"connect-src 'self'",
 	"frame-src 'self'",
 	"base-uri 'none'",

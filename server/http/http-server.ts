@@ -29,6 +29,7 @@ import { addressWebhookRoutes } from './routes/address-webhooks';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
 import { waitForRoutes } from './routes/wait-for';
 import { healthRoutes } from './routes/health';
+import { linkCheckRoutes } from './routes/link-check';
 
 export async function buildHttpServer(deps: HttpDeps) {
 	const app = Fastify({
@@ -103,6 +104,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	messageRoutes(app, deps);
 	waitForRoutes(app, deps);
 	messageContentRoutes(app, deps);
+	linkCheckRoutes(app, deps);
 	messagePayloadRoutes(app, deps);
 	messageStateRoutes(app, deps);
 	accountInboxRoutes(app, deps);

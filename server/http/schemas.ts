@@ -9,6 +9,7 @@ import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
 import { ReadinessSchema } from '../schemas/health';
+import { LinkCheckSchema } from '../schemas/link-check';
 import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
 
@@ -25,6 +26,7 @@ export const SHARED_SCHEMAS = [
 	WebhookSubscriptionSchema,
 	WebhookPayloadSchema,
 	ReadinessSchema,
+	LinkCheckSchema,
 ];
 
 const email = Type.String({ maxLength: 254 });

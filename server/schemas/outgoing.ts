@@ -61,6 +61,7 @@ export const SentSchema = Type.Object({
 	creditsRemaining: Type.Integer({ description: 'outgoing-message credits left after this send' }),
 	warnings: Type.Array(Type.String()),
 });
+export type Sent = Static<typeof SentSchema>;
 
 /** One address, a comma-separated list, or an array of them; "Name <address>" allowed. */
 const addressList = (description: string) =>

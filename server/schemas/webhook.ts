@@ -83,6 +83,44 @@ export const WebhookAttemptSchema = Type.Object(
 );
 export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
 
+/** Name and value of one header line, in the order sent or received. */
+const HeaderLineSchema = Type.Object({ name: Type.String(), value: Type.String() });
+
+/** A body as the log keeps it: its start, and how large the whole was. */
+const loggedBody = (kept: string) => ({
+	body: Type.String({ description: `the start of the body as UTF-8 text: the first ${kept}, all of it when smaller` }),
+	bodyBytes: Type.Integer({ description: 'the size of the whole body in bytes' }),
+	bodyTruncated: Type.Boolean({ description: `true when the body was larger than ${kept} and body holds its start only` }),
+});
+
+export const WebhookExchangeRequestSchema = Type.Object({
+	method: Type.Literal('POST'),
+	url: Type.String(),
+	headers: Type.Array(HeaderLineSchema, { description: 'as sent, signature headers included' }),
+	...loggedBody('32 KB'),
+});
+
+export const WebhookExchangeResponseSchema = Type.Object({
+	statusCode: Type.Integer(),
+	headers: Type.Array(HeaderLineSchema, { description: 'as received' }),
+	...loggedBody('16 KB'),
+});
+
+export const WebhookAttemptDetailSchema = Type.Object(
+	{
+		...WebhookAttemptSchema.properties,
+		request: Nullable(WebhookExchangeRequestSchema, {
+			description:
+				'what was sent; null when nothing was (the SSRF policy refused the target, or the message was deleted first), and for attempts made before Mailroom kept requests',
+		}),
+		response: Nullable(WebhookExchangeResponseSchema, {
+			description: 'what came back; null when no response came (a timeout, a connection error) or nothing was sent',
+		}),
+	},
+	{ description: 'One webhook attempt with the request it sent and the response it got' },
+);
+export type WebhookAttemptDetail = Static<typeof WebhookAttemptDetailSchema>;
+
 export const WebhookSecretSchema = Type.Object({
 	secret: Type.String({ description: 'Standard Webhooks signing secret (whsec_ and base64)' }),
 });

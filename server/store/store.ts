@@ -359,6 +359,27 @@ export interface AttemptRecord {
 	time: number;
 	/** When the next attempt is due (status retrying only). */
 	nextRetry: number | null;
+	/** What was sent and what came back; absent when nothing was sent (refused by the SSRF policy, the message gone). */
+	exchange?: AttemptExchange;
+}
+
+/** The start of a body, and the size of the whole. */
+export interface BodyHead {
+	head: Buffer;
+	bytes: number;
+}
+
+/** The request an attempt sent and the response it got (null when none came), bodies cut as server/webhooks says. */
+export interface AttemptExchange {
+	request: { headers: [string, string][]; body: BodyHead };
+	response: { headers: [string, string][]; body: BodyHead } | null;
+}
+
+/** One logged attempt, with what it sent and got back when that was recorded. */
+export interface StoredAttempt {
+	accountId: string;
+	attempt: WebhookAttempt;
+	exchange: AttemptExchange | null;
 }
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
@@ -384,7 +405,9 @@ export interface WebhookDeliveryStore {
 	/** Puts a failed or refused delivery back in the queue, due now, with a fresh retry schedule. */
 	redeliver(id: string, now: number): Promise<boolean>;
 	activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): Promise<WebhookAttempt[]>;
-	/** Deletes activity, and finished deliveries, older than `before` (epoch ms). */
+	/** One logged attempt by its id, with its exchange. */
+	attempt(id: string): Promise<StoredAttempt | undefined>;
+	/** Deletes activity (attempts with their exchanges), and finished deliveries, older than `before` (epoch ms). */
 	prune(before: number): Promise<void>;
 }
 

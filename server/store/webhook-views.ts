@@ -1,5 +1,5 @@
 import type { AttemptStatus, DeliveryStatus, WebhookAttempt, WebhookDelivery } from '../schemas/webhook';
-import type { DeliveryRow } from './store';
+import type { AttemptExchange, DeliveryRow, StoredAttempt } from './store';
 
 /** A row of webhook_attempts, as either engine reads it. */
 export interface AttemptRow {
@@ -62,3 +62,45 @@ export const DELIVERY_STATUS_OF: Record<AttemptStatus, DeliveryStatus> = {
 	failed: 'failed',
 	refused: 'refused',
 };
+
+/** The columns of webhook_exchanges, as either engine reads them (LEFT JOINed to their attempt: all null without one). */
+export interface ExchangeColumns {
+	request_headers: string | null;
+	request_body: Buffer | null;
+	request_bytes: number | null;
+	response_headers: string | null;
+	response_body: Buffer | null;
+	response_bytes: number | null;
+}
+
+/** An attempt row joined with its exchange's columns and its account. */
+export type StoredAttemptRow = AttemptRow & ExchangeColumns & { account_id: string };
+
+/** The values of a webhook_exchanges row, in its columns' order after attempt_id. */
+export function exchangeValues({ request, response }: AttemptExchange): unknown[] {
+	return [
+		JSON.stringify(request.headers),
+		request.body.head,
+		request.body.bytes,
+		response && JSON.stringify(response.headers),
+		response?.body.head ?? null,
+		response?.body.bytes ?? null,
+	];
+}
+
+/** Header lines as exchangeValues stored them: a JSON list of [name, value] pairs. */
+const headerPairs = (json: string) => JSON.parse(json) as [string, string][];
+
+export function toStoredAttempt(row: StoredAttemptRow): StoredAttempt {
+	const exchange: AttemptExchange | null =
+		row.request_headers === null
+			? null
+			: {
+					request: { headers: headerPairs(row.request_headers), body: { head: row.request_body!, bytes: row.request_bytes! } },
+					response:
+						row.response_headers === null
+							? null
+							: { headers: headerPairs(row.response_headers), body: { head: row.response_body!, bytes: row.response_bytes! } },
+				};
+	return { accountId: row.account_id, attempt: toAttemptView(row), exchange };
+}

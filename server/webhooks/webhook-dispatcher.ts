@@ -1,6 +1,7 @@
 import {
 	leaseOf,
 	type AccountStore,
+	type AttemptExchange,
 	type AttemptRecord,
 	type DeliveryRow,
 	type EncryptedInboxStore,
@@ -16,6 +17,7 @@ import { jsonBytes } from '../bytes/streamed-json';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
+import { ByteHead } from '../bytes/byte-head';
 import type { TargetPolicy } from './target-policy';
 import type { WebhookMetrics } from '../metrics/webhook-metrics';
 
@@ -53,6 +55,11 @@ const MAX_SLEEP_MS = 60_000;
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
 /** After an unexpected error (e.g. the database), the delivery is tried again this much later. */
 const ERROR_BACKOFF_MS = 5000;
+/** Of each request body, this much is kept in the attempt's log (a payload holds the text, HTML and raw source: it may be megabytes). */
+export const REQUEST_BODY_KEPT = 32 * 1024;
+
+/** What sending came to, with what was sent: the start of the body, and whether the message was gone. */
+type Sent = SendResult & { gone?: boolean; requestBody?: { head: Buffer; bytes: number } };
 
 interface HostQueue {
 	active: number;
@@ -227,7 +234,7 @@ export class WebhookDispatcher {
 	}
 
 	private async attempt(delivery: DeliveryRow, freeSlot: () => void): Promise<void> {
-		let result: SendResult & { gone?: boolean };
+		let result: Sent;
 		try {
 			result = await this.send(delivery);
 		} finally {
@@ -240,7 +247,7 @@ export class WebhookDispatcher {
 	}
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
-	private async send(delivery: DeliveryRow): Promise<SendResult & { gone?: boolean }> {
+	private async send(delivery: DeliveryRow): Promise<Sent> {
 		const { messages, secrets, encryptedInboxes, sender, publicUrl, policy, accounts } = this.options;
 		const record = await messages.get(delivery.address, delivery.message_id);
 		const content = record && (await messages.content(delivery.address, delivery.message_id));
@@ -255,21 +262,36 @@ export class WebhookDispatcher {
 				? new WebhookSigner(await secrets.signing(delivery.account_id, now.getTime()), delivery.id, now)
 				: undefined;
 		let body: PiecedBody;
+		// The body's head is kept as it is measured (and signed): the same bytes as are sent, never the whole held for it.
+		const head = new ByteHead(REQUEST_BODY_KEPT);
 		try {
-			body = await piecedBody(() => jsonBytes(payload), signer && ((piece) => signer.update(piece)));
+			body = await piecedBody(
+				() => jsonBytes(payload),
+				(piece) => {
+					signer?.update(piece);
+					head.add(piece);
+				},
+			);
 		} catch (err) {
 			if (err instanceof DeletedWhileReadError) return { gone: true, error: err.message, durationMs: 0 };
 			throw err;
 		}
 		const owner = await accounts.find(delivery.account_id);
 		const privateTargets = policy.privateTargets(delivery.url, { isAdmin: owner?.isAdmin ?? false });
-		return sender.send(delivery.url, body, signer?.headers() ?? {}, privateTargets);
+		return { ...(await sender.send(delivery.url, body, signer?.headers() ?? {}, privateTargets)), requestBody: head.result() };
 	}
 
 	/** 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. */
-	private judge(delivery: DeliveryRow, result: SendResult & { gone?: boolean }): AttemptRecord {
+	private judge(delivery: DeliveryRow, result: Sent): AttemptRecord {
 		const time = Date.now();
-		const base = { statusCode: result.statusCode ?? null, durationMs: result.durationMs, time, nextRetry: null };
+		const exchange: AttemptExchange | undefined =
+			result.requestHeaders && result.requestBody
+				? {
+						request: { headers: result.requestHeaders, body: result.requestBody },
+						response: result.response ?? null,
+					}
+				: undefined;
+		const base = { statusCode: result.statusCode ?? null, durationMs: result.durationMs, time, nextRetry: null, exchange };
 		if (result.refused) return { ...base, status: 'refused', error: `refused: ${result.refused}` };
 		if (result.gone) return { ...base, status: 'failed', error: result.error! };
 		const code = result.statusCode;

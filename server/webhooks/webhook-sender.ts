@@ -2,6 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { RefusedTargetError, checkedLookup, systemResolver, urlRefusal, type PrivateTargets, type Resolver } from './target-policy';
 import type { PiecedBody } from '../bytes/pieced-body';
+import { ByteHead } from '../bytes/byte-head';
+
+/** Of a response body, this much is kept for Recent Activity (the rest is read and counted, not kept). */
+export const RESPONSE_BODY_KEPT = 16 * 1024;
 
 /** What one POST came to. Exactly one of statusCode, error or refused is set. */
 export interface SendResult {
@@ -15,6 +19,10 @@ export interface SendResult {
 	/** Start of a non-2xx response body, to show in Recent Activity. */
 	bodySnippet?: string;
 	durationMs: number;
+	/** The request's headers as sent; absent when the policy refused the target, so nothing was. */
+	requestHeaders?: [string, string][];
+	/** The response's headers and the start of its body; absent when none came whole. */
+	response?: { headers: [string, string][]; body: { head: Buffer; bytes: number } };
 }
 
 export interface WebhookSenderOptions {
@@ -93,10 +101,11 @@ export class WebhookSender {
 				agent: target.protocol === 'https:' ? agents.https : agents.http,
 				headers: { ...headers, 'content-type': 'application/json', 'content-length': body.length, 'user-agent': 'Mailroom-Webhooks/1' },
 			});
+			const requestHeaders = request.getRawHeaderNames().map((name): [string, string] => [name, String(request.getHeader(name))]);
 			const timer = setTimeout(() => request.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
-			const finish = (result: Omit<SendResult, 'durationMs'>) => {
+			const finish = (result: Omit<SendResult, 'durationMs' | 'requestHeaders'>) => {
 				clearTimeout(timer);
-				resolve({ ...result, durationMs: elapsed() });
+				resolve({ ...result, durationMs: elapsed(), ...(result.refused ? {} : { requestHeaders }) });
 			};
 			request.on('error', (err: NodeJS.ErrnoException) => {
 				if (err instanceof RefusedTargetError) return finish({ refused: err.message });
@@ -104,20 +113,19 @@ export class WebhookSender {
 			});
 			request.on('response', (response) => {
 				const statusCode = response.statusCode ?? 0;
-				const chunks: Buffer[] = [];
-				let kept = 0;
-				response.on('data', (chunk: Buffer) => {
-					if (statusCode >= 200 && statusCode < 300) return;
-					if (kept < SNIPPET_BYTES) chunks.push(chunk);
-					kept += chunk.length;
-				});
-				response.on('end', () =>
+				const headers = pairs(response.rawHeaders);
+				const kept = new ByteHead(RESPONSE_BODY_KEPT);
+				response.on('data', (chunk: Buffer) => kept.add(chunk));
+				response.on('end', () => {
+					const body = kept.result();
+					const failed = statusCode < 200 || statusCode >= 300;
 					finish({
 						statusCode,
 						retryAfterMs: parseRetryAfter(response.headers['retry-after']),
-						bodySnippet: chunks.length ? Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') : undefined,
-					}),
-				);
+						bodySnippet: failed && body.head.length ? body.head.subarray(0, SNIPPET_BYTES).toString('utf8') : undefined,
+						response: { headers, body },
+					});
+				});
 				response.on('error', (err) => finish({ error: err.message }));
 				response.on('close', () => {
 					if (!response.complete) finish({ error: 'the connection closed before the response ended' });
@@ -143,4 +151,11 @@ export class WebhookSender {
 		}
 		return agents;
 	}
+}
+
+/** Node's raw header list ([name, value, name, value…]) as pairs, in the order they came. */
+function pairs(raw: string[]): [string, string][] {
+	const result: [string, string][] = [];
+	for (let i = 0; i + 1 < raw.length; i += 2) result.push([raw[i], raw[i + 1]]);
+	return result;
 }

@@ -30,6 +30,18 @@ export interface IncomingMessagesHubDeps {
 export const IncomingMessagesQuerySchema = Type.Object({
 	key: Type.Optional(Type.String({ description: 'API key' })),
 	addresses: Type.Optional(Type.String({ maxLength: 64 * 1024, description: 'comma-separated addresses and domains to listen to' })),
+	scope: Type.Optional(
+		Type.Enum(['listed', 'account'], {
+			description:
+				"listed (default): the listed addresses and domains of the key's account that have enablews; account: every message of " +
+				"the key's account (its reserved addresses and domains, catch-all mail included), enablews or not, plus the listed public addresses",
+		}),
+	),
+	frame: Type.Optional(
+		Type.Enum(['full', 'record'], {
+			description: 'full (default): the record with text, HTML, headers, raw source and attachments; record: the message record only',
+		}),
+	),
 });
 export type IncomingMessagesQuery = Static<typeof IncomingMessagesQuerySchema>;
 
@@ -38,15 +50,58 @@ interface Subscriber {
 	accountId: string;
 	alive: boolean;
 	outbox: SubscriberOutbox;
+	/** What its frames carry: the whole message, or its record only. */
+	frame: 'full' | 'record';
+}
+
+/** Subscribers by key (an address, a domain or an account id). */
+class Listeners {
+	private readonly byKey = new Map<string, Set<Subscriber>>();
+
+	get size(): number {
+		return this.byKey.size;
+	}
+
+	has(key: string): boolean {
+		return this.byKey.has(key);
+	}
+
+	of(key: string): Iterable<Subscriber> {
+		return this.byKey.get(key) ?? [];
+	}
+
+	add(keys: string[], subscriber: Subscriber): void {
+		for (const key of keys) {
+			let set = this.byKey.get(key);
+			if (!set) this.byKey.set(key, (set = new Set()));
+			set.add(subscriber);
+		}
+	}
+
+	remove(keys: string[], subscriber: Subscriber): void {
+		for (const key of keys) {
+			const set = this.byKey.get(key);
+			set?.delete(subscriber);
+			if (set?.size === 0) this.byKey.delete(key);
+		}
+	}
 }
 
 /**
- * Pushes each new message over the websockets listening to its inbox or domain, when `enablews` is on for its inbox
- * (the address's own, else its domain's catch-all's: see InboxSettings) and held by the listener's account.
+ * Pushes each new message over the websockets listening to it. Two kinds of listener:
+ *
+ * - listed (Mailsac's): the listed addresses and domains the key's account holds, when `enablews` is on for the message's
+ *   inbox (the address's own, else its domain's catch-all's: see InboxSettings) and held by the listener's account;
+ * - account-wide (`scope=account`, the dashboard's): every message of the account, whatever `enablews` says, and of the
+ *   public addresses it lists.
  */
 export class IncomingMessagesHub {
-	/** Listeners by address or domain. */
-	private readonly listeners = new Map<string, Set<Subscriber>>();
+	/** Listed listeners, by address or domain. */
+	private readonly listed = new Listeners();
+	/** Account-wide listeners, by account id. */
+	private readonly accountWide = new Listeners();
+	/** Account-wide listeners of public addresses, by address. */
+	private readonly publicAddresses = new Listeners();
 	private readonly subscribers = new Set<Subscriber>();
 	private readonly pinger: NodeJS.Timeout;
 	/** Messages are published one after another, so frames reach each subscriber's outbox in the order they were stored. */
@@ -80,27 +135,33 @@ export class IncomingMessagesHub {
 			socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
 			return;
 		}
-		const { addresses, domains } = await this.ownedEntries(account.id, query.addresses ?? '');
+		const accountWide = query.scope === 'account';
+		const entries = accountWide
+			? { addresses: await this.publicEntries(query.addresses ?? ''), domains: [] }
+			: await this.ownedEntries(account.id, query.addresses ?? '');
 		// The client may have gone while the store answered.
 		if (socket.readyState !== socket.OPEN) return;
-		const subscriber: Subscriber = { socket, accountId: account.id, alive: true, outbox: new SubscriberOutbox(socket, this.deps.log) };
-		const topics = [...addresses, ...domains];
-		for (const topic of topics) {
-			let set = this.listeners.get(topic);
-			if (!set) this.listeners.set(topic, (set = new Set()));
-			set.add(subscriber);
-		}
+		const subscriber: Subscriber = {
+			socket,
+			accountId: account.id,
+			alive: true,
+			outbox: new SubscriberOutbox(socket, this.deps.log),
+			frame: query.frame ?? 'full',
+		};
+		const registrations: [Listeners, string[]][] = accountWide
+			? [
+					[this.accountWide, [account.id]],
+					[this.publicAddresses, entries.addresses],
+				]
+			: [[this.listed, [...entries.addresses, ...entries.domains]]];
+		for (const [listeners, keys] of registrations) listeners.add(keys, subscriber);
 		this.subscribers.add(subscriber);
 		socket.on('pong', () => (subscriber.alive = true));
 		socket.on('close', () => {
 			this.subscribers.delete(subscriber);
-			for (const topic of topics) {
-				const set = this.listeners.get(topic);
-				set?.delete(subscriber);
-				if (set?.size === 0) this.listeners.delete(topic);
-			}
+			for (const [listeners, keys] of registrations) listeners.remove(keys, subscriber);
 		});
-		socket.send(JSON.stringify({ status: 200, msg: 'Listening', addresses, domains }));
+		socket.send(JSON.stringify({ status: 200, msg: 'Listening', ...(accountWide ? { scope: 'account' } : {}), ...entries }));
 	}
 
 	close(): void {
@@ -112,10 +173,7 @@ export class IncomingMessagesHub {
 	private async ownedEntries(accountId: string, list: string): Promise<{ addresses: string[]; domains: string[] }> {
 		const addresses = new Set<string>();
 		const domains = new Set<string>();
-		for (const entry of list
-			.split(',')
-			.map((item) => item.trim().toLowerCase())
-			.filter(Boolean)) {
+		for (const entry of listEntries(list)) {
 			const email = entry.includes('@') ? parseEmailAddress(entry) : null;
 			if (email && (await this.deps.addresses.ownerOfInbox(email.address, email.domain)) === accountId) addresses.add(email.address);
 			else if (!email && isDomain(entry) && (await this.deps.domains.get(entry))?.owner === accountId) domains.add(entry);
@@ -123,15 +181,41 @@ export class IncomingMessagesHub {
 		return { addresses: [...addresses], domains: [...domains] };
 	}
 
+	/** The listed addresses that are public (an account-wide listener has its own already; another account's are left out). */
+	private async publicEntries(list: string): Promise<string[]> {
+		const addresses = new Set<string>();
+		for (const entry of listEntries(list)) {
+			const email = parseEmailAddress(entry);
+			if (email && (await this.deps.addresses.ownerOfInbox(email.address, email.domain)) === null) addresses.add(email.address);
+		}
+		return [...addresses];
+	}
+
 	private async publish(record: MessageRecord): Promise<void> {
-		const subscribers = new Set([...(this.listeners.get(record.inbox) ?? []), ...(this.listeners.get(record.domain) ?? [])]);
-		if (subscribers.size === 0) return;
+		const listening = [...(await this.listedFor(record)), ...(await this.accountWideFor(record))];
+		if (listening.length === 0) return;
+		const frames = new Frames(record, () => this.frame(record));
+		for (const subscriber of listening) {
+			const frame = await frames.of(subscriber.frame);
+			if (frame) subscriber.outbox.push(frame);
+		}
+	}
+
+	/** Listed listeners of the message's inbox or domain whose account has enablews on for it. */
+	private async listedFor(record: MessageRecord): Promise<Subscriber[]> {
+		const subscribers = new Set([...this.listed.of(record.inbox), ...this.listed.of(record.domain)]);
+		if (subscribers.size === 0) return [];
 		// Read per message, so changing enablews or giving an address up takes effect at once.
 		const enabledFor = (await this.deps.settings.of(record.inbox, record.domain)).get('enablews')?.from.owner;
-		const listening = [...subscribers].filter((subscriber) => subscriber.accountId === enabledFor);
-		if (listening.length === 0) return;
-		const frame = await this.frame(record);
-		if (frame) for (const subscriber of listening) subscriber.outbox.push(frame);
+		return [...subscribers].filter((subscriber) => subscriber.accountId === enabledFor);
+	}
+
+	/** Account-wide listeners of the account that holds the inbox, or of the public inbox. */
+	private async accountWideFor(record: MessageRecord): Promise<Subscriber[]> {
+		if (this.accountWide.size === 0 && !this.publicAddresses.has(record.inbox)) return [];
+		// Read per message, so reserving or releasing an address takes effect at once.
+		const owner = await this.deps.addresses.ownerOfInbox(record.inbox, record.domain);
+		return [...(owner === null ? this.publicAddresses.of(record.inbox) : this.accountWide.of(owner))];
 	}
 
 	/** Null when the message is gone already. */
@@ -154,5 +238,28 @@ export class IncomingMessagesHub {
 				subscriber.socket.ping();
 			}
 		}
+	}
+}
+
+/** The entries of a comma-separated list, trimmed and lower-cased. */
+const listEntries = (list: string) =>
+	list
+		.split(',')
+		.map((item) => item.trim().toLowerCase())
+		.filter(Boolean);
+
+/** A message's frames of each kind, each made once for all its subscribers, and only if one of them wants it. */
+class Frames {
+	private full?: Promise<MessageFrame | null>;
+	private record?: MessageFrame;
+
+	constructor(
+		private readonly message: MessageRecord,
+		private readonly makeFull: () => Promise<MessageFrame | null>,
+	) {}
+
+	async of(kind: 'full' | 'record'): Promise<MessageFrame | null> {
+		if (kind === 'record') return (this.record ??= { whole: Buffer.from(JSON.stringify({ status: 200, email: this.message })) });
+		return (this.full ??= this.makeFull());
 	}
 }

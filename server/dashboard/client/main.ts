@@ -1,6 +1,9 @@
 import { ApiError, request, session, UNAUTHORIZED_EVENT } from './api.js';
 import { busy, h, pageHeading, StatusLine } from './dom.js';
+import { mailPage } from './pages/mail.js';
 import { inboxPage } from './pages/inbox.js';
+import { composePage } from './pages/compose.js';
+import { sentPage } from './pages/sent.js';
 import { addressesPage } from './pages/addresses.js';
 import { activityPage } from './pages/activity.js';
 import { accountPage } from './pages/account.js';
@@ -9,7 +12,15 @@ import { accountPage } from './pages/account.js';
 export type Page = (root: HTMLElement, args: string[]) => (() => void) | void;
 
 /** Hash routes (`#/inbox/<address>/<id>`), so the server only serves one page and the API is the only other thing it knows. */
-const PAGES: Record<string, Page> = { inbox: inboxPage, addresses: addressesPage, activity: activityPage, account: accountPage };
+const PAGES: Record<string, Page> = {
+	mail: mailPage,
+	inbox: inboxPage,
+	compose: composePage,
+	sent: sentPage,
+	addresses: addressesPage,
+	activity: activityPage,
+	account: accountPage,
+};
 
 const main = document.getElementById('main') as HTMLElement;
 const nav = document.getElementById('nav') as HTMLElement;
@@ -32,7 +43,7 @@ function render(notice?: Notice, focus = true): void {
 		signInPage(main, notice);
 	} else {
 		const [name = '', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-		const route = name in PAGES ? name : 'inbox';
+		const route = name in PAGES ? name : 'mail';
 		for (const link of nav.querySelectorAll('a')) {
 			if (link.getAttribute('href') === `#/${route}`) link.setAttribute('aria-current', 'page');
 			else link.removeAttribute('aria-current');
@@ -65,7 +76,7 @@ function signInPage(root: HTMLElement, notice?: Notice): void {
 			try {
 				await request('/api/me', { key });
 				session.signIn(key);
-				if (!location.hash.startsWith('#/')) location.hash = '#/inbox';
+				if (!location.hash.startsWith('#/')) location.hash = '#/mail';
 				render();
 			} catch (error) {
 				status.error(error instanceof ApiError && error.status === 401 ? `Sign-in failed: ${error.message}` : error);

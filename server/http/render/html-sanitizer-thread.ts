@@ -1,12 +1,11 @@
 // Worker-thread entry: sanitising mail HTML is CPU-bound (sanitize-html takes about 150 ms per MB), so it runs here, off the
 // event loop that speaks SMTP and HTTP.
-import { sanitizeMailHtml } from './html-body';
+import { sanitizeMailHtml, type MailHtmlOptions, type SanitizedHtml } from './html-body';
 
-export interface SanitizeTask {
+export interface SanitizeTask extends MailHtmlOptions {
 	html: string;
-	remoteImages: boolean;
 }
 
-export default function sanitize({ html, remoteImages }: SanitizeTask): string {
-	return sanitizeMailHtml(html, { remoteImages });
+export default function sanitize({ html, ...options }: SanitizeTask): SanitizedHtml {
+	return sanitizeMailHtml(html, options);
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { SanitizeTask } from './html-sanitizer-thread';
+import type { MailHtmlOptions, SanitizedHtml } from './html-body';
 
 /** An idle sanitiser thread ends after this long; the next body starts one again. */
 const IDLE_MS = 60_000;
@@ -17,8 +18,8 @@ export class HtmlSanitizer {
 		idleTimeout: IDLE_MS,
 	});
 
-	sanitize(html: string, options: { remoteImages: boolean }): Promise<string> {
-		return this.pool.run({ html, remoteImages: options.remoteImages } satisfies SanitizeTask) as Promise<string>;
+	sanitize(html: string, options: MailHtmlOptions): Promise<SanitizedHtml> {
+		return this.pool.run({ html, ...options } satisfies SanitizeTask) as Promise<SanitizedHtml>;
 	}
 
 	close(): Promise<void> {

@@ -7,9 +7,14 @@ import { dirtyHtmlBody, storedBody } from '../render/stored-body';
 import { MessageParams, RawBody, errorResponses } from '../schemas';
 import { htmlFromText, sanitizedBodyPolicy } from '../render/html-body';
 import { HtmlSanitizer } from '../render/html-sanitizer';
+import { inlineImages, INLINE_IMAGE_MAX_BYTES, INLINE_IMAGES_MAX_BYTES } from '../render/inline-images';
+import { decodedHeaderValue } from '../../parse/header-decoder';
 
 /** A request for the content of one message, maybe as a download. */
 type ContentRequest = FastifyRequest & { params: Static<typeof MessageParams>; query: { download?: 1 } };
+
+/** Response header of /api/body: how many remote images were left out (0 with images=1), so a reader can offer to show them. */
+export const REMOTE_IMAGES_BLOCKED_HEADER = 'mailroom-remote-images-blocked';
 
 const headerFormat = (description?: string) => Type.Optional(Type.Enum(['json', 'json-ordered', 'plain'], { description }));
 
@@ -24,7 +29,7 @@ function groupedHeaders(lines: [string, string][]): Record<string, string[]> {
 }
 
 /** The original message, its headers and its HTML, for one message of an accessible inbox. */
-export function messageContentRoutes(app: HttpApp, { addresses, messages }: HttpDeps): void {
+export function messageContentRoutes(app: HttpApp, { addresses, messages, attachments }: HttpDeps): void {
 	const sanitizer = new HtmlSanitizer();
 	app.addHook('onClose', () => sanitizer.close());
 
@@ -68,10 +73,16 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 				summary: 'The header lines of a message',
 				description:
 					'json (default): { name: [values...] } with lower-case names; json-ordered: [{ name, value }] in original order; ' +
-					'plain: "name: value" lines as text. `?download=1` sends plain text as a file unless a format is asked for.',
+					'plain: "name: value" lines as text. `?download=1` sends plain text as a file unless a format is asked for. ' +
+					'`?decoded=1` gives each value unfolded with its RFC 2047 encoded words decoded (=?UTF-8?Q?…?= as the text it stands for).',
 				params: MessageParams,
 				querystring: Type.Object({
 					download,
+					decoded: Type.Optional(
+						Type.Union([Type.Literal(0), Type.Literal(1)], {
+							description: '1: values unfolded and RFC 2047-decoded; 0 (default): as sent',
+						}),
+					),
 					messageHeadersFormat: headerFormat(),
 					format: headerFormat('older name of messageHeadersFormat'),
 				}),
@@ -90,7 +101,9 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 			},
 		},
 		async (request, reply) => {
-			const { headers } = await contentOf(request);
+			const stored = (await contentOf(request)).headers;
+			const headers =
+				request.query.decoded === 1 ? stored.map(([name, value]) => [name, decodedHeaderValue(value)] as [string, string]) : stored;
 			const format = request.query.messageHeadersFormat ?? request.query.format ?? (request.query.download === 1 ? 'plain' : 'json');
 			asDownload(request, reply, 'headers.txt');
 			if (format === 'plain')
@@ -104,8 +117,13 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 		'/api/body/:email/:messageId',
 		{
 			schema: {
-				summary: 'The HTML body, sanitised: no scripts, styles, forms or event handlers; remote images blocked unless images=1',
-				description: 'Mail without an HTML part gets a simple page showing its text.',
+				summary:
+					'The HTML body, sanitised: no scripts, style sheets, forms or event handlers; inline styles and cid: images kept; remote images blocked unless images=1',
+				description:
+					'Inline `style` attributes are kept with their CSS checked (no url() but the images the reader may see, no expression(), no escapes). ' +
+					`Images the HTML names with cid: are replaced by data: URLs of the message's own parts (each up to ${INLINE_IMAGE_MAX_BYTES / 1024 / 1024} MB, ` +
+					`${INLINE_IMAGES_MAX_BYTES / 1024 / 1024} MB in all). The \`${REMOTE_IMAGES_BLOCKED_HEADER}\` response header counts the remote images left out. ` +
+					'Mail without an HTML part gets a simple page showing its text.',
 				params: MessageParams,
 				querystring: Type.Object({
 					download,
@@ -119,11 +137,21 @@ export function messageContentRoutes(app: HttpApp, { addresses, messages }: Http
 			const content = await contentOf(request);
 			const html = await content.html();
 			const remoteImages = request.query.images === 1;
+			const page =
+				html === null
+					? { html: htmlFromText(await content.text()), remoteImagesBlocked: 0 }
+					: await sanitizer.sanitize(html, {
+							remoteImages,
+							inlineImages: await inlineImages(html, await content.attachments(), (meta) =>
+								attachments.read(meta.checksum, 0, meta.length),
+							),
+						});
 			asDownload(request, reply, 'html');
 			return reply
 				.type('text/html; charset=utf-8')
 				.header('content-security-policy', sanitizedBodyPolicy({ remoteImages }))
-				.send(html === null ? htmlFromText(await content.text()) : await sanitizer.sanitize(html, { remoteImages }));
+				.header(REMOTE_IMAGES_BLOCKED_HEADER, page.remoteImagesBlocked)
+				.send(page.html);
 		},
 	);
 

@@ -5,7 +5,14 @@ import { HttpError, notFound } from '../errors';
 import { emailParam } from '../params';
 import { IdParam, MessageParams, errorResponses } from '../schemas';
 import { toStatusView } from '../../store/webhook-views';
-import { AttemptStatusSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../../schemas/webhook';
+import {
+	AttemptStatusSchema,
+	WebhookAttemptDetailSchema,
+	WebhookAttemptSchema,
+	WebhookDeliverySchema,
+	WebhookSecretSchema,
+} from '../../schemas/webhook';
+import { attemptDetail } from '../render/attempt-detail';
 
 const secretResponse = { 200: WebhookSecretSchema, ...errorResponses(401, 429) };
 
@@ -45,6 +52,28 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 			const account = requireAccount(request);
 			const { address, status, limit } = request.query;
 			return await webhooks.deliveries.activity(account.id, { address: address && emailParam(address).address, status, limit });
+		},
+	);
+
+	app.get(
+		'/api/webhook-attempts/:attemptId',
+		{
+			schema: {
+				summary:
+					'One attempt of Recent Activity with the request it sent and the response it got (bodies cut: request 32 KB, response 16 KB)',
+				description:
+					'The whole payload of a webhook delivery can be read again with GET /api/addresses/:email/messages/:messageId/payload while the message exists. ' +
+					'Kept as long as the activity log (--webhook-activity-days).',
+				params: Type.Object({ attemptId: IdParam('attempt') }),
+				response: { 200: WebhookAttemptDetailSchema, ...errorResponses(400, 401, 404, 429) },
+			},
+		},
+		async (request) => {
+			const account = requireAccount(request);
+			const stored = await webhooks.deliveries.attempt(request.params.attemptId);
+			// Another account's attempt is as unknown as one that never was.
+			if (!stored || stored.accountId !== account.id) throw notFound(`No webhook attempt ${request.params.attemptId}`);
+			return attemptDetail(stored);
 		},
 	);
 

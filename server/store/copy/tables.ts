@@ -97,6 +97,13 @@ export const TABLES: TableCopy[] = [
 		identity: 'seq',
 	},
 	{
+		name: 'webhook_exchanges',
+		// prettier-ignore
+		columns: [
+			'attempt_id', 'request_headers', 'request_body', 'request_bytes', 'response_headers', 'response_body', 'response_bytes',
+		],
+	},
+	{
 		name: 'outgoing_messages',
 		// prettier-ignore
 		columns: [

@@ -300,6 +300,18 @@ export const MIGRATIONS: Migration[] = [
 				recipients gin_trgm_ops, recipient_names gin_trgm_ops, subject gin_trgm_ops, body gin_trgm_ops);
 		`);
 	},
+	`
+	-- What each webhook attempt sent and got back (see the SQLite schema); pruned with its attempt.
+	CREATE TABLE webhook_exchanges (
+		attempt_id ${TEXT} PRIMARY KEY REFERENCES webhook_attempts (id) ON DELETE CASCADE,
+		request_headers ${TEXT} NOT NULL,
+		request_body BYTEA NOT NULL,
+		request_bytes INTEGER NOT NULL,
+		response_headers ${TEXT},
+		response_body BYTEA,
+		response_bytes INTEGER
+	);
+	`,
 ];
 
 /**

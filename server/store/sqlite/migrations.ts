@@ -413,4 +413,18 @@ export const MIGRATIONS: string[] = [
 		SELECT seq, sender, sender_names, recipients, recipient_names, subject, body FROM messages_search_rows
 		WHERE inbox IN (SELECT email FROM addresses) OR domain IN (SELECT domain FROM domains);
 	`,
+	`
+	-- What each webhook attempt sent and got back, for Recent Activity: the request's headers and the start of its body, the
+	-- response's headers and the start of its body (NULL when no response came), each body's whole size beside it. No row
+	-- when nothing was sent (refused, or the message gone). Pruned with its attempt.
+	CREATE TABLE webhook_exchanges (
+		attempt_id TEXT PRIMARY KEY REFERENCES webhook_attempts(id) ON DELETE CASCADE,
+		request_headers TEXT NOT NULL,
+		request_body BLOB NOT NULL,
+		request_bytes INTEGER NOT NULL,
+		response_headers TEXT,
+		response_body BLOB,
+		response_bytes INTEGER
+	);
+	`,
 ];

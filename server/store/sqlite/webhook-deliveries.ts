@@ -1,9 +1,16 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { AttemptStatus, WebhookAttempt } from '../../schemas/webhook';
-import type { AttemptRecord, DeliveryRow, Lease, NewDelivery, WebhookDeliveryStore } from '../store';
+import type { AttemptRecord, DeliveryRow, Lease, NewDelivery, StoredAttempt, WebhookDeliveryStore } from '../store';
 import { newId } from '../ids';
-import { DELIVERY_STATUS_OF, toAttemptView, type AttemptRow } from '../webhook-views';
+import {
+	DELIVERY_STATUS_OF,
+	exchangeValues,
+	toAttemptView,
+	toStoredAttempt,
+	type AttemptRow,
+	type StoredAttemptRow,
+} from '../webhook-views';
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
 export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
@@ -14,6 +21,8 @@ export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
 	private readonly selectNextDue: Statement;
 	private readonly updateAfterAttempt: Statement;
 	private readonly insertAttempt: Statement;
+	private readonly insertExchange: Statement;
+	private readonly selectAttempt: Statement;
 	private readonly restart: Statement;
 
 	constructor(private readonly db: Db) {
@@ -42,6 +51,10 @@ export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
 			(id, delivery_id, account_id, message_id, address, url, subscription_id, attempt, status, status_code, error, duration_ms, time,
 				next_retry) VALUES (@attemptId, @id, @accountId, @messageId, @address, @url, @subscriptionId, @attempt, @attemptStatus, @statusCode,
 				@error, @durationMs, @time, @nextRetry)`);
+		this.insertExchange = db.prepare(`INSERT INTO webhook_exchanges (attempt_id, request_headers, request_body, request_bytes,
+				response_headers, response_body, response_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+		this.selectAttempt = db.prepare(`SELECT a.*, e.request_headers, e.request_body, e.request_bytes, e.response_headers, e.response_body,
+				e.response_bytes FROM webhook_attempts a LEFT JOIN webhook_exchanges e ON e.attempt_id = a.id WHERE a.id = ?`);
 		this.restart = db.prepare(`UPDATE webhook_deliveries SET status = 'pending', schedule_start = attempts, next_attempt = ?, updated = ?,
 				lease_node = NULL, lease_until = NULL
 			WHERE id = ? AND status IN ('failed', 'refused')`);
@@ -101,6 +114,7 @@ export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
 		this.db.transaction(() => {
 			this.updateAfterAttempt.run(values);
 			this.insertAttempt.run(values);
+			if (attempt.exchange) this.insertExchange.run(values.attemptId, ...exchangeValues(attempt.exchange));
 		})();
 	}
 
@@ -116,6 +130,11 @@ export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
 			.prepare(`SELECT * FROM webhook_attempts WHERE ${conditions.join(' AND ')} ORDER BY time DESC, seq DESC LIMIT @limit`)
 			.all({ accountId, ...filter }) as AttemptRow[];
 		return rows.map(toAttemptView);
+	}
+
+	async attempt(id: string): Promise<StoredAttempt | undefined> {
+		const row = this.selectAttempt.get(id) as StoredAttemptRow | undefined;
+		return row && toStoredAttempt(row);
 	}
 
 	async prune(before: number): Promise<void> {

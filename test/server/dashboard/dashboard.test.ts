@@ -115,7 +115,7 @@ describe('Dashboard in a real browser', () => {
 
 		await page.getByLabel('API key').fill(mailroom.adminKey);
 		await page.getByRole('button', { name: 'Sign in' }).click();
-		await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+		await page.getByRole('heading', { name: 'Mail', level: 1 }).waitFor();
 		expect(await page.evaluate('sessionStorage.getItem("mailroom.apiKey")')).toBe(mailroom.adminKey);
 		expect(await page.evaluate('localStorage.length')).toBe(0);
 		expect(await page.evaluate('document.cookie')).toBe('');
@@ -206,12 +206,15 @@ describe('Dashboard in a real browser', () => {
 
 		await link.click();
 		await page.getByRole('heading', { name: 'Dashboard hello', level: 1 }).waitFor();
-		await page.getByText('Hello from the test').first().waitFor();
 		const frame = page.locator('iframe.html-body');
 		expect(await frame.getAttribute('sandbox')).toBe('');
 		await page.frameLocator('iframe.html-body').getByText('bold').waitFor();
 		expect(await page.getByRole('term').filter({ hasText: 'Spam score' }).count()).toBe(1);
+		await page.getByRole('tab', { name: 'Text' }).click();
+		await page.getByText('Hello from the test').first().waitFor();
+		await page.getByRole('tab', { name: 'Links (1)' }).click();
 		await page.getByRole('link', { name: 'https://example.org/page' }).waitFor();
+		await page.getByRole('tab', { name: 'Attachments (1)' }).click();
 
 		const [download] = await Promise.all([
 			page.waitForEvent('download'),
@@ -220,12 +223,12 @@ describe('Dashboard in a real browser', () => {
 		expect(download.suggestedFilename()).toBe('notes.txt');
 		expect(readFileSync(await download.path()).toString()).toBe('attachment body');
 
-		await page.getByText('Headers', { exact: true }).click();
-		await page.getByRole('cell', { name: 'subject', exact: true }).waitFor();
-		await page.getByText('Raw source', { exact: true }).click();
+		await page.getByRole('tab', { name: 'Headers' }).click();
+		await page.getByRole('cell', { name: /^subject$/i }).waitFor();
+		await page.getByRole('tab', { name: 'Source' }).click();
 		await page.locator('pre.raw').filter({ hasText: 'Subject: Dashboard hello' }).waitFor();
 		await screenshot(page, '04-message');
-		await frame.scrollIntoViewIfNeeded();
+		await page.getByRole('tab', { name: 'HTML' }).click();
 		await screenshot(page, '04-message-html-part', false);
 
 		// The page's own live update read its frame without an error.
@@ -318,7 +321,7 @@ describe('Dashboard in a real browser', () => {
 		await page.keyboard.press('Tab');
 		expect(await focusedText()).toBe('Skip to content');
 		await page.keyboard.press('Tab');
-		expect(await focusedText()).toBe('Inbox');
+		expect(await focusedText()).toBe('Mail');
 		expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
 		// From the reserve field, Tab reaches the first Settings button; Enter opens the form with focus in its first field.
 		await page.getByLabel('Address to reserve').focus();

@@ -93,6 +93,11 @@ const ACCOUNT_PATHS = [
 /** Every GET of the API about the store's contents: each account's views, and every inbox and message with all its parts. */
 async function readsOf(server: TestMailroom, keys: Keys): Promise<Read[]> {
 	const reads: Read[] = (['admin', 'alice', 'bob', 'revoked'] as const).flatMap((as) => ACCOUNT_PATHS.map((path) => ({ path, as })));
+	// Each attempt of Recent Activity with what it sent and got back (webhook_exchanges).
+	for (const as of ['alice', 'bob'] as const) {
+		const activity = (await server.api<WebhookAttempt[]>('/api/webhook-activity', { key: keys[as] })).body;
+		reads.push(...activity.map((attempt) => ({ path: `/api/webhook-attempts/${attempt._id}`, as })));
+	}
 	for (const [inbox, as] of Object.entries(INBOXES)) {
 		const address = enc(inbox);
 		const listing = `/api/addresses/${address}/messages?limit=100`;
@@ -272,6 +277,13 @@ describe('mailroom copy-store', () => {
 			expect(messageReads.length).toBeGreaterThan(80);
 			expect(messageReads.filter(([, answer]) => !answer.startsWith('200 '))).toEqual([]);
 			expect(after['GET /api/me as revoked']).toMatch(/^401 /);
+			// Attempts' exchanges came across: requests with their signed headers, and responses.
+			const exchanges = Object.entries(after).filter(([read]) => read.startsWith('GET /api/webhook-attempts/'));
+			expect(exchanges.length).toBe(11);
+			expect(
+				exchanges.filter(([, answer]) => /^200 .*"request":\{"method":"POST".*"webhook-signature"/i.test(answer)).length,
+			).toBeGreaterThan(0);
+			expect(exchanges.filter(([, answer]) => /^200 .*"response":\{"statusCode":/.test(answer)).length).toBeGreaterThan(0);
 			expect(after['GET /api/inbox-search?query=alice.test as alice']).toContain('reserved in a domain');
 			// The index holds bodies and names too, made as the engine makes them: found alike, and found at all.
 			expect(after['GET /api/inbox-search?query=hello%20-subject%3Ahooked as alice']).toContain('catch-all mail');

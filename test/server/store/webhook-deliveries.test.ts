@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AttemptRecord, NewDelivery } from 'mailroom-server/dist/store/store';
+import type { AttemptExchange, AttemptRecord, NewDelivery } from 'mailroom-server/dist/store/store';
 import { ENGINES, storePerTest } from '../../helpers/stores';
-import { query } from '../../helpers/database';
+import { query, queryColumn, queryValue } from '../../helpers/database';
 
 const NOW = Date.UTC(2026, 9, 1);
 const leaseTo = (node: string, until = NOW + 60_000) => ({ node, until });
@@ -23,6 +23,29 @@ const attempt = (overrides: Partial<AttemptRecord> = {}): AttemptRecord => ({
 	time: NOW + 100,
 	nextRetry: NOW + 10_000,
 	...overrides,
+});
+
+/** What an attempt sent and got back: repeated and unsorted header names, bodies cut short, bytes that are not UTF-8. */
+const exchange = (): AttemptExchange => ({
+	request: {
+		headers: [
+			['User-Agent', 'Mailroom'],
+			['Content-Type', 'application/json'],
+			['X-Mailroom-Signature', 't=1,v1=ab'],
+			['X-Mailroom-Signature', 't=1,v1=cd'],
+			['Accept', '*/*'],
+		],
+		body: { head: Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0xe2, 0x82]), bytes: 40_000 },
+	},
+	response: {
+		headers: [
+			['x-trace', 'b'],
+			['Set-Cookie', 'a=1'],
+			['set-cookie', 'b=2'],
+			['content-length', '7'],
+		],
+		body: { head: Buffer.from([0x80, 0x00, 0x0a, 0x6f, 0x6b, 0xf0, 0x9f]), bytes: 7 },
+	},
 });
 
 describe.each(ENGINES)('WebhookDeliveryStore: deliveries, leased to one node at a time, and their Recent Activity (%s)', (engine) => {
@@ -164,5 +187,80 @@ describe.each(ENGINES)('WebhookDeliveryStore: deliveries, leased to one node at 
 			{ status: 'refused', updated: NOW + 3 },
 			{ status: 'delivered', updated: NOW + 4 },
 		]);
+	});
+
+	it('keeps what an attempt sent and got back byte for byte, and none for an attempt that sent nothing', async () => {
+		const { webhookDeliveries } = current();
+		const sent = exchange();
+		await webhookDeliveries.create(delivery(), NOW);
+		const [leased] = await webhookDeliveries.claim(NOW, 1, leaseTo('node-a'));
+		await webhookDeliveries.recordAttempt(leased, attempt({ exchange: sent }));
+		const [again] = await webhookDeliveries.claim(NOW + 10_000, 1, leaseTo('node-a'));
+		// No response came (a timeout): the request alone is kept; its body empty.
+		const unanswered: AttemptExchange = {
+			request: { headers: [['Content-Type', 'text/plain']], body: { head: Buffer.alloc(0), bytes: 0 } },
+			response: null,
+		};
+		await webhookDeliveries.recordAttempt(
+			again,
+			attempt({ time: NOW + 10_100, statusCode: null, error: 'timed out', exchange: unanswered }),
+		);
+		const refusedId = await webhookDeliveries.create(delivery({ messageId: 'message-2' }), NOW);
+		await webhookDeliveries.recordAttempt(
+			(await webhookDeliveries.get(refusedId))!,
+			attempt({ status: 'refused', time: NOW + 20_000, statusCode: null, nextRetry: null, error: 'refused' }),
+		);
+
+		const [refused, second, first] = await webhookDeliveries.activity('account-1', { limit: 10 });
+		expect([first.attempt, second.attempt, refused.status]).toEqual([1, 2, 'refused']);
+		const stored = await webhookDeliveries.attempt(first._id);
+		expect(stored).toEqual({ accountId: 'account-1', attempt: first, exchange: sent });
+		// toEqual compares Buffers by their bytes, but check that they are Buffers and the order of headers as well.
+		expect(Buffer.isBuffer(stored!.exchange!.request.body.head)).toBe(true);
+		expect(Buffer.isBuffer(stored!.exchange!.response!.body.head)).toBe(true);
+		expect(stored!.exchange!.request.body.head.equals(sent.request.body.head)).toBe(true);
+		expect(stored!.exchange!.response!.body.head.equals(sent.response!.body.head)).toBe(true);
+		expect(stored!.exchange!.request.headers.map(([name]) => name)).toEqual([
+			'User-Agent',
+			'Content-Type',
+			'X-Mailroom-Signature',
+			'X-Mailroom-Signature',
+			'Accept',
+		]);
+		expect([stored!.exchange!.request.body.bytes, stored!.exchange!.response!.body.bytes]).toEqual([40_000, 7]);
+
+		const timedOut = await webhookDeliveries.attempt(second._id);
+		expect(timedOut).toEqual({ accountId: 'account-1', attempt: second, exchange: unanswered });
+		expect(Buffer.isBuffer(timedOut!.exchange!.request.body.head)).toBe(true);
+		expect(await webhookDeliveries.attempt(refused._id)).toEqual({ accountId: 'account-1', attempt: refused, exchange: null });
+		expect(await webhookDeliveries.attempt('nope')).toBeUndefined();
+		expect(await queryValue(current(), 'SELECT count(*) FROM webhook_exchanges')).toBe(2);
+	});
+
+	it('prunes old attempts together with their exchanges', async () => {
+		const { webhookDeliveries } = current();
+		const log = async (time: number, withExchange: boolean) => {
+			const id = await webhookDeliveries.create(delivery(), NOW);
+			await webhookDeliveries.recordAttempt(
+				(await webhookDeliveries.get(id))!,
+				attempt({ status: 'delivered', time, nextRetry: null, exchange: withExchange ? exchange() : undefined }),
+			);
+		};
+		await log(NOW + 1, true);
+		await log(NOW + 2, false);
+		await log(NOW + 3, true);
+		await log(NOW + 4, true);
+		const [newest, kept] = await webhookDeliveries.activity('account-1', { limit: 10 });
+		expect(await queryValue(current(), 'SELECT count(*) FROM webhook_exchanges')).toBe(3);
+		await webhookDeliveries.prune(NOW + 3);
+		expect((await webhookDeliveries.activity('account-1', { limit: 10 })).map((a) => a._id)).toEqual([newest._id, kept._id]);
+		expect(await queryValue(current(), 'SELECT count(*) FROM webhook_exchanges')).toBe(2);
+		expect((await queryColumn<string>(current(), 'SELECT attempt_id FROM webhook_exchanges')).sort()).toEqual(
+			[newest._id, kept._id].sort(),
+		);
+		expect((await webhookDeliveries.attempt(kept._id))?.exchange).toEqual(exchange());
+		await webhookDeliveries.prune(NOW + 10);
+		expect(await queryValue(current(), 'SELECT count(*) FROM webhook_exchanges')).toBe(0);
+		expect(await queryValue(current(), 'SELECT count(*) FROM webhook_attempts')).toBe(0);
 	});
 });

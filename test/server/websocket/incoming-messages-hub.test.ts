@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import WebSocket from 'ws';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { RECORD_FIELDS } from '../../helpers/inboxes';
 import { enc, sendMail } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
-import { listen } from '../../helpers/websocket';
+import { listen, type Listener } from '../../helpers/websocket';
 import { reserveForwarding } from '../../helpers/addresses';
 import { query } from '../../helpers/database';
 
@@ -115,4 +117,134 @@ describe('websocket /incoming-messages', () => {
 		expect(noKey.frames[0]).toMatchObject({ status: 401 });
 		expect(await noKey.closed).toBe(1008);
 	});
+
+	/** The subjects of the message frames a listener has got once one has the subject `last` (frames come in the order stored). */
+	const subjectsUntil = async (listener: Listener, last: string) => {
+		await waitFor(() => listener.frames.some((frame) => frame.email?.subject === last), `the frame of "${last}"`);
+		return listener.frames.slice(1).map((frame) => frame.email?.subject);
+	};
+
+	it("with scope=account sends every message of the key's account, enablews or not, and of the public addresses it lists", async () => {
+		await server.domains.claim('bob-domain.test', bob.id);
+		await server.domains.claim('alice-bare.test', alice.id); // no catch-all address: no settings at all
+		const aliceAll = await listen(
+			server,
+			`key=${enc(alice.key)}&scope=account&addresses=${enc('public@ws-public.test,on@ws.test,bobs@ws.test,bob-domain.test,alice-domain.test')}`,
+		);
+		// The account's own are not listed (they all come); another account's are left out.
+		expect(aliceAll.frames[0]).toEqual({
+			status: 200,
+			msg: 'Listening',
+			scope: 'account',
+			addresses: ['public@ws-public.test'],
+			domains: [],
+		});
+		const bobAll = await listen(server, `key=${enc(bob.key)}&scope=account&addresses=${enc('public@ws-public.test')}`);
+		expect(bobAll.frames[0]).toEqual({
+			status: 200,
+			msg: 'Listening',
+			scope: 'account',
+			addresses: ['public@ws-public.test'],
+			domains: [],
+		});
+
+		const sent = [
+			'bobs@ws.test', // bob's, enablews on
+			'off@ws.test', // alice's, enablews off
+			'unlisted@ws-public.test', // public, listed by neither
+			'on@ws.test', // alice's, enablews on
+			'anyone@alice-domain.test', // alice's domain, caught by its catch-all
+			'quiet@alice-domain.test', // alice's, enablews off
+			'anyone@bob-domain.test', // bob's domain
+			'someone@alice-bare.test', // alice's domain, no settings
+			'public@ws-public.test', // public, listed by both
+		];
+		for (const to of sent) await server.send({ from: 'sender@example.org', to, subject: `account-wide to ${to}`, text: 'hello' });
+		const last = 'account-wide to public@ws-public.test';
+		expect(await subjectsUntil(aliceAll, last)).toEqual(
+			[
+				'off@ws.test',
+				'on@ws.test',
+				'anyone@alice-domain.test',
+				'quiet@alice-domain.test',
+				'someone@alice-bare.test',
+				'public@ws-public.test',
+			].map((to) => `account-wide to ${to}`),
+		);
+		expect(await subjectsUntil(bobAll, last)).toEqual(
+			['bobs@ws.test', 'anyone@bob-domain.test', 'public@ws-public.test'].map((to) => `account-wide to ${to}`),
+		);
+		// Whole frames by default, as for listed addresses.
+		const [first] = aliceAll.frames.slice(1).map((frame) => frame.email!);
+		expect(first).toMatchObject({ inbox: 'off@ws.test', html: null, attachments: [] });
+		expect(first.text).toEqual(expect.stringContaining('hello'));
+		expect(first.raw).toEqual(expect.stringContaining('\r\nSubject: account-wide to off@ws.test\r\n'));
+		expect(aliceAll.binary.every((binary) => !binary)).toBe(true);
+		aliceAll.socket.close();
+		bobAll.socket.close();
+	});
+
+	it('stops sending an account-wide listener the mail of an address its account has given up', async () => {
+		await reserveForwarding(server, alice.key, 'leaving@ws.test', { enablews: false });
+		const listener = await listen(server, `key=${enc(alice.key)}&scope=account`);
+		expect(listener.frames[0]).toEqual({ status: 200, msg: 'Listening', scope: 'account', addresses: [], domains: [] });
+		await server.send({ from: 'sender@example.org', to: 'leaving@ws.test', subject: 'while reserved', text: 'x' });
+		expect(await subjectsUntil(listener, 'while reserved')).toEqual(['while reserved']);
+		expect((await server.api(`/api/addresses/${enc('leaving@ws.test')}`, { method: 'DELETE', key: alice.key })).status).toBe(200);
+		await server.send({ from: 'sender@example.org', to: 'leaving@ws.test', subject: 'once public', text: 'x' });
+		await server.send({ from: 'sender@example.org', to: 'on@ws.test', subject: 'after', text: 'x' });
+		expect(await subjectsUntil(listener, 'after')).toEqual(['while reserved', 'after']);
+		listener.socket.close();
+	});
+
+	it('with frame=record sends the message record only, account-wide or for listed addresses', async () => {
+		const accountWide = await listen(server, `key=${enc(alice.key)}&scope=account&frame=record`);
+		const listed = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}&frame=record`);
+		const whole = await listen(server, `key=${enc(alice.key)}&addresses=${enc('on@ws.test')}`);
+		const [messageId] = await sendMail(server, {
+			to: 'on@ws.test',
+			subject: 'record only',
+			html: '<p>Hi</p>',
+			attachments: [{ filename: 'a.txt', content: 'attached text', contentType: 'text/plain' }],
+		});
+		const listing = await server.api<MessageRecord[]>(`/api/addresses/${enc('on@ws.test')}/messages`, { key: alice.key });
+		const record = listing.body.find((message) => message._id === messageId);
+		expect(record).toBeDefined();
+		for (const listener of [accountWide, listed, whole]) await subjectsUntil(listener, 'record only');
+		for (const listener of [accountWide, listed]) {
+			expect(listener.frames.slice(1)).toEqual([{ status: 200, email: record }]);
+			for (const field of ['text', 'html', 'headers', 'raw']) expect(listener.frames[1].email).not.toHaveProperty(field);
+			expect(listener.binary).toEqual([false, false]);
+		}
+		// The same message in a whole frame, to a listener that did not ask for records, at the same time.
+		expect(whole.frames[1].email).toMatchObject({
+			_id: messageId,
+			html: '<p>Hi</p>',
+			attachments: [expect.objectContaining({ filename: 'a.txt' })],
+		});
+		for (const listener of [accountWide, listed, whole]) listener.socket.close();
+	});
+
+	it('refuses a scope or frame it does not know with a 400 that says which values it takes, before the upgrade', async () => {
+		expect(await refusedUpgrade(`key=${enc(alice.key)}&scope=everything`)).toEqual({
+			status: 400,
+			body: { error: 'Bad Request', message: 'querystring/scope must be listed or account' },
+		});
+		expect(await refusedUpgrade(`key=${enc(alice.key)}&scope=account&frame=headers`)).toEqual({
+			status: 400,
+			body: { error: 'Bad Request', message: 'querystring/frame must be full or record' },
+		});
+	});
+
+	/** Opens the websocket expecting the server to answer the upgrade request with an HTTP error instead. */
+	const refusedUpgrade = (query: string) =>
+		new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+			const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`);
+			socket.on('open', () => reject(new Error('the websocket opened')));
+			socket.on('unexpected-response', (_request, response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+			});
+		});
 });

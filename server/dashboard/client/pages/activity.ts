@@ -1,4 +1,5 @@
-import { enc, getJson, request, type WebhookAttempt } from '../api.js';
+import { enc, getJson, request, type WebhookAttempt, type WebhookAttemptDetail } from '../api.js';
+import { attemptView } from './attempt-view.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { POLL_MS } from './inbox.js';
 
@@ -67,6 +68,33 @@ export function activityPage(root: HTMLElement): () => void {
 		return button;
 	};
 
+	const detail = h('section', { class: 'panel', id: 'attempt-detail', 'aria-labelledby': 'attempt-heading', hidden: true });
+	const open = (delivery: WebhookAttempt) => {
+		const button = h('button', { type: 'button', class: 'secondary' }, 'Open', hidden(` attempt ${delivery.attempt} to ${delivery.url}`));
+		button.addEventListener(
+			'click',
+			() =>
+				void busy(button, async () => {
+					try {
+						const attempt = await getJson<WebhookAttemptDetail>(`/api/webhook-attempts/${enc(delivery._id)}`);
+						const heading = h('h2', { id: 'attempt-heading', tabindex: -1 }, `Delivery to ${delivery.url}`);
+						const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
+						close.addEventListener('click', () => {
+							detail.hidden = true;
+							button.focus();
+						});
+						const actions = delivery.status === 'failed' || delivery.status === 'refused' ? [redeliver(delivery), close] : [close];
+						detail.replaceChildren(heading, attemptView(attempt), h('p', { class: 'actions' }, actions));
+						detail.hidden = false;
+						heading.focus();
+					} catch (error) {
+						status.error(error);
+					}
+				}),
+		);
+		return button;
+	};
+
 	const deliveryTable = (deliveries: WebhookAttempt[]): Node => {
 		if (deliveries.length === 0) return h('p', {}, 'No webhook deliveries yet.');
 		return table(
@@ -80,7 +108,12 @@ export function activityPage(root: HTMLElement): () => void {
 				result(delivery),
 				String(delivery.attempt),
 				delivery.nextRetry ? formatTime(delivery.nextRetry) : '—',
-				delivery.status === 'failed' || delivery.status === 'refused' ? redeliver(delivery) : '',
+				h(
+					'span',
+					{ class: 'actions' },
+					open(delivery),
+					(delivery.status === 'failed' || delivery.status === 'refused') && redeliver(delivery),
+				),
 			]),
 		);
 	};
@@ -94,6 +127,7 @@ export function activityPage(root: HTMLElement): () => void {
 		),
 		filters,
 		status.element,
+		detail,
 		list,
 	);
 	void refresh();

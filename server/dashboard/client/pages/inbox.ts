@@ -1,4 +1,5 @@
-import { enc, formatAddresses, getJson, session, type MessageRecord } from '../api.js';
+import { enc, formatAddresses, getJson, type MessageRecord } from '../api.js';
+import { listenForMail } from '../incoming-socket.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 import { messagePage } from './message.js';
 
@@ -7,7 +8,7 @@ export const POLL_MS = 5000;
 
 /** `#/inbox`, `#/inbox/<address>` (its messages, live) or `#/inbox/<address>/<message id>` (one message). */
 export function inboxPage(root: HTMLElement, [address, messageId]: string[]): (() => void) | void {
-	if (address && messageId) return messagePage(root, address, messageId);
+	if (address && messageId) return messagePage(root, address, messageId, { href: `#/inbox/${enc(address)}`, label: `Back to ${address}` });
 
 	const input = h('input', {
 		id: 'inbox-address',
@@ -68,7 +69,7 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 	const timer = setInterval(() => {
 		if (!document.hidden) void refresh(); // no polling while the tab is in the background
 	}, POLL_MS);
-	const stopSocket = listen(address, () => void refresh());
+	const stopSocket = listenForMail({ addresses: address }, () => void refresh());
 	return () => {
 		clearInterval(timer);
 		stopSocket();
@@ -87,33 +88,4 @@ function messageTable(address: string, messages: MessageRecord[]): Node {
 			message.spam.toFixed(2),
 		]),
 	);
-}
-
-/**
- * Subscribes to the server's websocket feed for the address. The server only sends messages of the key's own addresses
- * that have web socket forwarding on; for every other inbox the poll above does the work. A dropped socket is reopened.
- */
-function listen(address: string, onMessage: () => void): () => void {
-	const url = new URL('/incoming-messages', location.href);
-	url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-	url.searchParams.set('key', session.key() ?? '');
-	url.searchParams.set('addresses', address);
-	let socket: WebSocket | undefined;
-	let retry: number | undefined;
-	const connect = () => {
-		socket = new WebSocket(url);
-		socket.onmessage = (event) => {
-			const frame = JSON.parse(String(event.data)) as { email?: unknown };
-			if (frame.email) onMessage();
-		};
-		socket.onclose = () => (retry = window.setTimeout(connect, 15_000));
-	};
-	connect();
-	return () => {
-		clearTimeout(retry);
-		if (socket) {
-			socket.onclose = null;
-			socket.close();
-		}
-	};
 }

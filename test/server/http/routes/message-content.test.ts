@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
 import { sendMail } from '../../../helpers/messages';
+import { solidPng } from '../../../helpers/png';
+
+/** Styled as mail is: inline, with an inline (cid:) image, a remote one, and CSS that tries to reach out. */
+const STYLED_HTML = `<h1 style="color:#c00; font-family: 'Helvetica Neue', Arial; background:url(https://tracker.test/bg.png)">Deals</h1>
+<img src="cid:logo@mailroom.test" alt="logo" width="40"><img src="cid:huge@mailroom.test" alt="huge"><img src="https://tracker.test/pixel.png" alt="pixel">
+<p style="background-image:url('cid:logo@mailroom.test'); width: expression(alert(1)); color: blue">Inline background</p>
+<p style="color:red; background: u\\rl(https://tracker.test/escaped.png)">Escaped</p>
+<table width="600" cellpadding="0" bgcolor="#ffffff"><tr><td align="center" style="padding: 8px">Cell</td></tr></table>`;
 
 const HOSTILE_HTML = `<html><head><script>steal()</script><style>body{background:url(https://tracker.test/css.png)}</style></head>
 <body onload="steal()"><h1 onclick="steal()">Hello</h1>
@@ -86,6 +94,57 @@ describe('message content: raw, headers, sanitised and dirty HTML', () => {
 		expect(response.text).not.toMatch(/\son\w+=|<script/i);
 		expect(response.headers.get('content-security-policy')).toMatch(/img-src data: http: https:/);
 		expect((await server.api(`/api/body/${inbox}/${htmlId}?images=yes`)).status).toBe(400);
+	});
+
+	it('GET body keeps inline styles with their CSS checked, shows cid: images as data: URLs and counts the remote images left out', async () => {
+		const logo = solidPng(40, 40, [204, 0, 0]);
+		const [id] = await sendMail(server, {
+			to: inbox,
+			subject: 'Styled',
+			html: STYLED_HTML,
+			attachments: [
+				{ filename: 'logo.png', content: logo, contentType: 'image/png', cid: 'logo@mailroom.test' },
+				// Above the 2 MB an inline image may have: left out (the attachment list still has it).
+				{ filename: 'huge.png', content: Buffer.alloc(2 * 1024 * 1024 + 1), contentType: 'image/png', cid: 'huge@mailroom.test' },
+			],
+		});
+		const response = await server.api(`/api/body/${inbox}/${id}`);
+		expect(response.status).toBe(200);
+		const logoUrl = `data:image/png;base64,${logo.toString('base64')}`;
+		expect(response.text).toContain(`<h1 style="color:#c00;font-family:'Helvetica Neue', Arial">Deals</h1>`);
+		expect(response.text).toContain(`<img src="${logoUrl}" alt="logo" width="40" />`);
+		expect(response.text).toContain(`<p style="background-image:url(&quot;${logoUrl}&quot;);color:blue">Inline background</p>`);
+		expect(response.text).toContain('<p style="color:red">Escaped</p>');
+		expect(response.text).toContain('<table width="600" cellpadding="0" bgcolor="#ffffff"><tr><td align="center" style="padding:8px">');
+		expect(response.text).not.toMatch(/tracker\.test|expression|huge|cid:/);
+		// The pixel and the h1's background.
+		expect(response.headers.get('mailroom-remote-images-blocked')).toBe('2');
+		expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'; img-src data:; style-src 'unsafe-inline'/);
+
+		const withImages = await server.api(`/api/body/${inbox}/${id}?images=1`);
+		expect(withImages.text).toContain('background:url(&quot;https://tracker.test/bg.png&quot;)');
+		expect(withImages.text).toContain('<img src="https://tracker.test/pixel.png" alt="pixel" />');
+		expect(withImages.headers.get('mailroom-remote-images-blocked')).toBe('0');
+	});
+
+	it('GET headers with decoded=1: values unfolded, RFC 2047 encoded words decoded', async () => {
+		const [id] = await sendMail(server, {
+			to: inbox,
+			from: '"Jörg Straße" <jorg@sender.test>',
+			subject: 'Your weekly deals 🎉 and a subject long enough to be folded by the sender onto a second line of its header',
+			text: 'deals',
+		});
+		const path = `/api/addresses/${inbox}/messages/${id}/headers`;
+		const raw = await server.api<Record<string, string[]>>(path);
+		expect(raw.body.subject[0]).toMatch(/=\?UTF-8\?/i);
+		const decoded = await server.api<Record<string, string[]>>(`${path}?decoded=1`);
+		expect(decoded.body.subject).toEqual([
+			'Your weekly deals 🎉 and a subject long enough to be folded by the sender onto a second line of its header',
+		]);
+		expect(decoded.body.from).toEqual(['Jörg Straße <jorg@sender.test>']);
+		const ordered = await server.api<{ name: string; value: string }[]>(`${path}?decoded=1&messageHeadersFormat=json-ordered`);
+		expect(ordered.body.find((header) => header.name === 'subject')!.value).toMatch(/^Your weekly deals 🎉/);
+		expect((await server.api(`${path}?decoded=2`)).status).toBe(400);
 	});
 
 	it('GET dirty returns the HTML as received, sandboxed', async () => {
