@@ -106,3 +106,16 @@ function addText(plan: SearchPlan, check: TextCheck): void {
 	if (!check.negated && isIndexable(check.text)) plan.indexed.push(check);
 	else plan.checks.push(check);
 }
+
+/** What gives an engine's statement a placeholder for each value, as conditions are written. */
+export interface Placeholders {
+	add(value: unknown): string;
+}
+
+/** The plan's range of `received` as conditions on `column`. */
+export function receivedIn(plan: SearchPlan, column: string, params: Placeholders): string[] {
+	return [
+		...(plan.from === undefined ? [] : [`${column} >= ${params.add(plan.from)}`]),
+		...(plan.until === undefined ? [] : [`${column} < ${params.add(plan.until)}`]),
+	];
+}

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpooledBytes } from 'mailroom-server/dist/bytes/spooled-bytes';
@@ -6,6 +6,7 @@ import type { ParsedIncomingMail } from 'mailroom-server/dist/mail/incoming-mail
 import type { ParsedAttachment, ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
 import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
 import { parseSpooled } from 'mailroom-server/dist/parse/parse-spooled';
+import { parseSearchQuery } from 'mailroom-server/dist/mail/search-query';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { Store } from 'mailroom-server/dist/store/store';
 import { openStore } from 'mailroom-server/dist/store/open-store';
@@ -136,6 +137,17 @@ export async function inMemoryMail(raw: Buffer, inbox: string): Promise<ParsedIn
 
 /** The `_id`s of a JSON array of records. */
 export const idsIn = (json: string) => (JSON.parse(json) as { _id: string }[]).map((record) => record._id);
+
+/**
+ * After the migration that indexes names and bodies, the private message of an upgraded store (account `acct`, its id
+ * `private`, from Ann Lee, "friday" in its body, "invoice" in its subject) is found by each; public mail is not.
+ */
+export async function expectUpgradedMailFound(store: Store): Promise<void> {
+	const found = async (query: string) => idsIn(await store.accountInbox.search('acct', parseSearchQuery(query)));
+	expect(await found('friday')).toEqual(['private']);
+	expect(await found('from:"ann lee"')).toEqual(['private']);
+	expect(await found('invoice')).toEqual(['private']);
+}
 
 /** The subjects of a JSON array of records. */
 export const subjectsIn = (json: string) => (JSON.parse(json) as { subject: string }[]).map((record) => record.subject);

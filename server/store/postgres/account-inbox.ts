@@ -1,6 +1,6 @@
 import { SCAN_LIMIT, SEARCH_LIMIT, type AccountInbox, type InboxFilter } from '../store';
 import type { SearchQuery } from '../../mail/search-query';
-import { matchesNothing, planFilter, planSearch, type Check, type SearchPlan } from '../search-plan';
+import { matchesNothing, planFilter, planSearch, receivedIn, type Check, type SearchPlan } from '../search-plan';
 import type { Db } from './database';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
 import { indexedText } from './search-index';
@@ -58,14 +58,6 @@ function condition(check: Check, params: Parameters): string {
 		}
 	})();
 	return check.negated ? fails : holds;
-}
-
-/** The plan's range of `received` as conditions on `column`. */
-function receivedIn(plan: SearchPlan, column: string, params: Parameters): string[] {
-	return [
-		...(plan.from === undefined ? [] : [`${column} >= ${params.add(plan.from)}`]),
-		...(plan.until === undefined ? [] : [`${column} < ${params.add(plan.until)}`]),
-	];
 }
 
 /**

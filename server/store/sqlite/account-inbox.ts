@@ -9,6 +9,7 @@ import {
 	matchesNothing,
 	planFilter,
 	planSearch,
+	receivedIn,
 	type Check,
 	type SearchPlan,
 	type TextCheck,
@@ -80,14 +81,6 @@ function condition(check: Check, params: Parameters): string {
 		}
 	})();
 	return check.negated ? fails : holds;
-}
-
-/** The plan's range of `received` as conditions on `column`. */
-function receivedIn(plan: SearchPlan, column: string, params: Parameters): string[] {
-	return [
-		...(plan.from === undefined ? [] : [`${column} >= ${params.add(plan.from)}`]),
-		...(plan.until === undefined ? [] : [`${column} < ${params.add(plan.until)}`]),
-	];
 }
 
 /** The join that gives checks of text the text the index holds: only when some check needs it (it reads the body). */

@@ -3,8 +3,8 @@ import { openPostgresStore } from 'mailroom-server/dist/store/postgres/open';
 import { MIGRATIONS } from 'mailroom-server/dist/store/postgres/migrations';
 import { StoreOpenError } from 'mailroom-server/dist/store/store';
 import { startPostgres, type TestPostgres } from '../../../helpers/postgres';
-import { Sql, idsIn } from './fixtures';
-import { parseSearchQuery } from 'mailroom-server/dist/mail/search-query';
+import { Sql } from './fixtures';
+import { expectUpgradedMailFound } from '../../../helpers/stores';
 
 describe('the PostgreSQL schema', () => {
 	let postgres: TestPostgres;
@@ -87,10 +87,7 @@ describe('the PostgreSQL schema', () => {
 
 		const store = await open(url);
 		try {
-			const found = async (query: string) => idsIn(await store.accountInbox.search('acct', parseSearchQuery(query)));
-			expect(await found('friday')).toEqual(['private']);
-			expect(await found('from:"ann lee"')).toEqual(['private']);
-			expect(await found('invoice')).toEqual(['private']);
+			await expectUpgradedMailFound(store);
 		} finally {
 			await store.close();
 		}

@@ -9,9 +9,8 @@ import { RECORD_COLUMNS } from 'mailroom-server/dist/store/message-records';
 import { StoreOpenError } from 'mailroom-server/dist/store/store';
 import { type MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { tempDataDir } from '../../../helpers/mailroom';
-import { idsIn } from '../../../helpers/stores';
+import { expectUpgradedMailFound } from '../../../helpers/stores';
 import { openStore } from 'mailroom-server/dist/store/open-store';
-import { parseSearchQuery } from 'mailroom-server/dist/mail/search-query';
 
 describe('the listing index migration', () => {
 	let dir: string;
@@ -132,10 +131,7 @@ describe('the search index migration (names and body)', () => {
 
 		const store = await openStore({ dataDir: dir, durability: 'normal' }, 'server', 'test');
 		try {
-			const found = async (query: string) => idsIn(await store.accountInbox.search('acct', parseSearchQuery(query)));
-			expect(await found('friday')).toEqual(['private']);
-			expect(await found('from:"ann lee"')).toEqual(['private']);
-			expect(await found('invoice')).toEqual(['private']);
+			await expectUpgradedMailFound(store);
 		} finally {
 			await store.close();
 		}
