@@ -2,7 +2,8 @@
 import http from 'node:http';
 import nodemailer, { type Transporter } from 'nodemailer';
 import WebSocket from 'ws';
-import { memoryOf, startMailroomProcess, type ServerProcess } from './support/processes';
+import { memoryOf } from './support/proc-stats';
+import { startMailroomProcess, type ServerProcess } from './support/processes';
 import { envNumber, printTable } from './support/report';
 
 const MEGABYTES = envNumber('BENCH_MB', 24);

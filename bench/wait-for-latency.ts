@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { WaitForServerMessage } from './wait-for-server';
 import { TimedSmtpConnection, benchMessage } from './support/smtp-client';
-import { httpGet } from './support/http-client';
-import { envNumber, latencySummary, printTable } from './support/report';
+import { waitForNextMessage, type WaitAnswer } from './support/wait-for-client';
+import { envNumber, latencySummary, median, overRuns, printTable } from './support/report';
 import { atSteadyRate } from './support/steady-rate';
 
 const WAITERS = envNumber('BENCH_WAITERS', 300);
@@ -56,17 +56,9 @@ class WaitForServer {
 	}
 }
 
-/** Asks to wait for the next message to `inbox` (default since: now); resolves with when the whole answer was in. */
-async function waitAt(server: WaitForServer, inbox: string): Promise<{ subject: string; at: number }> {
-	const { status, body } = await httpGet(`${server.httpUrl}/api/addresses/${encodeURIComponent(inbox)}/wait-for-message?timeout=60000`);
-	const at = performance.now();
-	if (status !== 200) throw new Error(`waiting at ${inbox}: ${status} ${body}`);
-	return { subject: (JSON.parse(body) as { subject: string }).subject, at };
-}
-
 /** Starts waiters and resolves once the server holds all of them, so mail sent afterwards must wake them. */
-async function startWaiters(server: WaitForServer, inboxes: string[]): Promise<Promise<{ subject: string; at: number }>[]> {
-	const answers = inboxes.map((inbox) => waitAt(server, inbox));
+async function startWaiters(server: WaitForServer, inboxes: string[]): Promise<Promise<WaitAnswer>[]> {
+	const answers = inboxes.map((inbox) => waitForNextMessage(server.httpUrl, inbox));
 	while ((await server.waiters()) < inboxes.length) await new Promise((resolve) => setTimeout(resolve, 1));
 	return answers;
 }
@@ -119,11 +111,6 @@ async function run(): Promise<{ spread: Samples; oneAddress: Samples }> {
 	await server.stop();
 	return { spread, oneAddress };
 }
-
-const median = (values: number[]) => latencySummary(values).p50;
-/** The median of the runs' figures, with the lowest and the highest. */
-const overRuns = (values: number[]) =>
-	values.some(Number.isNaN) ? 'n/a' : `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 
 async function main(): Promise<void> {
 	const rows: (string | number)[][] = [];

@@ -20,6 +20,7 @@ export function printTable(title: string, header: string[], rows: (string | numb
 
 function formatNumber(n: number): string {
 	if (!Number.isFinite(n)) return 'n/a';
+	if (Number.isInteger(n)) return n.toLocaleString('en-US');
 	return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2);
 }
 
@@ -27,4 +28,13 @@ function formatNumber(n: number): string {
 export function envNumber(name: string, fallback: number): number {
 	const value = Number(process.env[name]);
 	return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** The median of a list (the lower middle of an even one, as percentile's nearest rank). */
+export const median = (values: number[]) => latencySummary(values).p50;
+
+/** Several runs' figures as their median, with the lowest and the highest: "3,412 (3,298–3,530)"; n/a if any is missing. */
+export function overRuns(values: number[]): string {
+	if (values.length === 0 || values.some((value) => !Number.isFinite(value))) return 'n/a';
+	return `${formatNumber(median(values))} (${formatNumber(Math.min(...values))}–${formatNumber(Math.max(...values))})`;
 }

