@@ -22,6 +22,8 @@ describe("Dashboard: the account's mail", () => {
 	const hooks = new WebhookReceiver();
 	const reader = 'reader@example.test';
 	const other = 'other@example.test';
+	/** A public address (no account reserved it) for the watch list. */
+	const watchedAddress = 'news@public.test';
 	/** Measured times, written to test-artifacts/ for the report. */
 	const timings: Record<string, number> = {};
 	/** What the browser reports the page's Content-Security-Policy blocked: nothing, while remote images stay off. */
@@ -164,7 +166,7 @@ describe("Dashboard: the account's mail", () => {
 	it('shows one address when asked, and deletes all of its mail', async () => {
 		await mailroom.send({ from: 'old@example.org', to: other, subject: 'Another for other', text: 'more' });
 		await row('Another for other').waitFor();
-		await page.getByLabel('Address').selectOption(other);
+		await page.getByLabel('Address', { exact: true }).selectOption(other);
 		await waitFor(async () => (await row('Grüße styled').count()) === 0, 'the other address hidden');
 		expect(await row('Existing mail').count()).toBe(1);
 		// Deleting one by its checkbox, then the rest of the address at once.
@@ -177,7 +179,7 @@ describe("Dashboard: the account's mail", () => {
 		expect(
 			(await mailroom.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(other)}/messages`, { key: mailroom.adminKey })).body,
 		).toEqual([]);
-		await page.getByLabel('Address').selectOption('');
+		await page.getByLabel('Address', { exact: true }).selectOption('');
 		await row('Grüße styled').waitFor();
 		await mailroom.send({ from: 'Old Friend <old@example.org>', to: other, subject: 'Existing mail', text: 'sent again' });
 		await row('Existing mail').waitFor();
@@ -244,6 +246,65 @@ describe("Dashboard: the account's mail", () => {
 		).toEqual([]);
 	});
 
+	it("watches a public address: its mail is listed with the account's, new mail comes live, removing it hides it", async () => {
+		await mailroom.send({ from: 'Newsletter <letters@example.org>', to: watchedAddress, subject: 'Public issue 1', text: 'public mail' });
+		await row('Composed with a file').waitFor();
+		expect(await row('Public issue 1').count()).toBe(0);
+		// A bad address and one of the account's own are refused inline.
+		const watchBox = page.getByLabel('Watch a public address');
+		const watchButton = page.getByRole('button', { name: 'Watch', exact: true });
+		await watchBox.fill('not an address');
+		await watchButton.click();
+		await page.getByRole('alert').filter({ hasText: 'not an address is not an email address' }).waitFor();
+		expect(await watchBox.getAttribute('aria-invalid')).toBe('true');
+		await watchBox.fill(reader);
+		await watchButton.click();
+		await page
+			.getByRole('alert')
+			.filter({ hasText: `${reader} is one of your addresses` })
+			.waitFor();
+
+		await watchBox.fill(watchedAddress.toUpperCase());
+		await watchButton.click();
+		await page.getByRole('listitem').filter({ hasText: watchedAddress }).waitFor();
+		expect(await page.locator('#mail-watch-problem').textContent()).toBe('');
+		// Its existing mail, newest first with the account's.
+		await row('Public issue 1').waitFor();
+		expect(await page.getByRole('row').nth(1).textContent()).toContain('Public issue 1');
+		expect(await page.getByRole('row').nth(2).textContent()).toContain('Composed with a file');
+		expect(await row('Public issue 1').textContent()).toContain(watchedAddress);
+		expect(await page.evaluate('Object.entries(localStorage)')).toEqual([
+			[expect.stringMatching(/^mailroom\.watchList\./), `["${watchedAddress}"]`],
+		]);
+
+		// Live: the socket, reopened with the address listed, brings its new mail to the top.
+		await page.locator(`section[data-listening="${watchedAddress}"]`).waitFor({ state: 'attached' });
+		const title = await page.title();
+		await mailroom.send({ from: 'Newsletter <letters@example.org>', to: watchedAddress, subject: 'Public issue 2', text: 'more' });
+		const sent = Date.now();
+		await row('Public issue 2').waitFor({ timeout: 5000 });
+		timings.smtpToWatchedRowMs = Date.now() - sent;
+		expect(await page.getByRole('row').nth(1).textContent()).toContain('Public issue 2');
+		expect(await row('Public issue 2').getByRole('link').textContent()).toBe('Public issue 2');
+		expect(await page.title()).toBe(title); // the count is of the account's unread mail only
+		await screenshot(page, '21-mail-watch-list');
+
+		// In the address filter: its inbox alone. The list outlives a reload (localStorage), which shows All addresses again.
+		await page.getByLabel('Address', { exact: true }).selectOption(watchedAddress);
+		await waitFor(async () => (await row('Composed with a file').count()) === 0, 'the account mail hidden');
+		expect(await page.getByRole('row').count()).toBe(3);
+		await page.reload();
+		await row('Public issue 2').waitFor();
+		await row('Composed with a file').waitFor();
+		expect(await page.getByRole('listitem').filter({ hasText: watchedAddress }).count()).toBe(1);
+
+		await page.getByRole('button', { name: `Remove ${watchedAddress} from the watch list` }).click();
+		await waitFor(async () => (await row('Public issue').count()) === 0, 'the watched mail hidden');
+		expect(await row('Composed with a file').count()).toBe(1);
+		expect(await page.getByRole('listitem').filter({ hasText: watchedAddress }).count()).toBe(0);
+		expect(await page.evaluate('Object.keys(localStorage)')).toEqual([]);
+	});
+
 	it('broke no rule of the Content-Security-Policy on the way', () => {
 		expect(violations).toEqual([]);
 	});
@@ -281,6 +342,28 @@ describe("Dashboard: the account's mail", () => {
 		await row('Bulk 199').waitFor();
 		await page.getByText('Messages 51–100').waitFor();
 	}, 120_000);
+
+	it('pages All addresses with a watched address merged in: no message skipped or shown twice', async () => {
+		await page.getByLabel('Watch a public address').fill(watchedAddress);
+		await page.getByRole('button', { name: 'Watch', exact: true }).click();
+		await page.getByText('Messages 1–50', { exact: true }).waitFor();
+		await row('Bulk 249').waitFor();
+		const subjects: string[] = [];
+		for (let first = 1; ; first += 50) {
+			await page.getByText(new RegExp(`^Messages ${first}–`)).waitFor();
+			subjects.push(...(await page.locator('tr.mail-row a').allTextContents()));
+			if (await page.getByRole('button', { name: 'Older' }).isDisabled()) break;
+			await page.getByRole('button', { name: 'Older' }).click();
+		}
+		// 250 bulk, the two watched, what Compose sent and the styled message: each once, newest first.
+		expect(subjects.slice(248)).toEqual(['Bulk 1', 'Bulk 0', 'Public issue 2', 'Public issue 1', 'Composed with a file', 'Grüße styled']);
+		expect(new Set(subjects).size).toBe(subjects.length);
+		expect(subjects).toHaveLength(254);
+		await page.getByRole('button', { name: 'Newer' }).click();
+		await page.getByText('Messages 201–250', { exact: true }).waitFor();
+		await row('Bulk 0').waitFor();
+		await page.getByRole('button', { name: `Remove ${watchedAddress} from the watch list` }).click();
+	}, 60_000);
 
 	const readerMessages = async () =>
 		(await mailroom.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(reader)}/messages`, { key: mailroom.adminKey })).body;

@@ -1,23 +1,36 @@
-import { enc, formatAddresses, getJson, request, type ForwardingRecord, type MessageRecord } from '../api.js';
+import { enc, formatAddresses, getJson, request, type ForwardingRecord, type Me, type MessageRecord } from '../api.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine } from '../dom.js';
 import { listenForMail } from '../incoming-socket.js';
 import { listKeys } from '../list-keys.js';
+import { readWatchList, saveWatchList, watchProblem } from '../watch-list.js';
 import { messagePage } from './message.js';
 
 const PAGE_SIZE = 50;
 const SVG = 'http://www.w3.org/2000/svg';
 
+/**
+ * Where a page starts, for each source of the list: how many of the account's messages (`/api/inbox`, paged by `skip`)
+ * and, for each listed address, the `received` of its last message shown before (its `until`); `shown` counts the rows
+ * of the pages before.
+ */
+type Cursor = { shown: number; account: number; until: Record<string, string> };
+const FIRST_PAGE: Cursor = { shown: 0, account: 0, until: {} };
+
 /** What the list shows. Kept across visits, so Back from a message returns to the same search, address and page. */
-const view = { query: '', address: '', skip: 0 };
+const view = { query: '', address: '', pages: [FIRST_PAGE] };
 
 /** A message's inbox and id: what every call about it needs. */
 const keyOf = (message: MessageRecord) => `${message.inbox}\n${message._id}`;
 const messageHref = (message: MessageRecord) => `#/mail/${enc(message.inbox)}/${enc(message._id)}`;
+const newestFirst = (a: MessageRecord, b: MessageRecord) => Date.parse(b.received) - Date.parse(a.received);
+const inboxPath = (address: string, until: string | undefined) =>
+	`/api/addresses/${enc(address)}/messages?limit=${PAGE_SIZE}${until ? `&until=${enc(until)}` : ''}`;
 
 /**
- * `#/mail`: all mail of the account's private addresses and domains (catch-all mail included), newest first, paged; new
- * mail is put at the top as the account-wide websocket brings it, and the unread count is in the page title. A search box
- * takes the language of /api/inbox-search. `#/mail/<address>/<id>` is one message.
+ * `#/mail`: all mail of the account's private addresses and domains (catch-all mail included) and of the public addresses
+ * on the user's watch list, newest first, paged; new mail is put at the top as the account-wide websocket brings it, and
+ * the account's unread count is in the page title. A search box takes the language of /api/inbox-search.
+ * `#/mail/<address>/<id>` is one message.
  */
 export function mailPage(root: HTMLElement, [address, messageId]: string[]): (() => void) | void {
 	if (address && messageId) return messagePage(root, address, messageId, { href: '#/mail', label: 'Back to Mail' });
@@ -32,13 +45,38 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 		value: view.query,
 		placeholder: 'from:alice has:attachment invoice',
 	});
-	const addressFilter = h('select', { id: 'mail-address', name: 'address' }, h('option', { value: '' }, 'All addresses'));
+	const addressFilter = h('select', { id: 'mail-address', name: 'address' });
 	const searchForm = h(
 		'form',
 		{ class: 'inline-form', role: 'search' },
 		h('div', { class: 'field grow' }, h('label', { for: 'mail-search' }, 'Search mail'), search),
 		h('div', { class: 'field' }, h('label', { for: 'mail-address' }, 'Address'), addressFilter),
 		h('button', { type: 'submit' }, 'Search'),
+	);
+	const watchInput = h('input', {
+		id: 'mail-watch',
+		name: 'watch',
+		type: 'email',
+		autocomplete: 'off',
+		placeholder: 'news@example.com',
+		'aria-describedby': 'mail-watch-problem',
+	});
+	const watchProblemLine = h('p', { id: 'mail-watch-problem', class: 'status error', role: 'alert' });
+	const watchItems = h('ul', { class: 'watch-list' });
+	const watchForm = h(
+		'form',
+		{ class: 'inline-form', novalidate: true },
+		h('div', { class: 'field grow' }, h('label', { for: 'mail-watch' }, 'Watch a public address'), watchInput),
+		h('button', { type: 'submit', class: 'secondary' }, 'Watch'),
+	);
+	const watchSection = h(
+		'section',
+		{ class: 'watch', 'aria-labelledby': 'watch-heading' },
+		h('h2', { id: 'watch-heading' }, 'Watch list'),
+		h('p', { class: 'hint' }, 'Public addresses whose mail is listed with yours. The list is kept in this browser only.'),
+		watchForm,
+		watchProblemLine,
+		watchItems,
 	);
 	const deleteSelected = h('button', { type: 'button', class: 'danger', disabled: true }, 'Delete selected');
 	const deleteAll = h('button', { type: 'button', class: 'danger', hidden: true }, 'Delete all of this address');
@@ -49,6 +87,7 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 	root.append(
 		pageHeading('Mail'),
 		searchForm,
+		watchSection,
 		h('p', { class: 'actions' }, deleteSelected, deleteAll),
 		status.element,
 		live.element,
@@ -57,10 +96,30 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 		h('p', { class: 'hint' }, 'Keys: j and k move, Enter opens, / searches, Delete deletes.'),
 	);
 
+	let accountId = '';
+	/** The account's reserved addresses and its domains, and the watched public addresses. */
+	let own: string[] = [];
+	let domains: string[] = [];
+	let watched: string[] = [];
 	let messages: MessageRecord[] = [];
+	let moreOlder = false;
 	let unread = 0;
 	const selected = new Set<string>();
 	const showTitle = () => (document.title = `${unread > 0 ? `(${unread}) ` : ''}Mail · Mailroom`);
+	const cursor = () => view.pages[view.pages.length - 1];
+	/** A message of a watched address rather than of the account (a public address is never the account's). */
+	const isWatched = (message: MessageRecord) => watched.includes(message.inbox);
+
+	/** Where the page after this one starts: past every row shown, source by source. */
+	const nextCursor = (): Cursor => {
+		const { shown, account, until } = cursor();
+		const next: Cursor = { shown: shown + messages.length, account, until: { ...until } };
+		for (const message of messages) {
+			if (view.address || isWatched(message)) next.until[message.inbox] = message.received;
+			else next.account++;
+		}
+		return next;
+	};
 
 	const draw = () => {
 		// A redraw (new mail arriving, say) keeps the ticks of the messages still shown.
@@ -72,28 +131,41 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 				? mailTable(messages, selected, () => (deleteSelected.disabled = selected.size === 0))
 				: h('p', {}, view.query ? 'No messages match.' : 'No messages yet.'),
 		);
-		const paged = !view.query && !view.address;
+		const paged = !view.query;
+		const first = cursor().shown;
 		newer.hidden = older.hidden = !paged;
-		newer.disabled = view.skip === 0;
-		older.disabled = messages.length < PAGE_SIZE;
-		range.textContent =
-			paged && messages.length ? `Messages ${view.skip + 1}–${view.skip + messages.length}` : `${messages.length} messages`;
-		deleteAll.hidden = !view.address;
+		newer.disabled = view.pages.length === 1;
+		older.disabled = !moreOlder;
+		range.textContent = paged && messages.length ? `Messages ${first + 1}–${first + messages.length}` : `${messages.length} messages`;
+		deleteAll.hidden = !view.address || watched.includes(view.address);
 		deleteAll.textContent = `Delete all of ${view.address}`;
 	};
 
+	/**
+	 * One page. Under a search: the search's answer. One address: its inbox, paged by `until`. All addresses: the account's
+	 * page and each watched address's next page (from its own `until`), merged newest first and cut to PAGE_SIZE. Each
+	 * source gave its newest PAGE_SIZE past the cursor, so the cut holds exactly the newest PAGE_SIZE of them all; the next
+	 * page starts, source by source, after the rows shown (nextCursor), so no message is skipped or shown twice.
+	 */
 	const load = async () => {
 		try {
+			const { account, until } = cursor();
+			const sources = view.query ? [] : view.address ? [view.address] : watched;
 			// The unread count comes with the account's page of mail, so that is read whatever else is shown.
-			const inbox = await getJson<{ messages: MessageRecord[]; unread: number }>(`/api/inbox?limit=${PAGE_SIZE}&skip=${view.skip}`);
+			const [inbox, ...lists] = await Promise.all([
+				getJson<{ messages: MessageRecord[]; unread: number }>(`/api/inbox?limit=${PAGE_SIZE}&skip=${account}`),
+				...sources.map((source) => getJson<MessageRecord[]>(inboxPath(source, until[source]))),
+			]);
 			unread = inbox.unread;
 			if (view.query) {
 				const found = await getJson<{ messages: MessageRecord[] }>(`/api/inbox-search?q=${enc(view.query)}`);
 				messages = found.messages.filter((message) => !view.address || message.inbox === view.address);
-			} else if (view.address) {
-				messages = await getJson<MessageRecord[]>(`/api/addresses/${enc(view.address)}/messages?limit=${PAGE_SIZE}`);
+				moreOlder = false;
 			} else {
-				messages = inbox.messages;
+				const merged = [...(view.address ? [] : inbox.messages), ...lists.flat()].sort(newestFirst);
+				messages = merged.slice(0, PAGE_SIZE);
+				const full = [view.address ? [] : inbox.messages, ...lists].some((page) => page.length === PAGE_SIZE);
+				moreOlder = merged.length > PAGE_SIZE || full;
 			}
 			draw();
 			showTitle();
@@ -102,26 +174,90 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 		}
 	};
 
-	const shows = (message: MessageRecord) => !view.query && view.skip === 0 && (!view.address || view.address === message.inbox);
+	// The socket brings the account's mail and the watched addresses', all of which "All addresses" lists.
+	const shows = (message: MessageRecord) => !view.query && view.pages.length === 1 && (!view.address || view.address === message.inbox);
 	const arrived = (message: MessageRecord) => {
 		if (messages.some((shown) => keyOf(shown) === keyOf(message))) return;
-		if (message.read !== true) unread++;
+		if (message.read !== true && !isWatched(message)) unread++;
 		showTitle();
 		live.ok(`New message from ${formatAddresses(message.from)}: ${message.subject || '(no subject)'}`);
 		if (!shows(message)) return;
+		// On the first page the next cursor is worked out from the rows shown, so the row pushed off is on the next page.
 		messages = [message, ...messages].slice(0, PAGE_SIZE);
+		moreOlder ||= messages.length === PAGE_SIZE;
 		draw();
 	};
 
+	const fillFilter = () => {
+		const option = (address: string) => h('option', { value: address }, address);
+		addressFilter.replaceChildren(h('option', { value: '' }, 'All addresses'), ...own.map(option));
+		if (watched.length) addressFilter.append(h('optgroup', { label: 'Watched' }, watched.map(option)));
+		addressFilter.value = own.includes(view.address) || watched.includes(view.address) ? view.address : '';
+	};
+
+	let stopSocket = () => {};
+	const listen = () => {
+		stopSocket();
+		delete watchSection.dataset.listening;
+		stopSocket = listenForMail(
+			{ account: true, addresses: watched.join(',') },
+			arrived,
+			(addresses) => (watchSection.dataset.listening = addresses.join(',')),
+		);
+	};
+
+	const drawWatchList = () =>
+		watchItems.replaceChildren(
+			...watched.map((address) => {
+				const remove = h('button', { type: 'button', class: 'secondary' }, 'Remove', hidden(` ${address} from the watch list`));
+				remove.addEventListener('click', () => setWatched(watched.filter((entry) => entry !== address)));
+				return h('li', {}, h('span', { class: 'watched-address' }, address), ' ', remove);
+			}),
+		);
+
+	/** A changed watch list: kept, shown, listened to (the socket reopened with the new list), and the list re-read. */
+	const setWatched = (addresses: string[]) => {
+		watched = addresses;
+		saveWatchList(accountId, watched);
+		drawWatchList();
+		status.clear();
+		if (view.address && !own.includes(view.address) && !watched.includes(view.address)) view.address = '';
+		fillFilter();
+		listen();
+		view.pages = [FIRST_PAGE];
+		void load();
+	};
+
+	watchForm.addEventListener('submit', (event) => {
+		event.preventDefault();
+		const address = watchInput.value.trim().toLowerCase();
+		const problem = watchProblem(address, watched, own, domains);
+		watchProblemLine.textContent = problem ?? '';
+		watchInput.setAttribute('aria-invalid', String(Boolean(problem)));
+		if (problem) return;
+		// The server decides whether the key may read it: another account's private address is refused (403).
+		void busy(watchForm.querySelector('button')!, async () => {
+			try {
+				await request(`/api/addresses/${enc(address)}/messages?limit=1`);
+			} catch (error) {
+				watchProblemLine.textContent = `${address} cannot be watched: ${error instanceof Error ? error.message : String(error)}`;
+				watchInput.setAttribute('aria-invalid', 'true');
+				return;
+			}
+			watchInput.value = '';
+			setWatched([...watched, address]);
+		});
+	});
 	searchForm.addEventListener('submit', (event) => {
 		event.preventDefault();
-		Object.assign(view, { query: search.value.trim(), address: addressFilter.value, skip: 0 });
+		Object.assign(view, { query: search.value.trim(), address: addressFilter.value, pages: [FIRST_PAGE] });
 		status.clear();
 		void load();
 	});
 	addressFilter.addEventListener('change', () => searchForm.requestSubmit());
-	newer.addEventListener('click', () => void busy(newer, () => ((view.skip = Math.max(0, view.skip - PAGE_SIZE)), load())));
-	older.addEventListener('click', () => void busy(older, () => ((view.skip += PAGE_SIZE), load())));
+	// Drawn again once busy() has enabled the button, which the page may have disabled (no older mail).
+	newer.addEventListener('click', () => void busy(newer, () => (view.pages.pop(), load())).then(draw));
+	older.addEventListener('click', () => void busy(older, () => (view.pages.push(nextCursor()), load())).then(draw));
 	const remove = async (chosen: MessageRecord[]) => {
 		if (
 			chosen.length === 0 ||
@@ -155,17 +291,31 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 		});
 	});
 
-	void getJson<ForwardingRecord[]>('/api/addresses').then((addresses) => {
-		addressFilter.append(...addresses.map((record) => h('option', { value: record._id }, record._id)));
-		addressFilter.value = view.address;
+	// The watch list is stored per account, so the account is known before the first page is read.
+	let closed = false;
+	void Promise.all([
+		getJson<Me>('/api/me'),
+		getJson<ForwardingRecord[]>('/api/addresses'),
+		getJson<{ _id: string }[]>('/api/domains'),
+	]).then(([me, addresses, ownDomains]) => {
+		if (closed) return;
+		accountId = me._id;
+		own = addresses.map((record) => record._id);
+		domains = ownDomains.map((domain) => domain._id);
+		watched = readWatchList(accountId);
+		drawWatchList();
+		fillFilter();
+		view.address = addressFilter.value;
+		listen();
+		void load();
 	}, status.error.bind(status));
-	void load();
-	const stopSocket = listenForMail({ account: true }, arrived);
+	fillFilter();
 	const stopKeys = listKeys(list, {
 		search: () => search.focus(),
 		remove: (index) => void remove([messages[index]]),
 	});
 	return () => {
+		closed = true;
 		stopSocket();
 		stopKeys();
 	};
@@ -213,7 +363,8 @@ function mailTable(messages: MessageRecord[], selected: Set<string>, changed: ()
 				{},
 				unread && h('span', { class: 'mark unread', title: 'Unread' }, '●', hidden(' unread')),
 				h('a', { href: messageHref(message) }, subject),
-				message.attachments?.length &&
+				// A socket's frame lists no attachments as [], so the length is compared (a bare 0 would be shown).
+				(message.attachments?.length ?? 0) > 0 &&
 					h('span', { class: 'mark attachment', title: 'Has attachments' }, paperclip(), hidden(' has attachments')),
 			),
 			message.inbox,
