@@ -1,9 +1,10 @@
 import { SCAN_LIMIT, SEARCH_LIMIT, type AccountInbox, type InboxFilter } from '../store';
 import type { SearchQuery } from '../../mail/search-query';
-import { matchesNothing, planFilter, planSearch, receivedIn, type Check, type SearchPlan } from '../search-plan';
+import { matchesNothing, planFilter, planSearch, receivedIn, type Check, type SearchPlan, type TextCheck } from '../search-plan';
+import { bodyWordQuery } from './body-words';
 import type { Db } from './database';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
-import { indexedText } from './search-index';
+import { indexedText, searchedText } from './search-index';
 
 /**
  * The account's sources of mail, as `source(name)` tables: its domains, and its private addresses outside them (their
@@ -20,6 +21,15 @@ const eachSource = (walk: (column: 'domain' | 'inbox') => string) => `
 
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = $1) OR m.domain IN (SELECT domain FROM domains WHERE owner = $1))`;
+
+/**
+ * How a search goes through messages_search: it compares entries one by one, newest first, for as long as that promises
+ * to fill the page soonest (about 7 µs an entry with a kilobyte body), then takes the rest from the indexes, which yield
+ * every match (a few µs each) and so are the faster way to a term that is rare. FIRST_WALK entries are compared first; then
+ * the rate of matches so far says how many more the page would take, and up to WALK_AT_MOST are walked if so.
+ */
+const FIRST_WALK = 1000;
+const WALK_AT_MOST = 6000;
 
 /** Values of a statement's parameters, $1 first, as conditions are written. */
 class Parameters {
@@ -61,6 +71,27 @@ function condition(check: Check, params: Parameters): string {
 }
 
 /**
+ * A text to find through the indexes, as a condition on `s`: the trigram index's columns with LIKE, the body through its
+ * words (compared with LIKE too unless the words decide), or compared for a body not indexed by words.
+ */
+function indexedCondition(check: TextCheck, params: Parameters): string {
+	const pattern = params.add(`%${indexedText(check.text)}%`);
+	const found = check.columns.map((column) => {
+		if (column !== 'body') return `s.${column} LIKE ${pattern}`;
+		const words = bodyWordQuery(searchedText(check.text))!;
+		const inWords = `s.body_words @@ ${params.add(words.tsquery)}::tsquery`;
+		const compared = `s.body LIKE ${pattern}`;
+		// Compared first, where the words do not decide: a match on LIKE is checked against the words (which the index
+		// needs) after it, and most candidates fail it, without reading their words.
+		return `${words.exact ? inWords : `(${compared} AND ${inWords})`} OR (s.body_words IS NULL AND ${compared})`;
+	});
+	return `(${found.join(' OR ')})`;
+}
+
+/** Whether the indexes can find the text: the body's words only hold word pieces of three characters or more. */
+const canFind = (check: TextCheck) => !check.columns.includes('body') || bodyWordQuery(searchedText(check.text)) !== undefined;
+
+/**
  * "Account-wide" reads: the mail of all private addresses and domains of an account, rendered as JSON by the database.
  * The listing merges walks of each domain's and address's index, newest first, instead of sorting the account's whole
  * mail; search and filter find terms through the trigram index of messages_search.
@@ -99,22 +130,91 @@ export class PostgresAccountInbox implements AccountInbox {
 	}
 
 	/**
-	 * With texts the trigram index can find, looks through all of the account's mail and takes the newest (by seq, as
-	 * SQLite takes its index's rowids). Otherwise looks at the newest SCAN_LIMIT messages of each of the account's domains
-	 * and inboxes in the range of `received` only, as SQLite does: a check matching nothing would else be made on all of them.
+	 * With texts the indexes can find, looks through all of the account's mail and takes the newest (by seq, as SQLite
+	 * takes its index's rowids): the newest entries one by one, then the older ones through the indexes (see FIRST_WALK).
+	 * Otherwise looks at the newest SCAN_LIMIT messages of each of the account's domains and inboxes in the range of
+	 * `received` only, as SQLite does: a check matching nothing would else be made on all of them.
 	 */
 	private async find(account: string, plan: SearchPlan): Promise<string> {
 		if (matchesNothing(plan)) return '[]';
+		// A term such as `a.b` has no word piece to find in bodies: it is looked for as a term too short for the index is.
+		const findable = plan.indexed.filter(canFind);
+		const checked = [...plan.indexed.filter((check) => !canFind(check)), ...plan.checks];
+		if (findable.length === 0) {
+			const params = new Parameters();
+			params.add(account);
+			const checks = checked.map((check) => condition(check, params));
+			return recordArray(await this.db.rows<RecordJsonRow>(this.scan(plan, checks, params), params.values));
+		}
+		const found: RecordJsonRow[] = [];
+		const compared = (params: Parameters) => [...findable, ...checked].map((check) => condition(check, params));
+		let [walked, walk, newerThan] = [0, FIRST_WALK, Infinity];
+		for (;;) {
+			const boundary = await this.seqBelow(newerThan, walk);
+			found.push(...(await this.entries(account, plan, { below: newerThan, from: boundary }, 'walk', compared, found.length)));
+			if (found.length === SEARCH_LIMIT || boundary === undefined) return recordArray(found);
+			walked += walk;
+			newerThan = boundary;
+			if (found.length === 0) break;
+			// The entries the rest of the page should take at the rate found so far, with a margin.
+			walk = Math.ceil(((SEARCH_LIMIT - found.length) * walked * 1.5) / found.length);
+			if (walk > WALK_AT_MOST) break;
+		}
+		found.push(
+			...(await this.entries(
+				account,
+				plan,
+				{ below: newerThan },
+				'indexes',
+				(params) => [...findable.map((check) => indexedCondition(check, params)), ...checked.map((check) => condition(check, params))],
+				found.length,
+			)),
+		);
+		return recordArray(found);
+	}
+
+	/** The seq of the entry `count` entries older than the newest below `newerThan` (starting there); none past the oldest. */
+	private async seqBelow(newerThan: number, count: number): Promise<number | undefined> {
+		const below = Number.isFinite(newerThan) ? 'WHERE seq < $1' : '';
+		return (
+			await this.db.row<{ seq: number }>(
+				`SELECT seq FROM messages_search ${below} ORDER BY seq DESC OFFSET ${count - 1} LIMIT 1`,
+				below ? [newerThan] : [],
+			)
+		)?.seq;
+	}
+
+	/**
+	 * The newest entries of messages_search with seq in `range` (below `below`, from `from` on) whose messages are the
+	 * account's and meet `conditions`, as many as the page still takes after `found`. `walk` compares the entries newest
+	 * first; `indexes` takes the indexes' matches and sorts them: it orders and bounds them by an expression rather than by
+	 * seq, the primary key, so that the planner can neither walk instead nor read all of the range, not knowing that
+	 * comparing each entry's words costs more. Each match's message is then looked up by itself, in that order, until the
+	 * page is full.
+	 */
+	private entries(
+		account: string,
+		plan: SearchPlan,
+		range: { below: number; from?: number },
+		way: 'walk' | 'indexes',
+		conditions: (params: Parameters) => string[],
+		found: number,
+	): Promise<RecordJsonRow[]> {
 		const params = new Parameters();
 		params.add(account);
-		const indexed = plan.indexed.map((check) => condition(check, params));
-		const checks = plan.checks.map((check) => condition(check, params));
-		const sql = indexed.length
-			? `SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.seq
-				WHERE ${[...indexed, ...checks, ...receivedIn(plan, 'm.received', params), OWNED].join(' AND ')}
-				ORDER BY s.seq DESC LIMIT ${SEARCH_LIMIT}`
-			: this.scan(plan, checks, params);
-		return recordArray(await this.db.rows<RecordJsonRow>(sql, params.values));
+		const newest = way === 'walk' ? 'seq' : 'seq + 0';
+		const bounds = [
+			...(Number.isFinite(range.below) ? [`${newest} < ${params.add(range.below)}`] : []),
+			...(range.from === undefined ? [] : [`${newest} >= ${params.add(range.from)}`]),
+		];
+		const where = [...conditions(params), ...receivedIn(plan, 'm.received', params), OWNED];
+		return this.db.rows<RecordJsonRow>(
+			`SELECT ${RECORD_JSON} FROM (SELECT *, ${newest} AS newest FROM messages_search
+					${bounds.length ? `WHERE ${bounds.join(' AND ')}` : ''} ORDER BY newest DESC) s
+				CROSS JOIN LATERAL (SELECT * FROM messages WHERE seq = s.seq OFFSET 0) m
+				WHERE ${where.join(' AND ')} ORDER BY s.newest DESC LIMIT ${SEARCH_LIMIT - found}`,
+			params.values,
+		);
 	}
 
 	/** Each source's newest SCAN_LIMIT messages in the range of `received`, checked, the newest SEARCH_LIMIT of all. */

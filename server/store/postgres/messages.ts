@@ -12,7 +12,7 @@ import { ContentPieces, piecedLength, storedText, type BodyKind } from './conten
 import { PostgresAttachmentStore } from './attachments';
 import { lockForStoring } from './locks';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
-import { SEARCH_COLUMNS, searchTextOf, type SearchText } from './search-index';
+import { SEARCH_COLUMNS, searchTextOf, searchValues, type SearchText } from './search-index';
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -40,7 +40,8 @@ const INSERT_RECORD = prepared('insert-record', INSERT_MESSAGE);
 const INSERT_INDEXED_RECORD = prepared(
 	'insert-indexed-record',
 	`WITH stored AS (${INSERT_MESSAGE} RETURNING seq)
-	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')}) SELECT seq, $19, $20, $21, $22, $23, $24 FROM stored`,
+	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
+		SELECT seq, ${searchValues((column) => `$${19 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
 );
 
 const INSERT_CONTENT = prepared(

@@ -1,24 +1,43 @@
 import type { AddressObject } from '../../schemas/message';
 import { SEARCH_BODY_CHARS, firstCharacters, foldCase, type SearchColumn } from '../search-plan';
 import type { Db } from './database';
+import { bodyLexemes } from './body-words';
 import { domainOf } from './locks';
 import { trigramText } from './trigram-text';
 
 /**
  * What account-wide search compares terms with, for one record, by column of messages_search (as SQLite's): its senders'
  * addresses and names, its To addresses and inbox, its To names, its subject, and the start of its text body. Folded
- * and spelt for the trigram index by JavaScript (see trigramText), as the terms are.
+ * and spelt for the trigram index by JavaScript (see trigramText), as the terms are; and the body's words as the word
+ * index takes them (see body-words.ts), or null for a body with too many to index.
  */
-export type SearchText = Record<SearchColumn, string>;
+export type SearchText = Record<SearchColumn, string> & { body_words: string | null };
 
 /** The columns of messages_search after seq, in the order the statements below list them. */
-export const SEARCH_COLUMNS: SearchColumn[] = ['sender', 'sender_names', 'recipients', 'recipient_names', 'subject', 'body'];
+export const SEARCH_COLUMNS: (keyof SearchText)[] = [
+	'sender',
+	'sender_names',
+	'recipients',
+	'recipient_names',
+	'subject',
+	'body',
+	'body_words',
+];
+
+/** SEARCH_COLUMNS' values as a statement gives them, from texts named `value(column)`: body_words' lexemes made a tsvector. */
+export const searchValues = (value: (column: keyof SearchText) => string): string =>
+	SEARCH_COLUMNS.map((column) =>
+		column === 'body_words' ? `array_to_tsvector(string_to_array(${value(column)}, ' '))` : value(column),
+	).join(', ');
 
 /**
  * A text (or a term) as messages_search holds it: well-formed as it is when read back from the database (a lone surrogate
  * becomes U+FFFD), folded, and spelt for the trigram index (which also leaves no NUL, which PostgreSQL text cannot hold).
  */
-export const indexedText = (text: string): string => trigramText(foldCase(wellFormed(text)));
+export const indexedText = (text: string): string => trigramText(searchedText(text));
+
+/** A text (or a term) well-formed and folded, as search compares it. */
+export const searchedText = (text: string): string => foldCase(wellFormed(text));
 
 const wellFormed = (text: string) => (/[\uD800-\uDFFF]/.test(text) ? Buffer.from(text).toString() : text);
 
@@ -35,12 +54,15 @@ export interface SharedSearchText {
 
 /** The search text of each record of a message, made once per message: only the inbox differs between its records. */
 export function searchTextOf(message: SharedSearchText): (inbox: string) => SearchText {
+	const body = searchedText(firstCharacters(message.bodyStart, SEARCH_BODY_CHARS));
 	const shared = {
 		sender: indexedText(joined(message.from, 'address')),
 		sender_names: indexedText(joined(message.from, 'name')),
 		recipient_names: indexedText(joined(message.to, 'name')),
 		subject: indexedText(message.subject),
-		body: indexedText(firstCharacters(message.bodyStart, SEARCH_BODY_CHARS)),
+		body: trigramText(body),
+		// Lexemes hold no spaces: joined by them, a body's travel as one text.
+		body_words: bodyLexemes(body)?.join(' ') ?? null,
 	};
 	const toAddresses = joined(message.to, 'address');
 	return (inbox) => ({ ...shared, recipients: indexedText(`${toAddresses} ${inbox}`) });
@@ -157,11 +179,21 @@ export class SearchIndex {
 				bodyStart: row.body.toString(),
 			})(row.inbox),
 		);
-		await this.tx.run(
-			`INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
-				SELECT * FROM unnest($1::bigint[], ${SEARCH_COLUMNS.map((_, i) => `$${i + 2}::text[]`).join(', ')})
-				ON CONFLICT (seq) DO NOTHING`,
-			[rows.map((row) => row.seq), ...SEARCH_COLUMNS.map((column) => texts.map((text) => text[column]))],
+		await insertEntries(
+			this.tx,
+			rows.map((row) => row.seq),
+			texts,
 		);
 	}
+}
+
+/** Enters the search texts of the messages `seqs` in messages_search, in one statement (an entry there already stays). */
+export async function insertEntries(db: Db, seqs: number[], texts: SearchText[]): Promise<void> {
+	await db.run(
+		`INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
+			SELECT seq, ${searchValues((column) => column)}
+			FROM unnest($1::bigint[], ${SEARCH_COLUMNS.map((_, i) => `$${i + 2}::text[]`).join(', ')}) AS entry (seq, ${SEARCH_COLUMNS.join(', ')})
+			ON CONFLICT (seq) DO NOTHING`,
+		[seqs, ...SEARCH_COLUMNS.map((column) => texts.map((text) => text[column]))],
+	);
 }

@@ -146,6 +146,45 @@ describe.each(ENGINES)('account-wide search with the query language (%s)', (engi
 	});
 });
 
+describe.each(ENGINES)('account-wide search of words long, short and many (%s)', (engine) => {
+	const store = storePerBlock(engine);
+	let account: string;
+	const search = async (query: string) => subjectsIn(await store().accountInbox.search(account, parseSearchQuery(query)));
+	// 16,000 distinct four-letter tokens in one run: more word suffixes than PostgreSQL's word index takes for one body.
+	const run = Array.from({ length: 16_000 }, (_, i) => i.toString(36).padStart(4, 'q')).join('');
+
+	beforeAll(async () => {
+		const { accounts, domains } = store();
+		account = (await accounts.create('owner')).id;
+		await domains.claim('words.test', account);
+		const deliver = (subject: string, text: string) => insert(store(), mailTo(['any@words.test'], { subject, text }));
+		await deliver('Long word', 'Mary Poppins sings supercalifragilisticexpialidocious.');
+		await deliver('Versions', 'Released as 1.2.3 (a.b) today');
+		await deliver('One long run', `Starts plainly: ${run} and ends in zanzibar`);
+	});
+
+	it('finds any part of a word longer than the word index keeps', async () => {
+		expect(await search('supercalifragilisticexpialidocious')).toEqual(['Long word']);
+		expect(await search('califragilisticexpiali')).toEqual(['Long word']);
+		expect(await search('docious')).toEqual(['Long word']);
+		expect(await search('supercalifragilisticexpialidociousness')).toEqual([]);
+		expect(await search('"sings supercalifragilisticexpialidocious."')).toEqual(['Long word']);
+	});
+
+	it('finds terms with no word of three characters', async () => {
+		expect(await search('1.2.3')).toEqual(['Versions']);
+		expect(await search('(a.b)')).toEqual(['Versions']);
+		expect(await search('1.2.4')).toEqual([]);
+	});
+
+	it('finds words in a body with more distinct text than the word index takes', async () => {
+		expect(await search('plainly')).toEqual(['One long run']);
+		expect(await search('zanzibar')).toEqual(['One long run']);
+		expect(await search(run.slice(40_000, 40_010))).toEqual(['One long run']);
+		expect(await search(`${run.slice(40_000, 40_010)}é`)).toEqual([]);
+	});
+});
+
 describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) => {
 	let store: TestStore;
 	let account: string;
@@ -156,8 +195,8 @@ describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) 
 		store = await openTestStore(engine);
 		account = (await store.accounts.create('owner')).id;
 		await store.domains.claim('big.test', account);
-		const deliver = (subject: string, at: number) => {
-			const raw = Buffer.from(`From: a@sender.test\r\nTo: x@big.test\r\nSubject: ${subject}\r\n\r\nhi\r\n`);
+		const deliver = (subject: string, at: number, body = 'hi') => {
+			const raw = Buffer.from(`From: a@sender.test\r\nTo: x@big.test\r\nSubject: ${subject}\r\n\r\n${body}\r\n`);
 			return {
 				raw,
 				parsed: parseSimpleMessage(raw)!,
@@ -169,9 +208,13 @@ describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) 
 			};
 		};
 		// The oldest message is the only one with "zq" in it, and it lies beyond the scan window.
+		// Every 50th message says "fiftieth", every 200th "twohundredth": terms found often, and seldom.
 		await store.transaction(async ({ messages }) => {
-			await messages.insert(deliver('old zq', 0));
-			for (let i = 1; i <= SCAN_LIMIT + 10; i++) await messages.insert(deliver(`filler ${i}`, i));
+			await messages.insert(deliver('old zq', 0, 'the oldest message mentions a quagmire'));
+			for (let i = 1; i <= SCAN_LIMIT + 10; i++) {
+				const body = [i % 50 === 0 ? 'the fiftieth' : '', i % 200 === 0 ? 'the twohundredth' : ''].join(' ');
+				await messages.insert(deliver(`filler ${i}`, i, body || 'hi'));
+			}
 		});
 	}, 180_000);
 	afterAll(() => store.close());
@@ -186,6 +229,17 @@ describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) 
 	it('finds a longer term in all of the mail, through the full-text index', async () => {
 		expect(await search('old zq')).toEqual(['old zq']);
 		expect(await search('"old zq"')).toEqual(['old zq']);
+		expect(await search('quagmire')).toEqual(['old zq']);
+		expect(await search('"a quagmire"')).toEqual(['old zq']);
+	});
+
+	it('gives the newest matches, whether a term is frequent or rare', async () => {
+		const newest = (every: number, count: number) =>
+			Array.from({ length: count }, (_, k) => `filler ${(Math.floor((SCAN_LIMIT + 10) / every) - k) * every}`);
+		expect(await search('fiftieth')).toEqual(newest(50, 100));
+		expect(await search('twohundredth')).toEqual(newest(200, Math.floor((SCAN_LIMIT + 10) / 200)));
+		expect(await search('twohundredth fiftieth')).toEqual(newest(200, Math.floor((SCAN_LIMIT + 10) / 200)));
+		expect(await search('"the twohundredth"')).toEqual(newest(200, Math.floor((SCAN_LIMIT + 10) / 200)));
 	});
 
 	it('looks in the dates asked for when the index cannot help: the scan window starts at before:', async () => {
