@@ -28,7 +28,7 @@ const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = $1) OR m.d
  * every match (a few µs each) and so are the faster way to a term that is rare. FIRST_WALK entries are compared first; then
  * the rate of matches so far says how many more the page would take, and up to WALK_AT_MOST are walked if so.
  */
-const FIRST_WALK = 1000;
+const FIRST_WALK = 250;
 const WALK_AT_MOST = 6000;
 
 /** Values of a statement's parameters, $1 first, as conditions are written. */
