@@ -22,7 +22,7 @@ const KEPT_DATABASE = 'mailroom_scale';
 const REQUESTS = {
 	list: 'list an inbox (100 newest)',
 	text: 'read a message text',
-	search: 'search the account (to, from, subject)',
+	search: 'search the account for a word (addresses, names, subject, body)',
 	query: 'search the account with operators (to:, is:unread, after:, -)',
 } as const;
 type Request = keyof typeof REQUESTS;
