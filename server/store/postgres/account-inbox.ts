@@ -173,7 +173,7 @@ export class PostgresAccountInbox implements AccountInbox {
 		return recordArray(found);
 	}
 
-	/** The seq of the entry `count` entries older than the newest below `newerThan` (starting there); none past the oldest. */
+	/** The seq of the `count`th newest entry below `newerThan`: the oldest a walk of `count` entries reaches; none if fewer are left. */
 	private async seqBelow(newerThan: number, count: number): Promise<number | undefined> {
 		const below = Number.isFinite(newerThan) ? 'WHERE seq < $1' : '';
 		return (
