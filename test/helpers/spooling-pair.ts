@@ -6,6 +6,12 @@ import { fetchRaw, type RawResponse } from './raw-http';
 import { queryValue } from './database';
 
 /**
+ * Parsing a few MB of HTML can take longer than the default 30 s on a loaded machine: the message would then be stored
+ * unparsed, without the bodies whose pieces these tests read. The time limit itself is tested in parser-pool's tests.
+ */
+const PARSE_TIMEOUT_MS = 5 * 60_000;
+
+/**
  * Two servers for the same mail: one spools a message of 64 KB or more (its bodies of 1 MB or more stored in pieces),
  * the other keeps every message in memory, so a route's answers for the two show that reading pieces changes nothing.
  */
@@ -17,8 +23,8 @@ export class SpoolingPair {
 
 	static async start(): Promise<SpoolingPair> {
 		return new SpoolingPair(
-			await startTestMailroom({ spoolThreshold: 64 * 1024 }),
-			await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024 }),
+			await startTestMailroom({ spoolThreshold: 64 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
+			await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
 		);
 	}
 
