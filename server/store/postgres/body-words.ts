@@ -9,6 +9,8 @@
  * characters, or a longer one, is narrowed the same way by each of its word pieces and then compared with `LIKE`.
  */
 
+import { firstCharacters } from '../search-plan';
+
 /** Letters, digits and combining marks, as Unicode classifies them: what words are made of. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -23,8 +25,6 @@ export const LEXEME_CHARS = 16;
  * 1 MB. A body over it (a long run of distinct text, such as base64) is not indexed by words and is compared instead.
  */
 export const LEXEME_BUDGET = 200_000;
-
-const firstChars = (text: string, count: number) => [...text].slice(0, count).join('');
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -60,6 +60,6 @@ export function bodyWordQuery(folded: string): BodyWordQuery | undefined {
 	const pieces = [...folded.matchAll(WORD)].map(([piece]) => piece).filter((piece) => [...piece].length >= SHORTEST_PIECE);
 	if (pieces.length === 0) return undefined;
 	// Word pieces hold no quote, backslash or colon: quoted, they are read as they are.
-	const tsquery = pieces.map((piece) => `'${firstChars(piece, LEXEME_CHARS)}':*`).join(' & ');
+	const tsquery = pieces.map((piece) => `'${firstCharacters(piece, LEXEME_CHARS)}':*`).join(' & ');
 	return { tsquery, exact: pieces.length === 1 && pieces[0] === folded && [...folded].length <= LEXEME_CHARS };
 }

