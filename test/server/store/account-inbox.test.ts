@@ -146,12 +146,13 @@ describe.each(ENGINES)('account-wide search with the query language (%s)', (engi
 	});
 });
 
+// 16,000 distinct four-letter tokens in one run: more word suffixes than PostgreSQL's word index takes for one body.
+const run = Array.from({ length: 16_000 }, (_, i) => i.toString(36).padStart(4, 'q')).join('');
+
 describe.each(ENGINES)('account-wide search of words long, short and many (%s)', (engine) => {
 	const store = storePerBlock(engine);
 	let account: string;
 	const search = async (query: string) => subjectsIn(await store().accountInbox.search(account, parseSearchQuery(query)));
-	// 16,000 distinct four-letter tokens in one run: more word suffixes than PostgreSQL's word index takes for one body.
-	const run = Array.from({ length: 16_000 }, (_, i) => i.toString(36).padStart(4, 'q')).join('');
 
 	beforeAll(async () => {
 		const { accounts, domains } = store();
@@ -210,6 +211,7 @@ describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) 
 		// The oldest message is the only one with "zq" in it, and it lies beyond the scan window.
 		// Every 10th message says "tenth", every 200th "twohundredth": terms found often, and seldom.
 		await store.transaction(async ({ messages }) => {
+			await messages.insert(mailTo(['x0@big.test'], { subject: 'filler run', text: run }, new Date(1_700_000_000_000 - 1)));
 			await messages.insert(deliver('old zq', 0, 'the oldest message mentions a quagmire'));
 			for (let i = 1; i <= SCAN_LIMIT + 10; i++) {
 				const body = [i % 10 === 0 ? 'the tenth' : '', i % 200 === 0 ? 'the twohundredth' : ''].join(' ');
@@ -231,6 +233,8 @@ describe.each(ENGINES)('account-wide search over a large domain (%s)', (engine) 
 		expect(await search('"old zq"')).toEqual(['old zq']);
 		expect(await search('quagmire')).toEqual(['old zq']);
 		expect(await search('"a quagmire"')).toEqual(['old zq']);
+		// A body with more distinct text than the word index takes, beyond the entries a search walks.
+		expect(await search(run.slice(40_000, 40_010))).toEqual(['filler run']);
 	});
 
 	it('gives the newest matches, whether a term is frequent or rare', async () => {
