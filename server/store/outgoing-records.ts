@@ -67,8 +67,13 @@ export function settledBy(record: OutgoingRecord, outcomes: Map<string, Outcome>
 	return { recipients, status: overallStatus(recipients), lastError };
 }
 
-/** The recipients with those of `addresses` delivered (their local copies stored). */
-export const deliveredTo = (record: OutgoingRecord, addresses: string[]): OutgoingRecipient[] =>
-	record.recipients.map((recipient) =>
+/**
+ * What storing local copies for `addresses` makes of a sent message: those recipients delivered, and its status. The status
+ * changes with them, so a reader never sees every recipient delivered while the message still reads as queued.
+ */
+export function deliveredTo(record: OutgoingRecord, addresses: string[]): Pick<Settled, 'recipients' | 'status'> {
+	const recipients = record.recipients.map((recipient): OutgoingRecipient =>
 		addresses.includes(recipient.address) ? { ...recipient, status: 'delivered', error: null } : recipient,
 	);
+	return { recipients, status: overallStatus(recipients) };
+}

@@ -308,7 +308,10 @@ export interface OutgoingStore {
 	 * when it is null (retries used up). The outbox entry goes once nothing is pending.
 	 */
 	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord>;
-	/** Marks local recipients delivered; runs inside the ingest transaction that stores their copies. */
+	/**
+	 * Marks local recipients delivered, and the message once none is pending; runs inside the ingest transaction that stores
+	 * their copies.
+	 */
 	markDelivered(id: string, addresses: string[]): Promise<void>;
 }
 

@@ -102,8 +102,12 @@ export class PostgresOutgoingStore implements OutgoingStore {
 
 	markDelivered(id: string, addresses: string[]): Promise<void> {
 		return this.db.transaction(async (tx) => {
-			const recipients = deliveredTo((await lockedRecord(tx, id))!, addresses);
-			await tx.run('UPDATE outgoing_messages SET recipients_json = $1 WHERE id = $2', [JSON.stringify(recipients), id]);
+			const { recipients, status } = deliveredTo((await lockedRecord(tx, id))!, addresses);
+			await tx.run('UPDATE outgoing_messages SET recipients_json = $1, status = $2 WHERE id = $3', [
+				JSON.stringify(recipients),
+				status,
+				id,
+			]);
 		});
 	}
 }

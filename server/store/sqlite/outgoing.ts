@@ -107,8 +107,10 @@ export class SqliteOutgoingStore implements OutgoingStore {
 	}
 
 	async markDelivered(id: string, addresses: string[]): Promise<void> {
-		const recipients = deliveredTo(this.getNow(id)!, addresses);
-		this.db.prepare('UPDATE outgoing_messages SET recipients_json = ? WHERE id = ?').run(JSON.stringify(recipients), id);
+		const { recipients, status } = deliveredTo(this.getNow(id)!, addresses);
+		this.db
+			.prepare('UPDATE outgoing_messages SET recipients_json = ?, status = ? WHERE id = ?')
+			.run(JSON.stringify(recipients), status, id);
 	}
 
 	private getNow(id: string): OutgoingRecord | undefined {

@@ -154,12 +154,19 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		expect(await query(current(), 'SELECT * FROM outbox')).toEqual([]);
 	});
 
-	it('marks local recipients delivered inside the transaction that stores their copies', async () => {
+	it('marks local recipients delivered inside the transaction that stores their copies, and the message once none is pending', async () => {
 		const { outgoing } = current();
 		const sent = message(['a@local.test', 'b@remote.test']);
 		await outgoing.record(sent, leaseTo('node-a'));
 		await current().transaction((parts) => parts.outgoing.markDelivered(sent.id, ['a@local.test']));
+		expect(await outgoing.get(sent.id)).toMatchObject({ status: 'queued' });
 		expect((await outgoing.get(sent.id))?.recipients.map((r) => r.status)).toEqual(['delivered', 'queued']);
+
+		const local = message(['c@local.test', 'd@local.test']);
+		await outgoing.record(local, leaseTo('node-a'));
+		await current().transaction((parts) => parts.outgoing.markDelivered(local.id, ['c@local.test', 'd@local.test']));
+		// Read before the attempt settles: the status moved with the recipients.
+		expect(await outgoing.get(local.id)).toMatchObject({ status: 'delivered', attempts: 0 });
 	});
 
 	it('lists sent mail newest first, and deletes the settled mail older than a time', async () => {
