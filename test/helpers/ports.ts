@@ -1,14 +1,35 @@
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { waitFor } from './webhook-receiver';
 
-/** A port on 127.0.0.1 on which nothing listens (for now): for a server to start on, or a peer that is down. */
-export function freePort(): Promise<number> {
+/**
+ * The first port the kernel hands out by itself (to `listen(0)` and to outgoing connections). A port chosen below it cannot
+ * be taken by another test's client socket or ephemeral server between our probe and the server that listens on it.
+ */
+const EPHEMERAL_START = (() => {
+	try {
+		return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]) || 32768;
+	} catch {
+		return 32768;
+	}
+})();
+const LOWEST = 10000;
+
+/** Resolves whether a listener could bind 127.0.0.1:port just now. */
+function bindable(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
-		const probe = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as AddressInfo;
-			probe.close(() => resolve(port));
-		});
+		const probe = createServer();
+		probe.once('error', () => resolve(false));
+		probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
 	});
+}
+
+/** A port on 127.0.0.1 on which nothing listens (for now): for a server to start on, or a peer that is down. */
+export async function freePort(): Promise<number> {
+	for (;;) {
+		const port = LOWEST + Math.floor(Math.random() * (EPHEMERAL_START - LOWEST));
+		if (await bindable(port)) return port;
+	}
 }
 
 /** Whether something accepts connections on host:port now. */
