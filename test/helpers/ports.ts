@@ -13,7 +13,9 @@ const EPHEMERAL_START = (() => {
 		return 32768;
 	}
 })();
-const LOWEST = 10000;
+const LOWEST = 10_000;
+/** Above the ports chosen from; were the kernel's range to start low, ports in it are chosen (racy, but never none). */
+const HIGHEST = Math.max(EPHEMERAL_START, LOWEST + 10_000);
 
 /** Resolves whether a listener could bind 127.0.0.1:port just now. */
 function bindable(port: number): Promise<boolean> {
@@ -27,7 +29,7 @@ function bindable(port: number): Promise<boolean> {
 /** A port on 127.0.0.1 on which nothing listens (for now): for a server to start on, or a peer that is down. */
 export async function freePort(): Promise<number> {
 	for (;;) {
-		const port = LOWEST + Math.floor(Math.random() * (EPHEMERAL_START - LOWEST));
+		const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST));
 		if (await bindable(port)) return port;
 	}
 }
