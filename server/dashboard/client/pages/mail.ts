@@ -258,19 +258,28 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 	// Drawn again once busy() has enabled the button, which the page may have disabled (no older mail).
 	newer.addEventListener('click', () => void busy(newer, () => (view.pages.pop(), load())).then(draw));
 	older.addEventListener('click', () => void busy(older, () => (view.pages.push(nextCursor()), load())).then(draw));
+	/** Deleted rows leave the list with the status line that says so, not only once the page is read again. */
+	const drop = (deleted: (message: MessageRecord) => boolean) => {
+		messages = messages.filter((message) => !deleted(message));
+		draw();
+	};
 	const remove = async (chosen: MessageRecord[]) => {
 		if (
 			chosen.length === 0 ||
 			!confirm(`Delete ${chosen.length === 1 ? 'this message' : `these ${chosen.length} messages`}? This cannot be undone.`)
 		)
 			return;
+		const deleted = new Set<string>();
 		try {
-			for (const message of chosen)
+			for (const message of chosen) {
 				await request(`/api/addresses/${enc(message.inbox)}/messages/${enc(message._id)}`, { method: 'DELETE' });
+				deleted.add(keyOf(message));
+			}
 			status.ok(chosen.length === 1 ? 'Deleted 1 message.' : `Deleted ${chosen.length} messages.`);
 		} catch (error) {
 			status.error(error);
 		}
+		drop((message) => deleted.has(keyOf(message)));
 		await load();
 	};
 	deleteSelected.addEventListener(
@@ -284,6 +293,7 @@ export function mailPage(root: HTMLElement, [address, messageId]: string[]): (()
 			try {
 				await request(`/api/addresses/${enc(address)}/messages`, { method: 'DELETE' });
 				status.ok(`Deleted all messages of ${address}.`);
+				drop((message) => message.inbox === address);
 			} catch (error) {
 				status.error(error);
 			}
