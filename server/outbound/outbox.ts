@@ -48,6 +48,11 @@ export class Outbox {
 	private looking = false;
 	private lookAgain = false;
 	private closed = false;
+	/**
+	 * Entries whose attempt failed before it was settled (the database went away): this node still holds their leases, so
+	 * no node would take them up before the leases ran out. They are given back before the next claim, which takes them again.
+	 */
+	private readonly unsettled = new Set<string>();
 
 	constructor(private readonly options: OutboxOptions) {
 		// Forwards recorded with incoming mail (leased to this node) get their first attempt once that mail is durable.
@@ -73,7 +78,9 @@ export class Outbox {
 	/** One attempt at every pending recipient of an entry this node holds (just recorded, or due). */
 	attempt(id: string): Promise<OutgoingRecord | undefined> {
 		const run = this.run(id).catch((err: Error) => {
-			if (!this.closed) this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
+			if (this.closed) return undefined;
+			this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
+			this.unsettled.add(id);
 			return undefined;
 		});
 		this.running.add(run);
@@ -173,6 +180,11 @@ export class Outbox {
 
 	private async lookForDue(): Promise<void> {
 		const { store } = this.options;
+		if (this.unsettled.size) {
+			const ids = [...this.unsettled];
+			await store.releaseLeases(this.options.node, ids);
+			for (const id of ids) this.unsettled.delete(id);
+		}
 		// One moment for both questions: what fell due between them would be neither claimed nor next (nextDue looks after
 		// `now`), and would wait a whole lease on a database slower to answer than a short retry delay.
 		const now = Date.now();

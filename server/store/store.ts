@@ -298,8 +298,8 @@ export interface OutgoingStore {
 	claimDue(now: number, limit: number, lease: Lease): Promise<string[]>;
 	/** Extends the leases `lease.node` holds to `lease.until` (while attempts run long). */
 	renewLeases(lease: Lease): Promise<void>;
-	/** Gives up the leases of a node (stopping): its entries are due again at once for any node. */
-	releaseLeases(node: string): Promise<void>;
+	/** Gives up leases of a node (all of them when stopping, or those of `ids`): those entries are due again at once for any node. */
+	releaseLeases(node: string, ids?: string[]): Promise<void>;
 	/** The earliest time after `now` when an entry becomes due (a lease running out included); undefined when there is none. */
 	nextDue(now: number): Promise<number | undefined>;
 	entry(id: string): Promise<OutboxEntry | undefined>;

@@ -87,6 +87,11 @@ function hostOf(url: string): string {
  */
 export class WebhookDispatcher {
 	private readonly held = new Set<string>();
+	/**
+	 * Deliveries whose attempt could not be recorded (the database went away): this node still holds their leases, so no
+	 * node would take them up before the leases ran out. They are given back before the next claim, which takes them again.
+	 */
+	private readonly unrecorded = new Set<string>();
 	private readonly hosts = new Map<string, HostQueue>();
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly random: () => number;
@@ -173,6 +178,11 @@ export class WebhookDispatcher {
 		const { deliveries, node } = this.options;
 		const now = Date.now();
 		this.backlogged = false;
+		if (this.unrecorded.size) {
+			const ids = [...this.unrecorded];
+			await deliveries.releaseLeases(node, ids);
+			for (const id of ids) this.unrecorded.delete(id);
+		}
 		let page: DeliveryRow[];
 		do {
 			page = await deliveries.claim(now, PAGE, leaseOf(node, this.options.lease));
@@ -215,6 +225,7 @@ export class WebhookDispatcher {
 			const run: Promise<void> = this.attempt(delivery, freeSlot)
 				.catch((err: Error) => {
 					this.options.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded; retrying later');
+					this.unrecorded.add(delivery.id);
 					this.wake(Date.now() + ERROR_BACKOFF_MS);
 				})
 				.finally(() => {

@@ -68,8 +68,10 @@ export class PostgresOutgoingStore implements OutgoingStore {
 		await this.db.run('UPDATE outbox SET lease_until = $2 WHERE lease_node = $1', [lease.node, lease.until]);
 	}
 
-	async releaseLeases(node: string): Promise<void> {
-		await this.db.run('UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = $1', [node]);
+	async releaseLeases(node: string, ids?: string[]): Promise<void> {
+		const release = 'UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = $1';
+		if (ids === undefined) await this.db.run(release, [node]);
+		else await this.db.run(`${release} AND message_id = ANY($2::text[])`, [node, ids]);
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {

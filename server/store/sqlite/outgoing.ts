@@ -69,8 +69,10 @@ export class SqliteOutgoingStore implements OutgoingStore {
 		this.db.prepare('UPDATE outbox SET lease_until = ? WHERE lease_node = ?').run(lease.until, lease.node);
 	}
 
-	async releaseLeases(node: string): Promise<void> {
-		this.db.prepare('UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = ?').run(node);
+	async releaseLeases(node: string, ids?: string[]): Promise<void> {
+		const release = 'UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = ?';
+		if (ids === undefined) this.db.prepare(release).run(node);
+		else this.db.prepare(`${release} AND message_id IN (SELECT value FROM json_each(?))`).run(node, JSON.stringify(ids));
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
+import type { WebhookDelivery } from 'mailroom-server/dist/schemas/webhook';
 import { dataDirs } from '../../helpers/mailroom';
 import { type ServeProcess } from '../../helpers/mailroom-cli';
 import { enc } from '../../helpers/messages';
-import { loggedErrors, reserve, sendTo, startNode, stopNode } from '../../helpers/nodes';
+import { admin, loggedErrors, reserve, sendTo, startNode, stopNode } from '../../helpers/nodes';
 import { startOwnPostgres, type OwnPostgres } from '../../helpers/postgres';
+import { startTestRelay } from '../../helpers/smtp-relay';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
 /**
@@ -111,6 +114,67 @@ describe('the database going away', () => {
 		// made again once its lease runs out: at least once).
 		for (const node of nodes) {
 			expect(loggedErrors(node).filter((line) => !line.includes('"webhook attempt could not be recorded; retrying later"'))).toEqual([]);
+		}
+	}, 90_000);
+});
+
+describe('work under way as the database goes away', () => {
+	it('is made again soon after it is back, not once its lease has run out', async () => {
+		// One node of its own, on the default lease (60 s): a retry that waited for the lease would come far too late here.
+		const databaseUrl = await postgres.newDatabase();
+		let releaseRelay!: () => void;
+		const relayHeld = new Promise<void>((resolve) => (releaseRelay = resolve));
+		const relay = await startTestRelay({ hold: () => (relay.received.length === 0 ? relayHeld : undefined) });
+		const hooks = new WebhookReceiver();
+		await hooks.listen();
+		// The first webhook request is answered after the database has gone away, so its outcome cannot be recorded.
+		hooks.reply = (_request, index) => (index === 0 ? { status: 200, delayMs: 3000 } : { status: 200 });
+		const node = await startNode(databaseUrl, newDataDir(), ['--relay-url', relay.url]);
+		try {
+			// The admin's account, as only an admin may have webhooks sent to 127.0.0.1.
+			const senderKey = await node.key();
+			await admin(databaseUrl, 'credits', 'add', 'admin', '5');
+			await reserve(node, senderKey, 'busy@outage.test', { webhook: `${hooks.url}/hook` });
+			const [messageId] = await sendTo(node, { to: 'busy@outage.test', subject: 'hooked' });
+			// The outgoing message's first attempt is held at the relay; the request answers once the attempt is over.
+			const sending = node
+				.api<OutgoingRecord>('/api/outgoing-messages', {
+					method: 'POST',
+					key: senderKey,
+					body: { from: 'busy@outage.test', to: 'far@remote.test', subject: 'relayed', text: 'relayed' },
+				})
+				.catch((err: Error) => err);
+			await waitFor(() => hooks.requests.length === 1, 'the webhook attempt to be under way');
+
+			await postgres.halt();
+			releaseRelay();
+			await waitFor(() => relay.received.length === 1, 'the relay to take the message');
+			await waitFor(
+				() =>
+					['webhook attempt could not be recorded', 'outgoing delivery attempt failed'].every((error) =>
+						loggedErrors(node).some((line) => line.includes(error)),
+					),
+				'both attempts to fail to be recorded',
+			);
+			await sending;
+			await postgres.resume();
+
+			// At least once: each is made again (the receiver and the relay see it twice) and then recorded.
+			await waitFor(() => hooks.requests.length === 2, 'the webhook attempt made again', 20_000);
+			await waitFor(() => relay.received.length === 2, 'the relay attempt made again', 20_000);
+			const hookStatus = `/api/addresses/${enc('busy@outage.test')}/messages/${messageId}/webhook-status`;
+			await waitFor(
+				async () => (await node.api<WebhookDelivery>(hookStatus, { key: senderKey })).body.status === 'delivered',
+				'the webhook delivery recorded delivered',
+			);
+			await waitFor(
+				async () => (await node.api<OutgoingRecord[]>('/api/outgoing-messages', { key: senderKey })).body[0]?.status === 'delivered',
+				'the outgoing message recorded delivered',
+			);
+		} finally {
+			await stopNode(node);
+			await relay.close();
+			await hooks.close();
 		}
 	}, 90_000);
 });

@@ -104,7 +104,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		}
 	});
 
-	it('renews and releases the leases of a node, and says when the next entry is due, a lease running out included', async () => {
+	it('renews and releases the leases of a node (all, or those named), and says when the next entry is due, a lease running out included', async () => {
 		const { outgoing } = current();
 		expect(await outgoing.nextDue(NOW)).toBeUndefined();
 		const later = await queued(NOW + 5000);
@@ -115,7 +115,10 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		await outgoing.renewLeases(leaseTo('node-a', NOW + 9000));
 		expect(await outgoing.nextDue(NOW + 1000)).toBe(NOW + 5000);
 		expect(await outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([later]);
-		await outgoing.releaseLeases('node-a');
+		// Named leases: only those the node holds, and only those named (node-b keeps `later`, node-a keeps `soon`).
+		await outgoing.releaseLeases('node-b', [soon]);
+		expect(await outgoing.claimDue(NOW + 6000, 10, leaseTo('node-c'))).toEqual([]);
+		await outgoing.releaseLeases('node-a', [soon]);
 		expect(await outgoing.claimDue(NOW + 6000, 10, leaseTo('node-b'))).toEqual([soon]);
 		await outgoing.releaseLeases('node-b');
 		expect(await outgoing.nextDue(NOW + 6000)).toBeUndefined();
