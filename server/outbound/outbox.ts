@@ -3,6 +3,7 @@ import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
 import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
+import { UnrecordedWork } from '../store/unrecorded-work';
 import type { Relay } from './relay';
 
 export interface OutboxOptions {
@@ -48,11 +49,7 @@ export class Outbox {
 	private looking = false;
 	private lookAgain = false;
 	private closed = false;
-	/**
-	 * Entries whose attempt failed before it was settled (the database went away): this node still holds their leases, so
-	 * no node would take them up before the leases ran out. They are given back before the next claim, which takes them again.
-	 */
-	private readonly unsettled = new Set<string>();
+	private readonly unsettled = new UnrecordedWork(ERROR_BACKOFF_MS);
 
 	constructor(private readonly options: OutboxOptions) {
 		// Forwards recorded with incoming mail (leased to this node) get their first attempt once that mail is durable.
@@ -80,7 +77,7 @@ export class Outbox {
 		const run = this.run(id).catch((err: Error) => {
 			if (this.closed) return undefined;
 			this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
-			this.unsettled.add(id);
+			this.unsettled.add(id, Date.now());
 			return undefined;
 		});
 		this.running.add(run);
@@ -180,21 +177,17 @@ export class Outbox {
 
 	private async lookForDue(): Promise<void> {
 		const { store } = this.options;
-		if (this.unsettled.size) {
-			const ids = [...this.unsettled];
-			await store.releaseLeases(this.options.node, ids);
-			for (const id of ids) this.unsettled.delete(id);
-		}
 		// One moment for both questions: what fell due between them would be neither claimed nor next (nextDue looks after
 		// `now`), and would wait a whole lease on a database slower to answer than a short retry delay.
 		const now = Date.now();
+		await this.unsettled.giveBack(now, (ids) => store.releaseLeases(this.options.node, ids));
 		const free = PARALLEL_ATTEMPTS - this.running.size;
 		if (free > 0) for (const id of await store.claimDue(now, free, this.lease())) void this.attempt(id);
 		if (this.running.size >= PARALLEL_ATTEMPTS) return; // each attempt that ends looks again
 		const next = await store.nextDue(now);
 		// Nothing tells this node of what other nodes record: looking again within a lease finds their entries before the
 		// lease of one that dies runs out, so they are taken up then rather than never.
-		this.wakeAt(Math.min(next ?? Infinity, Date.now() + this.options.lease));
+		this.wakeAt(Math.min(next ?? Infinity, Date.now() + this.options.lease, this.unsettled.next()));
 	}
 
 	private wakeAt(at: number): void {

@@ -19,6 +19,7 @@ import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
 import { ByteHead } from '../bytes/byte-head';
 import type { TargetPolicy } from './target-policy';
+import { UnrecordedWork } from '../store/unrecorded-work';
 import type { WebhookMetrics } from '../metrics/webhook-metrics';
 
 export interface WebhookDispatcherOptions {
@@ -87,11 +88,7 @@ function hostOf(url: string): string {
  */
 export class WebhookDispatcher {
 	private readonly held = new Set<string>();
-	/**
-	 * Deliveries whose attempt could not be recorded (the database went away): this node still holds their leases, so no
-	 * node would take them up before the leases ran out. They are given back before the next claim, which takes them again.
-	 */
-	private readonly unrecorded = new Set<string>();
+	private readonly unrecorded = new UnrecordedWork(ERROR_BACKOFF_MS);
 	private readonly hosts = new Map<string, HostQueue>();
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly random: () => number;
@@ -178,11 +175,7 @@ export class WebhookDispatcher {
 		const { deliveries, node } = this.options;
 		const now = Date.now();
 		this.backlogged = false;
-		if (this.unrecorded.size) {
-			const ids = [...this.unrecorded];
-			await deliveries.releaseLeases(node, ids);
-			for (const id of ids) this.unrecorded.delete(id);
-		}
+		await this.unrecorded.giveBack(now, (ids) => deliveries.releaseLeases(node, ids));
 		let page: DeliveryRow[];
 		do {
 			page = await deliveries.claim(now, PAGE, leaseOf(node, this.options.lease));
@@ -194,7 +187,7 @@ export class WebhookDispatcher {
 				break;
 			}
 		} while (page.length === PAGE && !this.closed);
-		this.wake((await deliveries.nextDue(now)) ?? now + MAX_SLEEP_MS);
+		this.wake(Math.min((await deliveries.nextDue(now)) ?? now + MAX_SLEEP_MS, this.unrecorded.next()));
 	}
 
 	/** Puts a claimed delivery in its host's queue; false when that queue is full. */
@@ -225,7 +218,7 @@ export class WebhookDispatcher {
 			const run: Promise<void> = this.attempt(delivery, freeSlot)
 				.catch((err: Error) => {
 					this.options.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded; retrying later');
-					this.unrecorded.add(delivery.id);
+					this.unrecorded.add(delivery.id, Date.now());
 					this.wake(Date.now() + ERROR_BACKOFF_MS);
 				})
 				.finally(() => {
