@@ -57,8 +57,10 @@ describe('Recent Activity retention', () => {
 		await query(first, 'UPDATE webhook_deliveries SET updated = ? WHERE message_id = ?', [threeDaysAgo, oldId]);
 		await first.stop({ removeData: false });
 
-		const second = await startTestMailroom({ ...sameStore(first), webhookActivityDays: 2 }); // the sweep also runs at start
+		const second = await startTestMailroom({ ...sameStore(first), webhookActivityDays: 2 });
 		try {
+			// The sweep also runs at start, beside the serving of requests (on PostgreSQL under a lock, so not done at once).
+			await waitFor(async () => (await activity(second, owner.key)).length === 1, 'the sweep at start');
 			expect((await activity(second, owner.key)).map((entry) => entry.messageId)).toEqual([newId]);
 			expect((await webhookStatus(second, owner.key, 'old@hooks.test', oldId)).status).toBe(404);
 			expect((await webhookStatus(second, owner.key, 'old@hooks.test', newId)).status).toBe(200);
