@@ -18,8 +18,8 @@ describe.each(ENGINES)('UnrecordedWork: the leases of attempts whose outcome was
 	it('gives each lease back once its pause is over, for any node to claim, and keeps it while giving back fails', async () => {
 		const { webhookDeliveries } = current();
 		const first = await webhookDeliveries.create(delivery, NOW);
-		const second = await webhookDeliveries.create(delivery, NOW);
-		expect((await webhookDeliveries.claim(NOW, 10, leaseTo('node-a'))).map((row) => row.id)).toEqual([first, second]);
+		const second = await webhookDeliveries.create(delivery, NOW + 1); // due after the first: claimed in that order
+		expect((await webhookDeliveries.claim(NOW + 1, 10, leaseTo('node-a'))).map((row) => row.id)).toEqual([first, second]);
 		const release = (ids: string[]) => webhookDeliveries.releaseLeases('node-a', ids);
 		const claimed = async (now: number) => (await webhookDeliveries.claim(now, 10, leaseTo('node-b'))).map((row) => row.id);
 
