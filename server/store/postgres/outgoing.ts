@@ -2,7 +2,7 @@ import type { OutgoingRecord } from '../../schemas/outgoing';
 import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
 import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
 import type { Db } from './database';
-import { FREE_AND_DUE, nextDueSql } from './leases';
+import { FREE_AND_DUE, nextDueSql, releaseLeases } from './leases';
 
 export class PostgresOutgoingStore implements OutgoingStore {
 	constructor(private readonly db: Db) {}
@@ -68,10 +68,8 @@ export class PostgresOutgoingStore implements OutgoingStore {
 		await this.db.run('UPDATE outbox SET lease_until = $2 WHERE lease_node = $1', [lease.node, lease.until]);
 	}
 
-	async releaseLeases(node: string, ids?: string[]): Promise<void> {
-		const release = 'UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = $1';
-		if (ids === undefined) await this.db.run(release, [node]);
-		else await this.db.run(`${release} AND message_id = ANY($2::text[])`, [node, ids]);
+	releaseLeases(node: string, ids?: string[]): Promise<void> {
+		return releaseLeases(this.db, 'outbox', 'message_id', node, ids);
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {

@@ -10,7 +10,7 @@ import {
 	type StoredAttemptRow,
 } from '../webhook-views';
 import { prepared, type Db } from './database';
-import { FREE_AND_DUE, nextDueSql } from './leases';
+import { FREE_AND_DUE, nextDueSql, releaseLeases } from './leases';
 
 const PENDING = "status = 'pending'";
 
@@ -60,10 +60,8 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
 		await this.db.run(`UPDATE webhook_deliveries SET lease_until = $2 WHERE lease_node = $1 AND ${PENDING}`, [lease.node, lease.until]);
 	}
 
-	async releaseLeases(node: string, ids?: string[]): Promise<void> {
-		const release = 'UPDATE webhook_deliveries SET lease_node = NULL, lease_until = NULL WHERE lease_node = $1';
-		if (ids === undefined) await this.db.run(release, [node]);
-		else await this.db.run(`${release} AND id = ANY($2::text[])`, [node, ids]);
+	releaseLeases(node: string, ids?: string[]): Promise<void> {
+		return releaseLeases(this.db, 'webhook_deliveries', 'id', node, ids);
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {

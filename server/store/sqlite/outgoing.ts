@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { releaseLeases } from './leases';
 import type { OutgoingRecord } from '../../schemas/outgoing';
 import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
 import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
@@ -70,9 +71,7 @@ export class SqliteOutgoingStore implements OutgoingStore {
 	}
 
 	async releaseLeases(node: string, ids?: string[]): Promise<void> {
-		const release = 'UPDATE outbox SET lease_node = NULL, lease_until = NULL WHERE lease_node = ?';
-		if (ids === undefined) this.db.prepare(release).run(node);
-		else this.db.prepare(`${release} AND message_id IN (SELECT value FROM json_each(?))`).run(node, JSON.stringify(ids));
+		releaseLeases(this.db, 'outbox', 'message_id', node, ids);
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {

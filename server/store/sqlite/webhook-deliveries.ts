@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { releaseLeases } from './leases';
 import type { AttemptStatus, WebhookAttempt } from '../../schemas/webhook';
 import type { AttemptRecord, DeliveryRow, Lease, NewDelivery, StoredAttempt, WebhookDeliveryStore } from '../store';
 import { newId } from '../ids';
@@ -88,9 +89,7 @@ export class SqliteWebhookDeliveryStore implements WebhookDeliveryStore {
 	}
 
 	async releaseLeases(node: string, ids?: string[]): Promise<void> {
-		const release = 'UPDATE webhook_deliveries SET lease_node = NULL, lease_until = NULL WHERE lease_node = ?';
-		if (ids === undefined) this.db.prepare(release).run(node);
-		else this.db.prepare(`${release} AND id IN (SELECT value FROM json_each(?))`).run(node, JSON.stringify(ids));
+		releaseLeases(this.db, 'webhook_deliveries', 'id', node, ids);
 	}
 
 	async nextDue(now: number): Promise<number | undefined> {
