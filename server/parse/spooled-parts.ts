@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MailParser } from 'mailparser';
 import type { BodySegment } from '../bytes/message-body';
@@ -21,6 +21,8 @@ interface PartState {
 interface ParserState {
 	curnode?: PartState;
 	processChunk: (this: ParserState, data: { type: string }, done: (err?: Error) => void) => void;
+	/** Puts the parts' texts together once the input has ended. */
+	cleanup: (this: ParserState, done: (err?: Error) => void) => void;
 }
 
 /** Calls `setUp` for each part mailparser has just set up, before any of its data arrives: for one parser, or (its prototype) all. */
@@ -84,9 +86,19 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 	const marker = `\u0000${randomBytes(8).toString('hex')}:`;
 	const files: string[] = [];
 	const writes: Promise<void>[] = [];
+	const partsEnded: Promise<void>[] = [];
 	let failure: Error | undefined;
 
-	afterPartSetUp(parser as unknown as ParserState, (part) => {
+	const state = parser as unknown as ParserState;
+	// mailparser puts the texts together once the input has ended, waiting for the last part's stream to end only while no
+	// other part's decoder has ended (its flag is never reset): a part still streaming into its file would have no text yet,
+	// and its text (an HTML body after a text one) would be lost. So the texts are put together once every part has ended.
+	const cleanup = state.cleanup;
+	state.cleanup = function (done) {
+		void Promise.all(partsEnded).then(() => cleanup.call(this, done));
+	};
+
+	afterPartSetUp(state, (part) => {
 		const stream = part.contentStream;
 		if (!stream || part.isAttachment) return;
 		const gather = stream.listeners('readable');
@@ -97,6 +109,8 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 		stream.on('data', (chunk: Buffer | string) => (bytes += chunk.length));
 		// After mailparser's own 'end' handler, which sets the (now empty) gathered text; an empty part stays empty, as there.
 		stream.once('end', () => (part.textContent = bytes > 0 ? `${marker}${index}\u0000` : ''));
+		// Settled on an error too: the failure is the write's to report (see written).
+		partsEnded.push(new Promise((settled) => finished(stream, { writable: false }, () => settled())));
 		writes.push(pipeline(stream, new TextPartNormalizer(), createWriteStream(files[index])).catch((err: Error) => void (failure ??= err)));
 	});
 
