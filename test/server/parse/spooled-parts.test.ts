@@ -18,6 +18,7 @@ const MESSAGE = Buffer.from(
 		`--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${HTML}\r\n--b--\r\n`,
 );
 
+/** The pieces a spool file is read in (see parseSpooled): fed whole at once, the parts would end before the input does. */
 const CHUNK = 256 * 1024;
 
 describe('streamSpooledParts', () => {
@@ -42,7 +43,6 @@ describe('streamSpooledParts', () => {
 		const parts = streamSpooledParts(parser, (index) => files[index]);
 		const texts: MessageText[] = [];
 		parser.on('data', (data: MessageText) => texts.push(data));
-		// In the pieces a spool file is read in.
 		const chunks = Array.from({ length: Math.ceil(MESSAGE.length / CHUNK) }, (_, i) => MESSAGE.subarray(i * CHUNK, (i + 1) * CHUNK));
 		await pipeline(Readable.from(chunks), parser);
 		await parts.written();
