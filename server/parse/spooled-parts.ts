@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MailParser } from 'mailparser';
 import type { BodySegment } from '../bytes/message-body';
@@ -86,16 +86,16 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 	const marker = `\u0000${randomBytes(8).toString('hex')}:`;
 	const files: string[] = [];
 	const writes: Promise<void>[] = [];
-	const partsEnded: Promise<void>[] = [];
 	let failure: Error | undefined;
 
 	const state = parser as unknown as ParserState;
 	// mailparser puts the texts together once the input has ended, waiting for the last part's stream to end only while no
 	// other part's decoder has ended (its flag is never reset): a part still streaming into its file would have no text yet,
-	// and its text (an HTML body after a text one) would be lost. So the texts are put together once every part has ended.
+	// and its text (an HTML body after a text one) would be lost. So the texts are put together once every part's file is
+	// written (or its write failed: written() reports that).
 	const cleanup = state.cleanup;
 	state.cleanup = function (done) {
-		void Promise.all(partsEnded).then(() => cleanup.call(this, done));
+		void Promise.all(writes).then(() => cleanup.call(this, done));
 	};
 
 	afterPartSetUp(state, (part) => {
@@ -109,8 +109,6 @@ export function streamSpooledParts(parser: MailParser, pathOf: (index: number) =
 		stream.on('data', (chunk: Buffer | string) => (bytes += chunk.length));
 		// After mailparser's own 'end' handler, which sets the (now empty) gathered text; an empty part stays empty, as there.
 		stream.once('end', () => (part.textContent = bytes > 0 ? `${marker}${index}\u0000` : ''));
-		// Settled on an error too: the failure is the write's to report (see written).
-		partsEnded.push(new Promise((settled) => finished(stream, { writable: false }, () => settled())));
 		writes.push(pipeline(stream, new TextPartNormalizer(), createWriteStream(files[index])).catch((err: Error) => void (failure ??= err)));
 	});
 

@@ -20,6 +20,8 @@ const MESSAGE = Buffer.from(
 
 /** The pieces a spool file is read in (see parseSpooled): fed whole at once, the parts would end before the input does. */
 const CHUNK = 256 * 1024;
+const pieces = (bytes: Buffer) =>
+	Array.from({ length: Math.ceil(bytes.length / CHUNK) }, (_, i) => bytes.subarray(i * CHUNK, (i + 1) * CHUNK));
 
 describe('streamSpooledParts', () => {
 	const dir = mkdtempSync(join(tmpdir(), 'mailroom-spooled-parts-'));
@@ -43,8 +45,7 @@ describe('streamSpooledParts', () => {
 		const parts = streamSpooledParts(parser, (index) => files[index]);
 		const texts: MessageText[] = [];
 		parser.on('data', (data: MessageText) => texts.push(data));
-		const chunks = Array.from({ length: Math.ceil(MESSAGE.length / CHUNK) }, (_, i) => MESSAGE.subarray(i * CHUNK, (i + 1) * CHUNK));
-		await pipeline(Readable.from(chunks), parser);
+		await pipeline(Readable.from(pieces(MESSAGE)), parser);
 		await parts.written();
 
 		expect(await Promise.all(read)).toEqual([Buffer.byteLength('Hello there\n'), Buffer.byteLength(HTML.replace(/\r\n/g, '\n'))]);
@@ -52,5 +53,13 @@ describe('streamSpooledParts', () => {
 		expect(typeof texts[0].html).toBe('string');
 		expect(parts.segments(texts[0].text!)).toEqual([{ file: files[0] }]);
 		expect(parts.segments(texts[0].html as string)).toEqual([{ file: files[1] }]);
+	});
+
+	it('finishes the parse when a part cannot be written, and reports the failure', async () => {
+		const parser = new MailParser();
+		const parts = streamSpooledParts(parser, (index) => join(dir, 'missing', `part-${index}`));
+		parser.on('data', () => {});
+		await pipeline(Readable.from(pieces(MESSAGE)), parser).catch(() => {});
+		await expect(parts.written()).rejects.toThrow(/ENOENT/);
 	});
 });
