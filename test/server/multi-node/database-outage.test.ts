@@ -124,7 +124,8 @@ describe('work under way as the database goes away', () => {
 		const databaseUrl = await postgres.newDatabase();
 		let releaseRelay!: () => void;
 		const relayHeld = new Promise<void>((resolve) => (releaseRelay = resolve));
-		const relay = await startTestRelay({ hold: () => (relay.received.length === 0 ? relayHeld : undefined) });
+		let relayAttempts = 0;
+		const relay = await startTestRelay({ hold: () => (++relayAttempts === 1 ? relayHeld : undefined) });
 		const hooks = new WebhookReceiver();
 		await hooks.listen();
 		// The first webhook request is answered after the database has gone away, so its outcome cannot be recorded.
@@ -135,7 +136,6 @@ describe('work under way as the database goes away', () => {
 			const senderKey = await node.key();
 			await admin(databaseUrl, 'credits', 'add', 'admin', '5');
 			await reserve(node, senderKey, 'busy@outage.test', { webhook: `${hooks.url}/hook` });
-			const [messageId] = await sendTo(node, { to: 'busy@outage.test', subject: 'hooked' });
 			// The outgoing message's first attempt is held at the relay; the request answers once the attempt is over.
 			const sending = node
 				.api<OutgoingRecord>('/api/outgoing-messages', {
@@ -144,6 +144,10 @@ describe('work under way as the database goes away', () => {
 					body: { from: 'busy@outage.test', to: 'far@remote.test', subject: 'relayed', text: 'relayed' },
 				})
 				.catch((err: Error) => err);
+			// Both under way before the database goes away: the relay attempt first, as it is held until released; then the
+			// webhook request, answered 3 s after it arrives.
+			await waitFor(() => relayAttempts === 1, 'the relay attempt to be under way');
+			const [messageId] = await sendTo(node, { to: 'busy@outage.test', subject: 'hooked' });
 			await waitFor(() => hooks.requests.length === 1, 'the webhook attempt to be under way');
 
 			await postgres.halt();
