@@ -55,11 +55,11 @@ describe('streamSpooledParts', () => {
 		expect(parts.segments(texts[0].html as string)).toEqual([{ file: files[1] }]);
 	});
 
-	it('finishes the parse when a part cannot be written, and reports the failure', async () => {
+	it('ends the parse with the failure when a part cannot be written, and reports it', async () => {
 		const parser = new MailParser();
 		const parts = streamSpooledParts(parser, (index) => join(dir, 'missing', `part-${index}`));
 		parser.on('data', () => {});
-		await pipeline(Readable.from(pieces(MESSAGE)), parser).catch(() => {});
+		await expect(pipeline(Readable.from(pieces(MESSAGE)), parser)).rejects.toThrow(/ENOENT/);
 		await expect(parts.written()).rejects.toThrow(/ENOENT/);
 	});
 });
