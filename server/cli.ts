@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './compile-cache';
 import { Command, Option } from 'commander';
 import { ConfigError, SETTINGS, resolveConfig } from './config/settings';
 import { startMailroom } from './app';

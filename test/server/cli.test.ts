@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { SETTINGS } from 'mailroom-server/dist/config/settings';
+import { SETTINGS, resolveConfig } from 'mailroom-server/dist/config/settings';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
@@ -978,8 +979,28 @@ const baseline = (() => {
 	};
 })();
 
+/** Every setting at its default. */
+const DEFAULTS = resolveConfig({}, {});
+
 const settingOf = (flag: string) => SETTINGS.find((setting) => setting.flag.startsWith(`--${flag} `))!;
 
+/** A case's settings with the values its fixture gives. */
+const settingsOf = (testCase: FlagCase, fixture: Fixture, where: Where): Record<string, string> =>
+	Object.fromEntries(
+		Object.entries(testCase.settings).map(([flag, value]) => [flag, typeof value === 'string' ? value : value(fixture, where)]),
+	);
+
+/** The config `mailroom serve` resolves from flags, or from MAILROOM_* variables (flag names without the dashes). */
+const configFromFlags = (settings: Record<string, string>) =>
+	resolveConfig(Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).key, value])), {});
+const configFromEnvironment = (settings: Record<string, string>) =>
+	resolveConfig({}, Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value])));
+
+/**
+ * Each flag is shown to change a running `mailroom serve`; its environment variable is shown to resolve to the same config
+ * (the resolver both forms go through), and a server started with its settings as variables alone shows the process
+ * reads them.
+ */
 describe('mailroom serve: every flag, and its environment variable, changes the running server', () => {
 	afterAll(() => baseline.stop());
 
@@ -989,23 +1010,16 @@ describe('mailroom serve: every flag, and its environment variable, changes the 
 	});
 
 	describe.each(Object.entries(CASES))('--%s', (_name, testCase) => {
-		it.each(['flag', 'environment variable'] as const)('as its %s', async (form) => {
+		it('as its flag', async () => {
 			const fixture = (await testCase.prepare?.()) ?? {};
 			const where = await freeWhere(fixture.dataDir ?? newDataDir());
-			const settings = Object.fromEntries(
-				Object.entries(testCase.settings).map(([flag, value]) => [flag, typeof value === 'string' ? value : value(fixture, where)]),
-			);
+			const settings = settingsOf(testCase, fixture, where);
 			if (settings['smtp-host']) where.smtpHost = settings['smtp-host'];
 			if (settings['http-host']) where.httpHost = settings['http-host'];
-			// The settings every start needs, as flags, unless they are what this case gives.
+			// The settings every start needs, unless they are what this case gives.
 			const base = Object.entries(whereSettings(where)).filter(([flag]) => !(flag in settings));
-			const args = [...asFlags(Object.fromEntries(base)), ...(testCase.also?.(fixture) ?? [])];
-			const env: Record<string, string> = {};
-			for (const [flag, value] of Object.entries(settings)) {
-				if (form === 'flag') args.push(`--${flag}`, value);
-				else env[settingOf(flag).env] = value;
-			}
-			const server = await ServeProcess.start(where, args, env);
+			const args = [...asFlags(Object.fromEntries(base)), ...(testCase.also?.(fixture) ?? []), ...asFlags(settings)];
+			const server = await ServeProcess.start(where, args);
 			try {
 				await testCase.check(server, fixture);
 			} finally {
@@ -1014,5 +1028,38 @@ describe('mailroom serve: every flag, and its environment variable, changes the 
 				await fixture.close?.();
 			}
 		});
+
+		it('as its environment variable: the same config as the flag, and not the default', async () => {
+			const fixture = (await testCase.prepare?.()) ?? {};
+			try {
+				const settings = settingsOf(testCase, fixture, await freeWhere(fixture.dataDir ?? newDataDir()));
+				const fromEnvironment = configFromEnvironment(settings);
+				expect(fromEnvironment).toEqual(configFromFlags(settings));
+				const changed = Object.keys(settings).map((flag) => settingOf(flag).key);
+				expect(changed.filter((key) => isDeepStrictEqual(fromEnvironment[key], DEFAULTS[key]))).toEqual([]);
+			} finally {
+				await fixture.relay?.close();
+				await fixture.close?.();
+			}
+		});
+	});
+
+	it('reads MAILROOM_* variables when started with no flags at all', async () => {
+		const where = await freeWhere(newDataDir());
+		const settings = { ...whereSettings(where), 'smtp-host': '127.0.0.1', 'http-host': '127.0.0.1', hostname: 'from-env.test' };
+		const server = await ServeProcess.start(
+			where,
+			[],
+			Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value])),
+		);
+		try {
+			expect(server.output).toMatch(new RegExp(`"smtp":"127\\.0\\.0\\.1:${where.smtpPort}"`));
+			const { client, greeting } = await server.smtp();
+			expect(greeting).toMatch(/^220 from-env\.test /);
+			client.close();
+			expect((await server.api('/livez')).status).toBe(200);
+		} finally {
+			await server.stop();
+		}
 	});
 });
