@@ -15,7 +15,8 @@ export interface ForwardRecorderOptions {
 	/** This node, whose outbox makes the first attempt once the message is durable: the forwards are leased to it (for `lease` ms). */
 	node: string;
 	lease: number;
-	isLocalDomain: (domain: string) => Promise<boolean>;
+	/** Whether mail to a domain stays here, given whether an account owns it (asked in the message's transaction). */
+	isLocalDomain: (domain: string, isOwned: (domain: string) => Promise<boolean>) => Promise<boolean>;
 	hasRelay: boolean;
 	log: Logger;
 }
@@ -46,7 +47,8 @@ export class ForwardRecorder {
 				log.warn({ ...context, hops }, 'not forwarding a message that was forwarded too often already');
 				continue;
 			}
-			const route = (await isLocalDomain(forward.value.slice(forward.value.lastIndexOf('@') + 1))) ? 'local' : 'relay';
+			const domain = forward.value.slice(forward.value.lastIndexOf('@') + 1);
+			const route = (await isLocalDomain(domain, (owned) => parts.domains.isOwned(owned))) ? 'local' : 'relay';
 			if (route === 'relay' && !hasRelay) {
 				log.warn(context, 'not forwarding: no SMTP relay is configured');
 				continue;

@@ -63,7 +63,7 @@ export class MessageWriter {
 		this.forwards = new ForwardRecorder({
 			node: config.node,
 			lease: config.workLease,
-			isLocalDomain: localDomainRule(config, (domain) => database.domains.isOwned(domain)),
+			isLocalDomain: (domain, isOwned) => localDomainRule(config, isOwned)(domain),
 			hasRelay: config.relayUrl !== undefined,
 			log,
 		});

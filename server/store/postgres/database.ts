@@ -1,6 +1,7 @@
 import { Pool, types, type CustomTypesConfig, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import type { Logger } from '../../log';
 import { StoreUnavailableError } from '../store';
+import { POSTGRES, type Sql, type SqlDb } from '../sql/sql-db';
 
 const INT8 = 20;
 
@@ -90,47 +91,25 @@ export const storable = (text: string) => (text.includes('\0') ? text.replaceAll
 const storableParam = (value: unknown): unknown =>
 	typeof value === 'string' ? storable(value) : Array.isArray(value) ? value.map(storableParam) : value;
 
-/**
- * A statement run for every message or request: each connection prepares it once, where others are parsed and planned
- * at every run (about a quarter of a small statement's time). Only for statements whose best plan does not depend on
- * their parameters' values.
- */
-export interface Prepared {
-	name: string;
-	text: string;
-}
-
-export const prepared = (name: string, text: string): Prepared => ({ name: `mailroom-${name}`, text });
-
-type Sql = string | Prepared;
+export { prepared, type Prepared } from '../sql/sql-db';
 
 /** Statements on the database: on the pool, or on the one connection of a transaction or session. */
-export interface Db {
-	/** The rows of one statement. */
-	rows<Row extends QueryResultRow>(sql: Sql, params?: unknown[]): Promise<Row[]>;
-	/** Its first row, if any. */
-	row<Row extends QueryResultRow>(sql: Sql, params?: unknown[]): Promise<Row | undefined>;
-	/** How many rows it changed. */
-	run(sql: Sql, params?: unknown[]): Promise<number>;
-	/** Runs `work` in one transaction: its own, or the one this Db is in already. */
-	transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
-	/** The pool: for reads that may come after this Db's transaction has ended (a message's pieces, read as it is sent). */
-	readonly outside: Db;
-}
+export type Db = SqlDb;
 
 /** Runs one statement; a failure to reach the database becomes a StoreUnavailableError. */
 abstract class Statements implements Db {
+	readonly dialect = POSTGRES;
 	abstract readonly outside: Db;
 	abstract transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 	protected abstract send<Row extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<Row>>;
 
 	constructor(readonly target: Target) {}
 
-	async rows<Row extends QueryResultRow>(sql: Sql, params: unknown[] = []): Promise<Row[]> {
-		return (await this.execute<Row>(sql, params)).rows;
+	async rows<Row>(sql: Sql, params: unknown[] = []): Promise<Row[]> {
+		return (await this.execute<Row & QueryResultRow>(sql, params)).rows;
 	}
 
-	async row<Row extends QueryResultRow>(sql: Sql, params: unknown[] = []): Promise<Row | undefined> {
+	async row<Row>(sql: Sql, params: unknown[] = []): Promise<Row | undefined> {
 		return (await this.rows<Row>(sql, params))[0];
 	}
 

@@ -69,9 +69,6 @@ export async function lockForStoring(tx: Db, inboxes: string[], domains: string[
 	}
 }
 
-/** The domain of an address: what follows its last "@". */
-export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
-
 /**
  * Runs `task` while holding the lock of its name, on a connection kept for it; undefined when another session holds it.
  * Should that connection break, PostgreSQL releases the lock and another node may start the task while this one ends it.

@@ -3,7 +3,7 @@ import { StoreOpenError, StoreUnavailableError, type Store, type TransactionPart
 import { GroupCommit } from '../group-commit';
 import { PoolDb, describeTarget, openPool, reasonOf, targetOf, type Target } from './database';
 import { migrate } from './migrations';
-import { loadInboxKey } from './encrypted-inboxes';
+import { loadInboxKey } from '../sql/encrypted-inboxes';
 import { partsOn, transactionPartsOn } from './parts';
 import { AnnouncementListener } from './announcement-listener';
 import { runExclusive } from './locks';

@@ -1,45 +1,46 @@
 import type { StoreParts, TransactionParts } from '../store';
 import type { Db } from './database';
-import { PostgresAccountStore } from './accounts';
-import { PostgresAccountStatsReader } from './account-stats';
-import { PostgresAddressStore } from './addresses';
-import { PostgresDomainStore } from './domains';
-import { PostgresEncryptedInboxStore } from './encrypted-inboxes';
-import { PostgresInboxSettingsStore } from './inbox-settings';
+import { SqlAccountStore } from '../sql/accounts';
+import { SqlAccountStatsReader } from '../sql/account-stats';
+import { SqlAddressStore } from '../sql/addresses';
+import { SqlDomainStore } from '../sql/domains';
+import { SqlEncryptedInboxStore } from '../sql/encrypted-inboxes';
+import { SqlInboxSettingsStore } from '../sql/inbox-settings';
+import { SqlMessageStateStore } from '../sql/message-state';
+import { SqlMessageDeletion } from '../sql/message-deletion';
+import { SqlRetentionCandidates } from '../sql/retention-candidates';
+import { SqlOutgoingStore } from '../sql/outgoing';
+import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
+import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { PostgresMessageStore } from './messages';
-import { PostgresMessageStateStore } from './message-state';
-import { PostgresMessageDeletion } from './message-deletion';
 import { PostgresAttachmentStore } from './attachments';
 import { PostgresAccountInbox } from './account-inbox';
 import { PostgresMessageMatcher } from './message-matcher';
-import { PostgresRetentionCandidates } from './retention-candidates';
-import { PostgresOutgoingStore } from './outgoing';
 import { PostgresWebhookDeliveryStore } from './webhook-deliveries';
-import { PostgresWebhookSecretStore } from './webhook-secrets';
-import { PostgresWebhookSubscriptionStore } from './webhook-subscriptions';
 import { PostgresStoreFigures } from './figures';
+import { POSTGRES_OWNERSHIP } from './ownership';
 import { announce } from './announcements';
 
 /** Every part of the store on `db`: the pool, or one transaction (parts are plain objects, made per transaction). */
 export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 	return {
-		accounts: new PostgresAccountStore(db),
-		accountStats: new PostgresAccountStatsReader(db),
-		addresses: new PostgresAddressStore(db),
-		domains: new PostgresDomainStore(db),
-		encryptedInboxes: new PostgresEncryptedInboxStore(db, inboxKey),
-		inboxSettings: new PostgresInboxSettingsStore(db),
+		accounts: new SqlAccountStore(db),
+		accountStats: new SqlAccountStatsReader(db),
+		addresses: new SqlAddressStore(db, POSTGRES_OWNERSHIP),
+		domains: new SqlDomainStore(db, POSTGRES_OWNERSHIP),
+		encryptedInboxes: new SqlEncryptedInboxStore(db, inboxKey),
+		inboxSettings: new SqlInboxSettingsStore(db),
 		messages: new PostgresMessageStore(db),
-		messageState: new PostgresMessageStateStore(db),
-		deletion: new PostgresMessageDeletion(db),
+		messageState: new SqlMessageStateStore(db),
+		deletion: new SqlMessageDeletion(db),
 		attachments: new PostgresAttachmentStore(db),
 		accountInbox: new PostgresAccountInbox(db),
 		matcher: new PostgresMessageMatcher(db),
-		retentionCandidates: new PostgresRetentionCandidates(db),
-		outgoing: new PostgresOutgoingStore(db),
+		retentionCandidates: new SqlRetentionCandidates(db),
+		outgoing: new SqlOutgoingStore(db),
 		webhookDeliveries: new PostgresWebhookDeliveryStore(db),
-		webhookSecrets: new PostgresWebhookSecretStore(db),
-		webhookSubscriptions: new PostgresWebhookSubscriptionStore(db),
+		webhookSecrets: new SqlWebhookSecretStore(db),
+		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),
 		figures: new PostgresStoreFigures(db),
 	};
 }

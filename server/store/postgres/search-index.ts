@@ -2,7 +2,7 @@ import type { AddressObject } from '../../schemas/message';
 import { SEARCH_BODY_CHARS, firstCharacters, foldCase, type SearchColumn } from '../search-plan';
 import type { Db } from './database';
 import { bodyLexemes } from './body-words';
-import { domainOf } from './locks';
+import { domainOf } from '../sql/ownership';
 import { trigramText } from './trigram-text';
 
 /**

@@ -1,75 +1,12 @@
-import type { AttemptStatus, WebhookAttempt } from '../../schemas/webhook';
-import type { AttemptRecord, DeliveryRow, Lease, NewDelivery, StoredAttempt, WebhookDeliveryStore } from '../store';
+import type { AttemptRecord, DeliveryRow } from '../store';
 import { newId } from '../ids';
-import {
-	DELIVERY_STATUS_OF,
-	exchangeValues,
-	toAttemptView,
-	toStoredAttempt,
-	type AttemptRow,
-	type StoredAttemptRow,
-} from '../webhook-views';
-import { prepared, type Db } from './database';
-import { FREE_AND_DUE, nextDueSql, releaseLeases } from './leases';
+import { DELIVERY_STATUS_OF, exchangeValues } from '../webhook-views';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
 
-const PENDING = "status = 'pending'";
-
-/** Run in the transaction of every message that has a webhook. */
-const CREATE = prepared(
-	'create-delivery',
-	`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, subscription_id, status, next_attempt, created,
-		updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`,
-);
-
-export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
-	constructor(private readonly db: Db) {}
-
-	async create(delivery: NewDelivery, now: number): Promise<string> {
-		const id = newId();
-		const { messageId, accountId, address, url, kind, subscriptionId = null } = delivery;
-		await this.db.run(CREATE, [id, messageId, accountId, address, url, kind, subscriptionId, now]);
-		return id;
-	}
-
-	get(id: string): Promise<DeliveryRow | undefined> {
-		return this.db.row<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
-	}
-
-	forMessage(messageId: string, address: string): Promise<DeliveryRow | undefined> {
-		return this.db.row<DeliveryRow>(
-			`SELECT * FROM webhook_deliveries WHERE message_id = $1 AND address = $2 AND kind = 'webhook' AND subscription_id IS NULL
-				ORDER BY created DESC LIMIT 1`,
-			[messageId, address],
-		);
-	}
-
-	/** Rows another node is claiming at the same moment are skipped, not waited for: no delivery is leased twice. */
-	async claim(now: number, limit: number, lease: Lease): Promise<DeliveryRow[]> {
-		const rows = await this.db.rows<DeliveryRow>(
-			`UPDATE webhook_deliveries d SET lease_node = $3, lease_until = $4
-				FROM (SELECT id FROM webhook_deliveries WHERE ${PENDING} AND ${FREE_AND_DUE}
-					ORDER BY next_attempt, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
-				WHERE d.id = due.id RETURNING d.*`,
-			[now, limit, lease.node, lease.until],
-		);
-		// RETURNING gives rows in the order they were updated, not the subquery's.
-		return rows.sort((a, b) => a.next_attempt! - b.next_attempt! || (a.id < b.id ? -1 : 1));
-	}
-
-	async renewLeases(lease: Lease): Promise<void> {
-		await this.db.run(`UPDATE webhook_deliveries SET lease_until = $2 WHERE lease_node = $1 AND ${PENDING}`, [lease.node, lease.until]);
-	}
-
-	releaseLeases(node: string, ids?: string[]): Promise<void> {
-		return releaseLeases(this.db, 'webhook_deliveries', 'id', node, ids);
-	}
-
-	async nextDue(now: number): Promise<number | undefined> {
-		return (await this.db.row<{ next: number | null }>(nextDueSql('webhook_deliveries', PENDING), [now]))!.next ?? undefined;
-	}
-
-	/** One statement: the delivery moves on, its lease ends, and the attempt is logged with its exchange, together or not at all. */
-	async recordAttempt(delivery: DeliveryRow, attempt: AttemptRecord): Promise<void> {
+/** The shared statements, but for recording an attempt: one statement, one round trip for every delivery made. */
+export class PostgresWebhookDeliveryStore extends SqlWebhookDeliveryStore {
+	/** The delivery moves on, its lease ends, and the attempt is logged with its exchange, together or not at all. */
+	override async recordAttempt(delivery: DeliveryRow, attempt: AttemptRecord): Promise<void> {
 		const exchange = attempt.exchange ? exchangeValues(attempt.exchange) : [null, null, null, null, null, null];
 		// prettier-ignore
 		await this.db.run(
@@ -92,43 +29,5 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
 				attempt.status, attempt.durationMs, ...exchange,
 			],
 		);
-	}
-
-	async redeliver(id: string, now: number): Promise<boolean> {
-		const restarted = await this.db.run(
-			`UPDATE webhook_deliveries SET status = 'pending', schedule_start = attempts, next_attempt = $1, updated = $1,
-				lease_node = NULL, lease_until = NULL
-			WHERE id = $2 AND status IN ('failed', 'refused')`,
-			[now, id],
-		);
-		return restarted === 1;
-	}
-
-	async activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): Promise<WebhookAttempt[]> {
-		const conditions = ['account_id = $1'];
-		const params: unknown[] = [accountId, filter.limit];
-		if (filter.address !== undefined) conditions.push(`address = $${params.push(filter.address)}`);
-		if (filter.status !== undefined) conditions.push(`status = $${params.push(filter.status)}`);
-		const rows = await this.db.rows<AttemptRow>(
-			`SELECT * FROM webhook_attempts WHERE ${conditions.join(' AND ')} ORDER BY time DESC, seq DESC LIMIT $2`,
-			params,
-		);
-		return rows.map(toAttemptView);
-	}
-
-	async attempt(id: string): Promise<StoredAttempt | undefined> {
-		const row = await this.db.row<StoredAttemptRow>(
-			`SELECT a.*, e.request_headers, e.request_body, e.request_bytes, e.response_headers, e.response_body, e.response_bytes
-				FROM webhook_attempts a LEFT JOIN webhook_exchanges e ON e.attempt_id = a.id WHERE a.id = $1`,
-			[id],
-		);
-		return row && toStoredAttempt(row);
-	}
-
-	prune(before: number): Promise<void> {
-		return this.db.transaction(async (tx) => {
-			await tx.run('DELETE FROM webhook_attempts WHERE time < $1', [before]);
-			await tx.run("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated < $1", [before]);
-		});
 	}
 }

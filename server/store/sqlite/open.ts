@@ -1,25 +1,28 @@
 import type { Store, StoreParts, TransactionParts } from '../store';
-import { GroupCommit, type Transact } from '../group-commit';
+import { GroupCommit } from '../group-commit';
 import { openDatabase, type Db } from './database';
+import { SqliteDb } from './sqlite-db';
 import { WalSync } from './wal-sync';
 import { Checkpointer, leaveCheckpointsToCheckpointer } from './checkpointer';
-import { SqliteAccountStore } from './accounts';
-import { SqliteAccountStatsReader } from './account-stats';
-import { SqliteAddressStore } from './addresses';
-import { SqliteDomainStore } from './domains';
-import { SqliteEncryptedInboxStore } from './encrypted-inboxes';
-import { SqliteInboxSettingsStore } from './inbox-settings';
+import type { SqlDb } from '../sql/sql-db';
+import { SqlAccountStore } from '../sql/accounts';
+import { SqlAccountStatsReader } from '../sql/account-stats';
+import { SqlAddressStore } from '../sql/addresses';
+import { SqlDomainStore } from '../sql/domains';
+import { SqlEncryptedInboxStore, loadInboxKey } from '../sql/encrypted-inboxes';
+import { SqlInboxSettingsStore } from '../sql/inbox-settings';
+import { SqlMessageStateStore } from '../sql/message-state';
+import { SqlMessageDeletion } from '../sql/message-deletion';
+import { SqlRetentionCandidates } from '../sql/retention-candidates';
+import { SqlOutgoingStore } from '../sql/outgoing';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
+import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
+import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
+import { NOTHING_MORE } from '../sql/ownership';
 import { SqliteMessageStore } from './messages';
-import { SqliteMessageStateStore } from './message-state';
-import { SqliteMessageDeletion } from './message-deletion';
 import { SqliteAttachmentStore } from './attachments';
 import { SqliteAccountInbox } from './account-inbox';
 import { SqliteMessageMatcher } from './message-matcher';
-import { SqliteRetentionCandidates } from './retention-candidates';
-import { SqliteOutgoingStore } from './outgoing';
-import { SqliteWebhookDeliveryStore } from './webhook-deliveries';
-import { SqliteWebhookSecretStore } from './webhook-secrets';
-import { SqliteWebhookSubscriptionStore } from './webhook-subscriptions';
 import { SqliteStoreFigures } from './figures';
 
 export interface SqliteStoreOptions {
@@ -32,45 +35,48 @@ export interface SqliteStoreOptions {
 	role: 'server' | 'ingest' | 'admin';
 }
 
-function partsOn(db: Db): StoreParts {
-	const addresses = new SqliteAddressStore(db);
+/** Every part of the store: the shared statements on `sql`, SQLite's own on the connection. */
+function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 	return {
-		accounts: new SqliteAccountStore(db),
-		accountStats: new SqliteAccountStatsReader(db),
-		addresses,
-		domains: new SqliteDomainStore(db, addresses),
-		encryptedInboxes: new SqliteEncryptedInboxStore(db),
-		inboxSettings: new SqliteInboxSettingsStore(db),
+		accounts: new SqlAccountStore(sql),
+		accountStats: new SqlAccountStatsReader(sql),
+		addresses: new SqlAddressStore(sql, NOTHING_MORE),
+		domains: new SqlDomainStore(sql, NOTHING_MORE),
+		encryptedInboxes: new SqlEncryptedInboxStore(sql, inboxKey),
+		inboxSettings: new SqlInboxSettingsStore(sql),
 		messages: new SqliteMessageStore(db),
-		messageState: new SqliteMessageStateStore(db),
-		deletion: new SqliteMessageDeletion(db),
+		messageState: new SqlMessageStateStore(sql),
+		deletion: new SqlMessageDeletion(sql),
 		attachments: new SqliteAttachmentStore(db),
 		accountInbox: new SqliteAccountInbox(db),
 		matcher: new SqliteMessageMatcher(db),
-		retentionCandidates: new SqliteRetentionCandidates(db),
-		outgoing: new SqliteOutgoingStore(db),
-		webhookDeliveries: new SqliteWebhookDeliveryStore(db),
-		webhookSecrets: new SqliteWebhookSecretStore(db),
-		webhookSubscriptions: new SqliteWebhookSubscriptionStore(db),
-		figures: new SqliteStoreFigures(db),
+		retentionCandidates: new SqlRetentionCandidates(sql),
+		outgoing: new SqlOutgoingStore(sql),
+		webhookDeliveries: new SqlWebhookDeliveryStore(sql),
+		webhookSecrets: new SqlWebhookSecretStore(sql),
+		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),
+		figures: new SqliteStoreFigures(db, sql),
 	};
 }
 
 /**
  * The embedded engine: one SQLite database in the data folder, for one server (and the CLI beside it). Its parts answer
- * at once. A write transaction keeps the connection to itself from BEGIN to COMMIT, which holds only because its work never
- * waits for anything but the parts' own already-settled promises, and because only the ingest thread writes this way.
+ * at once. A transaction has the connection to itself from BEGIN to COMMIT (see SqliteDb), which holds because its work
+ * never waits for anything but the parts' own already-settled promises.
  */
-export function openSqliteStore(dataDir: string, options: SqliteStoreOptions): Store {
+export async function openSqliteStore(dataDir: string, options: SqliteStoreOptions): Promise<Store> {
 	const db = openDatabase(dataDir);
+	const sql = new SqliteDb(db);
 	const walSync = options.durability === 'full' && options.role !== 'admin' ? new WalSync(`${db.name}-wal`) : undefined;
 	const checkpointer = options.role === 'server' ? new Checkpointer(db) : undefined;
 	if (options.role === 'ingest') leaveCheckpointsToCheckpointer(db);
-	const parts = partsOn(db);
+	const inboxKey = await loadInboxKey(sql);
+	const parts = partsOn(db, sql, inboxKey);
 	if (options.role === 'server') releaseAllLeases(db);
 	const durable = () => walSync?.sync() ?? Promise.resolve();
-	const inTransaction: TransactionParts = { ...parts, announce: () => Promise.resolve() };
-	const commit = new GroupCommit(sqliteTransact(db, inTransaction), durable);
+	// The parts a transaction's work gets: the same statements, run at once in it.
+	const inTransaction: TransactionParts = { ...partsOn(db, sql.inTransaction, inboxKey), announce: () => Promise.resolve() };
+	const commit = new GroupCommit<TransactionParts>((work) => sql.transaction(() => work(inTransaction)), durable);
 	return {
 		...parts,
 		engine: 'sqlite',
@@ -87,24 +93,6 @@ export function openSqliteStore(dataDir: string, options: SqliteStoreOptions): S
 			walSync?.close();
 			db.close();
 		},
-	};
-}
-
-/**
- * Runs work in one transaction on the connection, with `parts` bound to it. It begins IMMEDIATE: it takes the write lock
- * at once, so a read at its start cannot be overtaken by another connection's write.
- */
-export function sqliteTransact<Parts>(db: Db, parts: Parts): Transact<Parts> {
-	return async (work) => {
-		db.exec('BEGIN IMMEDIATE');
-		try {
-			const result = await work(parts);
-			db.exec('COMMIT');
-			return result;
-		} catch (err) {
-			if (db.inTransaction) db.exec('ROLLBACK');
-			throw err;
-		}
 	};
 }
 

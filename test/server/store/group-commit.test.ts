@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDatabase, type Db } from 'mailroom-server/dist/store/sqlite/database';
 import { GroupCommit } from 'mailroom-server/dist/store/group-commit';
 import { WalSync } from 'mailroom-server/dist/store/sqlite/wal-sync';
-import { sqliteTransact } from 'mailroom-server/dist/store/sqlite/open';
+import { SqliteDb } from 'mailroom-server/dist/store/sqlite/sqlite-db';
 import { tempDataDir } from '../../helpers/mailroom';
 
 /** A durability step the test releases by hand, counting how often it was asked for. */
@@ -36,7 +36,10 @@ describe('GroupCommit', () => {
 
 	// Runs inside the transaction's async work, so a statement that throws rejects the write.
 	const insert = (n: number) => () => Promise.resolve().then(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n).lastInsertRowid);
-	const groupCommit = (durable?: () => Promise<void>) => new GroupCommit(sqliteTransact(db, undefined), durable);
+	const groupCommit = (durable?: () => Promise<void>) => {
+		const sql = new SqliteDb(db);
+		return new GroupCommit((work) => sql.transaction(() => work(undefined)), durable);
+	};
 
 	it('acknowledges writes only after they are committed and durable', async () => {
 		const sync = manualDurability();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { QueryResultRow } from 'pg';
+import { POSTGRES } from 'mailroom-server/dist/store/sql/sql-db';
 import { SCAN_LIMIT, SEARCH_LIMIT, type Store } from 'mailroom-server/dist/store/store';
 import { PoolDb, openPool, targetOf, type Db } from 'mailroom-server/dist/store/postgres/database';
 import { PostgresAccountInbox } from 'mailroom-server/dist/store/postgres/account-inbox';
@@ -125,17 +125,18 @@ describe('PostgreSQL store: every message of an account, listed, filtered and se
 class Explaining implements Db {
 	readonly plans: string[] = [];
 	readonly outside = this;
+	readonly dialect = POSTGRES;
 
 	constructor(private readonly db: Db) {}
 
-	async rows<Row extends QueryResultRow>(text: string, params?: unknown[]): Promise<Row[]> {
+	async rows<Row>(text: string, params?: unknown[]): Promise<Row[]> {
 		const lines = await this.db.rows<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params);
 		this.plans.push(lines.map((line) => line['QUERY PLAN']).join('\n'));
 		return [];
 	}
 
 	/** A row whose seq, as a search's boundary, leaves it no entry to walk and all of them to take from the indexes. */
-	async row<Row extends QueryResultRow>(text: string, params?: unknown[]): Promise<Row | undefined> {
+	async row<Row>(text: string, params?: unknown[]): Promise<Row | undefined> {
 		await this.rows(text, params);
 		return { seq: 2 ** 31 } as unknown as Row;
 	}

@@ -1,10 +1,10 @@
 import type { Folder, MessageRecord } from '../../schemas/message';
 import type { MessageStateStore } from '../store';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
-import type { Db } from './database';
+import type { SqlDb } from './sql-db';
 
-export class PostgresMessageStateStore implements MessageStateStore {
-	constructor(private readonly db: Db) {}
+export class SqlMessageStateStore implements MessageStateStore {
+	constructor(private readonly db: SqlDb) {}
 
 	addLabel(inbox: string, id: string, label: string): Promise<string[] | undefined> {
 		return this.changeLabels(inbox, id, (labels) => (labels.includes(label) ? labels : [...labels, label]));
@@ -27,11 +27,11 @@ export class PostgresMessageStateStore implements MessageStateStore {
 	}
 
 	setStar(inbox: string, id: string, account: string, starred: boolean): Promise<MessageRecord | undefined> {
-		return this.star('CASE WHEN $4::boolean THEN coalesce(saved_by, $3) END', [id, inbox, account, starred]);
+		return this.star('CASE WHEN $4 = 1 THEN coalesce(saved_by, $3) END', [id, inbox, account, starred ? 1 : 0]);
 	}
 
 	async starred(account: string, limit: number): Promise<MessageRecord[]> {
-		// Ties as SQLite's index on (saved_by, received DESC) gives them: in the order they were stored.
+		// Ties in the order they were stored.
 		const rows = await this.db.rows<RecordRow>(
 			`SELECT ${RECORD_COLUMNS} FROM messages WHERE saved_by = $1 ORDER BY received DESC, seq LIMIT $2`,
 			[account, limit],
@@ -50,10 +50,10 @@ export class PostgresMessageStateStore implements MessageStateStore {
 	/** Reads and rewrites the labels with the row locked, so that two changes at once both count. */
 	private changeLabels(inbox: string, id: string, change: (labels: string[]) => string[]): Promise<string[] | undefined> {
 		return this.db.transaction(async (tx) => {
-			const row = await tx.row<{ labels_json: string }>('SELECT labels_json FROM messages WHERE id = $1 AND inbox = $2 FOR UPDATE', [
-				id,
-				inbox,
-			]);
+			const row = await tx.row<{ labels_json: string }>(
+				`SELECT labels_json FROM messages WHERE id = $1 AND inbox = $2${tx.dialect.forUpdate}`,
+				[id, inbox],
+			);
 			if (!row) return undefined;
 			const labels = change(JSON.parse(row.labels_json) as string[]);
 			await tx.run('UPDATE messages SET labels_json = $1 WHERE id = $2 AND inbox = $3', [JSON.stringify(labels), id, inbox]);

@@ -2,13 +2,17 @@ import type { SubscriptionFilter, WebhookSubscription } from '../../schemas/webh
 import type { WebhookSubscriptionStore } from '../store';
 import { newId, nowIso } from '../ids';
 import { storedFilter, toSubscription, type SubscriptionRow } from '../subscription-records';
-import type { Db } from './database';
+import type { SqlDb } from './sql-db';
 
 /** Subscriptions in the order they are listed in: oldest first. */
 export const SUBSCRIPTION_ORDER = 'ORDER BY created, id';
 
-export class PostgresWebhookSubscriptionStore implements WebhookSubscriptionStore {
-	constructor(private readonly db: Db) {}
+/**
+ * The webhook subscriptions of addresses: beside an address's one `webhook`, any number of consumers of its mail, each
+ * with an optional filter. Deleting (releasing) the address deletes them (ON DELETE CASCADE).
+ */
+export class SqlWebhookSubscriptionStore implements WebhookSubscriptionStore {
+	constructor(private readonly db: SqlDb) {}
 
 	async create(address: string, url: string, filter?: SubscriptionFilter): Promise<WebhookSubscription> {
 		const row: SubscriptionRow = { id: newId(), address, url, filter_json: storedFilter(filter), created: nowIso() };

@@ -1,11 +1,16 @@
 import type { OutgoingRecord } from '../../schemas/outgoing';
 import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
 import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
-import type { Db } from './database';
-import { FREE_AND_DUE, nextDueSql, releaseLeases } from './leases';
+import { LeasedRows } from './leases';
+import type { SqlDb } from './sql-db';
 
-export class PostgresOutgoingStore implements OutgoingStore {
-	constructor(private readonly db: Db) {}
+/** Sent mail and the outbox of deliveries still to make. */
+export class SqlOutgoingStore implements OutgoingStore {
+	private readonly leased: LeasedRows;
+
+	constructor(private readonly db: SqlDb) {
+		this.leased = new LeasedRows(db, 'outbox', 'message_id', 'true');
+	}
 
 	/** The conditional UPDATE waits for any other send of the account and then counts its credits again: never overspent. */
 	record(message: NewOutgoing, lease: Lease): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null> {
@@ -42,6 +47,7 @@ export class PostgresOutgoingStore implements OutgoingStore {
 		return rows.map(toOutgoingRecord);
 	}
 
+	/** The retention sweep's share of sent mail. */
 	deleteSettledBefore(before: string, limit: number): Promise<number> {
 		return this.db.run(
 			`DELETE FROM outgoing_messages WHERE seq IN (SELECT seq FROM outgoing_messages o WHERE sent < $1
@@ -50,30 +56,27 @@ export class PostgresOutgoingStore implements OutgoingStore {
 		);
 	}
 
-	/** Rows another node is claiming at the same moment are skipped, not waited for: no entry is leased twice. */
 	async claimDue(now: number, limit: number, lease: Lease): Promise<string[]> {
-		const rows = await this.db.rows<{ message_id: string; next_attempt: number }>(
-			`UPDATE outbox o SET lease_node = $3, lease_until = $4
-				FROM (SELECT message_id FROM outbox WHERE ${FREE_AND_DUE}
-					ORDER BY next_attempt, message_id LIMIT $2 FOR UPDATE SKIP LOCKED) due
-				WHERE o.message_id = due.message_id RETURNING o.message_id, o.next_attempt`,
-			[now, limit, lease.node, lease.until],
+		const rows = await this.leased.claim<{ message_id: string; next_attempt: number }>(
+			now,
+			limit,
+			lease.node,
+			lease.until,
+			'message_id, next_attempt',
 		);
-		// RETURNING gives rows in the order they were updated, not the subquery's.
-		rows.sort((a, b) => a.next_attempt - b.next_attempt || (a.message_id < b.message_id ? -1 : 1));
 		return rows.map((row) => row.message_id);
 	}
 
-	async renewLeases(lease: Lease): Promise<void> {
-		await this.db.run('UPDATE outbox SET lease_until = $2 WHERE lease_node = $1', [lease.node, lease.until]);
+	renewLeases(lease: Lease): Promise<void> {
+		return this.leased.renew(lease.node, lease.until);
 	}
 
 	releaseLeases(node: string, ids?: string[]): Promise<void> {
-		return releaseLeases(this.db, 'outbox', 'message_id', node, ids);
+		return this.leased.release(node, ids);
 	}
 
-	async nextDue(now: number): Promise<number | undefined> {
-		return (await this.db.row<{ next: number | null }>(nextDueSql('outbox', 'true'), [now]))!.next ?? undefined;
+	nextDue(now: number): Promise<number | undefined> {
+		return this.leased.nextDue(now);
 	}
 
 	async entry(id: string): Promise<OutboxEntry | undefined> {
@@ -113,10 +116,10 @@ export class PostgresOutgoingStore implements OutgoingStore {
 }
 
 /**
- * A sent message, locked until the transaction ends: an attempt settling its relayed recipients on one node and the local
+ * The record, its row locked until the transaction ends: an attempt settling recipients on one node and the local
  * copies marking theirs on another each rewrite the recipients after the other, neither losing what the other wrote.
  */
-async function lockedRecord(tx: Db, id: string): Promise<OutgoingRecord | undefined> {
-	const row = await tx.row<OutgoingRow>('SELECT * FROM outgoing_messages WHERE id = $1 FOR UPDATE', [id]);
+async function lockedRecord(tx: SqlDb, id: string): Promise<OutgoingRecord | undefined> {
+	const row = await tx.row<OutgoingRow>(`SELECT * FROM outgoing_messages WHERE id = $1${tx.dialect.forUpdate}`, [id]);
 	return row && toOutgoingRecord(row);
 }

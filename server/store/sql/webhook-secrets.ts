@@ -1,24 +1,27 @@
 import type { SigningSecrets, WebhookSecretStore } from '../store';
 import { newWebhookSecret, signingSecrets, type SecretRow } from '../secrets';
-import type { Db } from './database';
+import type { SqlDb } from './sql-db';
 
-export class PostgresWebhookSecretStore implements WebhookSecretStore {
-	constructor(private readonly db: Db) {}
+const SELECT = 'SELECT secret, previous_secret, rotated FROM webhook_secrets WHERE account_id = $1';
+
+/** Per-account webhook signing secrets, created on first use. */
+export class SqlWebhookSecretStore implements WebhookSecretStore {
+	constructor(private readonly db: SqlDb) {}
 
 	async get(accountId: string): Promise<string> {
 		return (await this.signing(accountId, Date.now())).secret;
 	}
 
+	/** Reads first: signing runs per attempt and should not write. */
 	async signing(accountId: string, now: number): Promise<SigningSecrets> {
-		const select = 'SELECT secret, previous_secret, rotated FROM webhook_secrets WHERE account_id = $1';
-		let row = await this.db.row<SecretRow>(select, [accountId]);
+		let row = await this.db.row<SecretRow>(SELECT, [accountId]);
 		if (!row) {
 			// Two nodes may make one at once: the first insert wins, and both read it.
 			await this.db.run('INSERT INTO webhook_secrets (account_id, secret) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING', [
 				accountId,
 				newWebhookSecret(),
 			]);
-			row = (await this.db.row<SecretRow>(select, [accountId]))!;
+			row = (await this.db.row<SecretRow>(SELECT, [accountId]))!;
 		}
 		return signingSecrets(row, now);
 	}

@@ -1,11 +1,10 @@
 import type { DomainRecord } from '../../schemas/domain';
 import { DomainError, type DomainStore } from '../store';
 import { nowIso } from '../ids';
-import { prepared, type Db } from './database';
-import { PostgresAddressStore } from './addresses';
-import { lockDomains } from './locks';
-import { SearchIndex } from './search-index';
 import { assertOwnable, ownableParents, parentOwnedByAnother, subdomainOwnedByAnother, treeRootOf } from '../domain-tree';
+import { SqlAddressStore } from './addresses';
+import type { Ownership } from './ownership';
+import { prepared, type SqlDb } from './sql-db';
 
 const SELECT = `SELECT d.domain AS "_id", d.owner, d.created,
 	(SELECT a.email FROM addresses a WHERE a.catch_all = d.domain LIMIT 1) AS "catchAll"
@@ -14,9 +13,12 @@ const SELECT = `SELECT d.domain AS "_id", d.owner, d.created,
 /** Asked for each recipient SMTP accepts and each outgoing recipient. */
 const IS_OWNED = prepared('domain-is-owned', 'SELECT 1 FROM domains WHERE domain = $1');
 
-/** Claiming and giving up hold the domain's lock (see LockKind.domain), so two claims, or a claim and a reservation, take turns. */
-export class PostgresDomainStore implements DomainStore {
-	constructor(private readonly db: Db) {}
+/** Claiming and giving up hold the domain (see Ownership), so two claims, or a claim and a reservation, take turns. */
+export class SqlDomainStore implements DomainStore {
+	constructor(
+		private readonly db: SqlDb,
+		private readonly ownership: Ownership,
+	) {}
 
 	async isOwned(domain: string): Promise<boolean> {
 		return (await this.db.row(IS_OWNED, [domain])) !== undefined;
@@ -36,41 +38,41 @@ export class PostgresDomainStore implements DomainStore {
 		assertOwnable(domain);
 		return this.db.transaction(async (tx) => {
 			// The tree's root too: two claims in one tree (a domain and its subdomain) take turns, so both see the other.
-			await lockDomains(tx, [domain, treeRootOf(domain)]);
-			const domains = new PostgresDomainStore(tx);
+			await this.ownership.lock(tx, [domain, treeRootOf(domain)]);
+			const domains = new SqlDomainStore(tx, this.ownership);
 			const existing = await domains.get(domain);
 			if (existing && existing.owner !== owner) throw new DomainError(`${domain} is owned by another account`);
 			if (existing) return existing;
-			const parent = await tx.row<{ domain: string }>('SELECT domain FROM domains WHERE domain = ANY($1::text[]) AND owner <> $2 LIMIT 1', [
-				ownableParents(domain),
-				owner,
-			]);
+			const parent = await tx.row<{ domain: string }>(
+				`SELECT domain FROM domains WHERE ${tx.dialect.inList('domain', '$1')} AND owner <> $2 LIMIT 1`,
+				[tx.dialect.list(ownableParents(domain)), owner],
+			);
 			if (parent) throw parentOwnedByAnother(domain, parent.domain);
+			// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
 			const subdomain = await tx.row<{ domain: string }>(
 				"SELECT domain FROM domains WHERE domain LIKE ('%.' || $1) AND owner <> $2 LIMIT 1",
 				[domain, owner],
 			);
 			if (subdomain) throw subdomainOwnedByAnother(domain, subdomain.domain);
-			// Domains hold only [a-z0-9.-], so they need no LIKE escaping.
 			const othersAddress = await tx.row<{ email: string }>(
 				"SELECT email FROM addresses WHERE email LIKE ('%@' || $1) AND owner <> $2 LIMIT 1",
 				[domain, owner],
 			);
 			if (othersAddress) throw new DomainError(`${othersAddress.email} is reserved by another account, so ${domain} cannot be claimed`);
 			await tx.run('INSERT INTO domains (domain, owner, created) VALUES ($1, $2, $3)', [domain, owner, nowIso()]);
-			await new SearchIndex(tx).claimed(domain);
+			await this.ownership.claimed(tx, domain);
 			return (await domains.get(domain))!;
 		});
 	}
 
 	remove(domain: string): Promise<DomainRecord | undefined> {
 		return this.db.transaction(async (tx) => {
-			await lockDomains(tx, [domain]);
-			const existing = await new PostgresDomainStore(tx).get(domain);
+			await this.ownership.lock(tx, [domain]);
+			const existing = await new SqlDomainStore(tx, this.ownership).get(domain);
 			if (!existing) return undefined;
-			await new PostgresAddressStore(tx).setCatchAll(domain, null, existing.owner);
+			await new SqlAddressStore(tx, this.ownership).setCatchAll(domain, null, existing.owner);
 			await tx.run('DELETE FROM domains WHERE domain = $1', [domain]);
-			await new SearchIndex(tx).givenUp(domain);
+			await this.ownership.givenUp(tx, domain);
 			return existing;
 		});
 	}

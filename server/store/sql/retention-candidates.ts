@@ -1,8 +1,8 @@
 import type { AgedMessage, RetentionCandidates } from '../store';
-import type { Db } from './database';
+import type { SqlDb } from './sql-db';
 
-export class PostgresRetentionCandidates implements RetentionCandidates {
-	constructor(private readonly db: Db) {}
+export class SqlRetentionCandidates implements RetentionCandidates {
+	constructor(private readonly db: SqlDb) {}
 
 	oldest(afterSeq: number, limit: number): Promise<AgedMessage[]> {
 		return this.db.rows<AgedMessage>('SELECT seq, received, saved_by AS "savedBy" FROM messages WHERE seq > $1 ORDER BY seq LIMIT $2', [

@@ -2,16 +2,15 @@ import type { ForwardingRecord } from '../../schemas/address';
 import type { AddressStore, ForwardingUpdate } from '../store';
 import { nowIso } from '../ids';
 import { changesAnything, toForwardingRecord, updatedColumns, type AddressRow } from '../address-records';
-import type { Db } from './database';
-import { domainOf, lockDomains } from './locks';
-import { SearchIndex } from './search-index';
+import { domainOf, type Ownership } from './ownership';
+import type { SqlDb } from './sql-db';
 
-/**
- * Reserving and releasing change whose mail an inbox is, so each holds its domain's lock (see LockKind.domain): a claim
- * of the domain, or mail being stored in it, waits for the other.
- */
-export class PostgresAddressStore implements AddressStore {
-	constructor(private readonly db: Db) {}
+/** Reserving and releasing change whose mail an inbox is: each holds its domain (see Ownership). */
+export class SqlAddressStore implements AddressStore {
+	constructor(
+		private readonly db: SqlDb,
+		private readonly ownership: Ownership,
+	) {}
 
 	async get(email: string): Promise<ForwardingRecord | undefined> {
 		const row = await this.db.row<AddressRow>('SELECT * FROM addresses WHERE email = $1', [email]);
@@ -32,14 +31,14 @@ export class PostgresAddressStore implements AddressStore {
 
 	reserve(email: string, owner: string, settings: ForwardingUpdate = {}): Promise<ForwardingRecord> {
 		return this.db.transaction(async (tx) => {
-			await lockDomains(tx, [domainOf(email)]);
+			await this.ownership.lock(tx, [domainOf(email)]);
 			const now = nowIso();
 			const inserted = await tx.run(
 				'INSERT INTO addresses (email, owner, created, updated) VALUES ($1, $2, $3, $3) ON CONFLICT (email) DO NOTHING',
 				[email, owner, now],
 			);
-			if (inserted) await new SearchIndex(tx).reserved(email);
-			const addresses = new PostgresAddressStore(tx);
+			if (inserted) await this.ownership.reserved(tx, email);
+			const addresses = this.on(tx);
 			return inserted && changesAnything(settings) ? addresses.update(email, settings) : (await addresses.get(email))!;
 		});
 	}
@@ -47,8 +46,8 @@ export class PostgresAddressStore implements AddressStore {
 	reserveAll(emails: string[], owner: string): Promise<ForwardingRecord[]> {
 		return this.db.transaction(async (tx) => {
 			// All at once, in the one order every node takes them in.
-			await lockDomains(tx, emails.map(domainOf));
-			const addresses = new PostgresAddressStore(tx);
+			await this.ownership.lock(tx, emails.map(domainOf));
+			const addresses = this.on(tx);
 			const reserved: ForwardingRecord[] = [];
 			for (const email of emails) reserved.push(await addresses.reserve(email, owner));
 			return reserved;
@@ -62,11 +61,11 @@ export class PostgresAddressStore implements AddressStore {
 
 	setCatchAll(domain: string, email: string | null, owner: string): Promise<ForwardingRecord | undefined> {
 		return this.db.transaction(async (tx) => {
-			await lockDomains(tx, email === null ? [domain] : [domain, domainOf(email)]);
+			await this.ownership.lock(tx, email === null ? [domain] : [domain, domainOf(email)]);
 			const now = nowIso();
 			await tx.run('UPDATE addresses SET catch_all = NULL, updated = $1 WHERE catch_all = $2', [now, domain]);
 			if (email === null) return undefined;
-			const addresses = new PostgresAddressStore(tx);
+			const addresses = this.on(tx);
 			await addresses.reserve(email, owner);
 			await tx.run('UPDATE addresses SET catch_all = $1, updated = $2 WHERE email = $3', [domain, now, email]);
 			return addresses.get(email);
@@ -75,9 +74,9 @@ export class PostgresAddressStore implements AddressStore {
 
 	release(email: string): Promise<void> {
 		return this.db.transaction(async (tx) => {
-			await lockDomains(tx, [domainOf(email)]);
+			await this.ownership.lock(tx, [domainOf(email)]);
 			// Its webhook subscriptions go with it (ON DELETE CASCADE).
-			if (await tx.run('DELETE FROM addresses WHERE email = $1', [email])) await new SearchIndex(tx).released(email);
+			if (await tx.run('DELETE FROM addresses WHERE email = $1', [email])) await this.ownership.released(tx, email);
 		});
 	}
 
@@ -89,7 +88,12 @@ export class PostgresAddressStore implements AddressStore {
 				RETURNING *`,
 			[...columns.map(({ value }) => value), nowIso(), email],
 		);
-		// Callers update an address they hold. One that is gone yields nothing, as with SQLite (the contract promises a record).
+		// Callers update an address they hold. One that is gone yields nothing (the contract promises a record).
 		return (row && toForwardingRecord(row)) as ForwardingRecord;
+	}
+
+	/** This store within a transaction. */
+	on(tx: SqlDb): SqlAddressStore {
+		return new SqlAddressStore(tx, this.ownership);
 	}
 }

@@ -13,7 +13,7 @@ import {
 	toAccount,
 	type AccountRow,
 } from '../account-records';
-import { prepared, type Db } from './database';
+import { prepared, type SqlDb } from './sql-db';
 
 /** Runs on every API request that carries a key. */
 const ACCOUNT_OF_KEY = prepared(
@@ -21,8 +21,8 @@ const ACCOUNT_OF_KEY = prepared(
 	'SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked IS NULL',
 );
 
-export class PostgresAccountStore implements AccountStore {
-	constructor(private readonly db: Db) {}
+export class SqlAccountStore implements AccountStore {
+	constructor(private readonly db: SqlDb) {}
 
 	async isEmpty(): Promise<boolean> {
 		return (await this.db.row('SELECT 1 FROM accounts LIMIT 1')) === undefined;
@@ -32,7 +32,7 @@ export class PostgresAccountStore implements AccountStore {
 		checkAccountName(name);
 		if (await this.find(name)) throw accountExists(name);
 		const account: Account = { id: newId(), name, credits: options.credits ?? 0, isAdmin: options.admin ?? false, created: nowIso() };
-		// Another node may create the same name meanwhile: the unique name decides, and the later one is refused alike.
+		// Another node (or the CLI beside the server) may create the same name meanwhile: the unique name decides.
 		const inserted = await this.db.run(
 			'INSERT INTO accounts (id, name, credits, is_admin, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING',
 			[account.id, account.name, account.credits, account.isAdmin ? 1 : 0, account.created],

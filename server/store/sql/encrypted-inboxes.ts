@@ -1,10 +1,10 @@
 import type { Recipient } from '../../mail/incoming-mail';
 import type { EncryptedInboxStore } from '../store';
 import { ENCRYPTED_INBOX_KEY, encryptedRecipient, inboxToken, newServerSecret, tokenIn } from '../secrets';
-import type { Db } from './database';
+import type { SqlDb } from './sql-db';
 
-/** The key of the encryptedInbox HMAC, made by the first node that opens the database and read by every other. */
-export async function loadInboxKey(db: Db): Promise<Buffer> {
+/** The key of the encryptedInbox HMAC, made by the first server (or node) that opens the database and read by every other. */
+export async function loadInboxKey(db: SqlDb): Promise<Buffer> {
 	await db.run('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
 		ENCRYPTED_INBOX_KEY,
 		newServerSecret(),
@@ -14,12 +14,13 @@ export async function loadInboxKey(db: Db): Promise<Buffer> {
 }
 
 /**
- * encryptedInbox: an opaque, stable alias per inbox. Mail to `<token>@<domain>` lands in the inbox it stands for. An HMAC
- * cannot be reversed, so every token handed out is also written to a mapping table.
+ * encryptedInbox: an opaque, stable alias per inbox (`inbox-<hex>`, an HMAC of the address with a server secret). Mail to
+ * `<token>@<domain>` lands in the inbox it stands for. An HMAC cannot be reversed, so every token handed out is also
+ * written to a mapping table.
  */
-export class PostgresEncryptedInboxStore implements EncryptedInboxStore {
+export class SqlEncryptedInboxStore implements EncryptedInboxStore {
 	constructor(
-		private readonly db: Db,
+		private readonly db: SqlDb,
 		private readonly key: Buffer,
 	) {}
 
@@ -27,13 +28,14 @@ export class PostgresEncryptedInboxStore implements EncryptedInboxStore {
 		return Promise.resolve(inboxToken(this.key, inbox));
 	}
 
-	/** One known already costs no write: the insert that finds it there changes nothing. */
+	/** One known already costs no write (a payload read through the API hands it out again each time). */
 	async remember(inbox: string): Promise<boolean> {
-		const inserted = await this.db.run('INSERT INTO encrypted_inboxes (token, inbox) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING', [
-			inboxToken(this.key, inbox),
-			inbox,
-		]);
-		return inserted === 1;
+		const token = inboxToken(this.key, inbox);
+		if (await this.db.row('SELECT 1 FROM encrypted_inboxes WHERE token = $1', [token])) return false;
+		return (
+			(await this.db.run('INSERT INTO encrypted_inboxes (token, inbox) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING', [token, inbox])) ===
+			1
+		);
 	}
 
 	async resolve(address: string, domain: string): Promise<Recipient | undefined> {
