@@ -3,7 +3,7 @@
 // import each other. `npm run lint` checks it (type-only imports count too); docs/development.md explains each layer.
 const LAYERS = [
 	['bytes', 'schemas', 'config', 'log.ts'],
-	['mail'],
+	['mail', 'work'],
 	['store', 'parse', 'payload'],
 	['ingest'],
 	['metrics'],

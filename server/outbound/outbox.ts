@@ -3,7 +3,7 @@ import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
 import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
-import { UnrecordedWork } from '../store/unrecorded-work';
+import { LeasedWork, type WorkQueue } from '../work/leased-work';
 import type { Relay } from './relay';
 
 export interface OutboxOptions {
@@ -23,10 +23,6 @@ export interface OutboxOptions {
 
 /** How many outbox entries are attempted at the same time. */
 const PARALLEL_ATTEMPTS = 8;
-/** setTimeout's longest wait. */
-const MAX_TIMER = 2 ** 31 - 1;
-/** After the store failed (the database unavailable), the outbox looks again this much later. */
-const ERROR_BACKOFF_MS = 5000;
 
 /** A copy in memory the parser workers read without copying. */
 function sharedCopy(raw: Buffer): Buffer {
@@ -41,30 +37,25 @@ function sharedCopy(raw: Buffer): Buffer {
  * schedule. An entry is attempted by the node holding its lease: the one that recorded it, else any node once the lease
  * has run out (its holder stopped or died), so nodes sharing a database share the outbox.
  */
-export class Outbox {
+export class Outbox implements WorkQueue {
+	readonly name = 'the outbox';
 	private readonly running = new Set<Promise<unknown>>();
-	private timer: NodeJS.Timeout | undefined;
-	private renewal: NodeJS.Timeout | undefined;
-	/** A look at what is due is under way, and another was asked for meanwhile. */
-	private looking = false;
-	private lookAgain = false;
-	private closed = false;
-	private readonly unsettled = new UnrecordedWork(ERROR_BACKOFF_MS);
+	private readonly work: LeasedWork;
 
 	constructor(private readonly options: OutboxOptions) {
+		this.work = new LeasedWork(this, options.lease, options.log);
 		// Forwards recorded with incoming mail (leased to this node) get their first attempt once that mail is durable.
 		options.ingest.on('stored', (_records, { forwardIds }) => forwardIds.forEach((id) => void this.attempt(id)));
 	}
 
 	/** Picks up what is due: left by a previous run, or by a node that stopped. */
 	start(): void {
-		this.renewal = setInterval(() => void this.renewLeases(), this.options.lease / 3).unref();
-		this.schedule();
+		this.work.start();
 	}
 
 	/** Takes up what is due now (another node recorded forwards, or gave back the entries it held). */
 	lookForWork(): void {
-		this.schedule();
+		this.work.look();
 	}
 
 	/** A lease of this node, for an entry it records and attempts at once. */
@@ -75,31 +66,49 @@ export class Outbox {
 	/** One attempt at every pending recipient of an entry this node holds (just recorded, or due). */
 	attempt(id: string): Promise<OutgoingRecord | undefined> {
 		const run = this.run(id).catch((err: Error) => {
-			if (this.closed) return undefined;
+			if (this.work.stopped) return undefined;
 			this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
-			this.unsettled.add(id, Date.now());
+			this.work.unrecordedAttempt(id);
 			return undefined;
 		});
 		this.running.add(run);
 		void run.finally(() => {
 			this.running.delete(run);
-			this.schedule();
+			this.work.look();
 		});
 		return run;
 	}
 
 	/** Stops retrying; waits up to `timeoutMs` for attempts in progress, then gives up this node's leases (cut-off ones run again). */
 	async close(timeoutMs: number): Promise<void> {
-		this.closed = true;
-		clearTimeout(this.timer);
-		clearInterval(this.renewal);
+		this.work.stop();
 		let timeout: NodeJS.Timeout | undefined;
 		await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => (timeout = setTimeout(resolve, timeoutMs)))]);
 		clearTimeout(timeout);
 		this.options.relay?.close();
-		await this.options.store
-			.releaseLeases(this.options.node)
-			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'outbox leases not released'));
+		await this.work.releaseLeases();
+	}
+
+	/**
+	 * Claims what is due while fewer than PARALLEL_ATTEMPTS run, and attempts it; looks again when the next entry is due,
+	 * or within a lease: nothing tells this node of what other nodes record, and looking within a lease finds the entries
+	 * of one that died before their lease runs out.
+	 */
+	async take(now: number): Promise<number | undefined> {
+		const { store } = this.options;
+		const free = PARALLEL_ATTEMPTS - this.running.size;
+		if (free > 0) for (const id of await store.claimDue(now, free, this.lease())) void this.attempt(id);
+		if (this.running.size >= PARALLEL_ATTEMPTS) return undefined; // each attempt that ends looks again
+		return Math.min((await store.nextDue(now)) ?? Infinity, Date.now() + this.options.lease);
+	}
+
+	/** Keeps this node's leases while its attempts run (a relay may take minutes). */
+	async renewLeases(): Promise<void> {
+		if (this.running.size > 0) await this.options.store.renewLeases(this.lease());
+	}
+
+	releaseLeases(ids?: string[]): Promise<void> {
+		return this.options.store.releaseLeases(this.options.node, ids);
 	}
 
 	private async run(id: string): Promise<OutgoingRecord> {
@@ -151,55 +160,5 @@ export class Outbox {
 			return new Map(addresses.map((address) => [address, outcome]));
 		}
 		return this.options.relay.send(entry.raw, entry.record.from, addresses);
-	}
-
-	/** Takes up what is due while fewer than PARALLEL_ATTEMPTS run, and wakes up when the next entry is due, or within a lease. */
-	private schedule(): void {
-		if (this.closed) return;
-		if (this.looking) {
-			this.lookAgain = true;
-			return;
-		}
-		this.looking = true;
-		void this.lookForDue()
-			.catch((err: Error) => {
-				this.options.log.warn({ err: err.message }, 'the outbox could not read what is due; trying again shortly');
-				this.wakeAt(Date.now() + ERROR_BACKOFF_MS);
-			})
-			.finally(() => {
-				this.looking = false;
-				if (this.lookAgain) {
-					this.lookAgain = false;
-					this.schedule();
-				}
-			});
-	}
-
-	private async lookForDue(): Promise<void> {
-		const { store } = this.options;
-		// One moment for both questions: what fell due between them would be neither claimed nor next (nextDue looks after
-		// `now`), and would wait a whole lease on a database slower to answer than a short retry delay.
-		const now = Date.now();
-		await this.unsettled.giveBack(now, (ids) => store.releaseLeases(this.options.node, ids));
-		const free = PARALLEL_ATTEMPTS - this.running.size;
-		if (free > 0) for (const id of await store.claimDue(now, free, this.lease())) void this.attempt(id);
-		if (this.running.size >= PARALLEL_ATTEMPTS) return; // each attempt that ends looks again
-		const next = await store.nextDue(now);
-		// Nothing tells this node of what other nodes record: looking again within a lease finds their entries before the
-		// lease of one that dies runs out, so they are taken up then rather than never.
-		this.wakeAt(Math.min(next ?? Infinity, Date.now() + this.options.lease, this.unsettled.next()));
-	}
-
-	private wakeAt(at: number): void {
-		clearTimeout(this.timer);
-		if (!this.closed) this.timer = setTimeout(() => this.schedule(), Math.min(MAX_TIMER, Math.max(0, at - Date.now())));
-	}
-
-	/** Keeps this node's leases while its attempts run (a relay may take minutes). */
-	private async renewLeases(): Promise<void> {
-		if (this.running.size === 0) return;
-		await this.options.store
-			.renewLeases(this.lease())
-			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'outbox leases not renewed'));
 	}
 }

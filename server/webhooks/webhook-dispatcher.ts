@@ -19,7 +19,7 @@ import { buildSlackPayload } from './slack-payload';
 import { WebhookSigner } from './signature';
 import { ByteHead } from '../bytes/byte-head';
 import type { TargetPolicy } from './target-policy';
-import { UnrecordedWork } from '../store/unrecorded-work';
+import { LeasedWork, type WorkQueue } from '../work/leased-work';
 import type { WebhookMetrics } from '../metrics/webhook-metrics';
 
 export interface WebhookDispatcherOptions {
@@ -54,8 +54,6 @@ const MAX_QUEUED_PER_HOST = 1000;
 const MAX_SLEEP_MS = 60_000;
 /** A Retry-After longer than this is cut to it. */
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
-/** After an unexpected error (e.g. the database), the delivery is tried again this much later. */
-const ERROR_BACKOFF_MS = 5000;
 /** Of each request body, this much is kept in the attempt's log (a payload holds the text, HTML and raw source: it may be megabytes). */
 export const REQUEST_BODY_KEPT = 32 * 1024;
 
@@ -86,96 +84,50 @@ function hostOf(url: string): string {
  * a delivery once, and one a stopped node held is taken up by another once its lease runs out. The dispatcher claims
  * what is due when told of new deliveries (`dispatch`), when a redelivery is asked for, and when the next one is due.
  */
-export class WebhookDispatcher {
+export class WebhookDispatcher implements WorkQueue {
+	readonly name = 'webhook deliveries';
 	private readonly held = new Set<string>();
-	private readonly unrecorded = new UnrecordedWork(ERROR_BACKOFF_MS);
 	private readonly hosts = new Map<string, HostQueue>();
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly random: () => number;
-	private timer?: NodeJS.Timeout;
-	private renewal?: NodeJS.Timeout;
-	private wakeAt = Infinity;
+	private readonly work: LeasedWork;
 	/** Some due deliveries were left in the database because their host's queue was full. */
 	private backlogged = false;
-	/** A poll is under way, and another was asked for meanwhile. */
-	private polling = false;
-	private pollAgain = false;
-	private closed = false;
 
 	constructor(private readonly options: WebhookDispatcherOptions) {
 		this.random = options.random ?? Math.random;
+		this.work = new LeasedWork(this, options.lease, options.log);
 	}
 
 	start(): void {
-		this.renewal = setInterval(() => void this.renewLeases(), this.options.lease / 3).unref();
-		this.poll();
+		this.work.start();
 	}
 
 	/** Takes the deliveries of just-committed messages (of this node or another). */
 	dispatch(): void {
-		this.poll();
+		this.work.look();
 	}
 
 	/** Queues a failed or refused delivery again, due now; false when it is in neither state. */
 	async redeliver(id: string): Promise<boolean> {
 		if (!(await this.options.deliveries.redeliver(id, Date.now()))) return false;
-		this.poll();
+		this.work.look();
 		return true;
 	}
 
 	/** Stops taking work and waits for attempts in flight; queued deliveries stay pending in the database, free for any node. */
 	async close(): Promise<void> {
-		this.closed = true;
-		clearTimeout(this.timer);
-		clearInterval(this.renewal);
+		this.work.stop();
 		for (const queue of this.hosts.values()) queue.waiting.length = 0;
 		while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
 		this.options.sender.close();
-		await this.options.deliveries
-			.releaseLeases(this.options.node)
-			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'webhook leases not released'));
+		await this.work.releaseLeases();
 	}
 
-	private wake(at: number): void {
-		if (this.closed || at >= this.wakeAt) return;
-		clearTimeout(this.timer);
-		this.wakeAt = at;
-		this.timer = setTimeout(
-			() => {
-				this.wakeAt = Infinity;
-				this.poll();
-			},
-			Math.min(Math.max(0, at - Date.now()), MAX_SLEEP_MS),
-		);
-	}
-
-	/** Claims what is due (one poll at a time; one asked for meanwhile runs after it). */
-	private poll(): void {
-		if (this.closed) return;
-		if (this.polling) {
-			this.pollAgain = true;
-			return;
-		}
-		this.polling = true;
-		void this.claimDue()
-			.catch((err: Error) => {
-				this.options.log.warn({ err: err.message }, 'webhook deliveries could not be claimed; trying again shortly');
-				this.wake(Date.now() + ERROR_BACKOFF_MS);
-			})
-			.finally(() => {
-				this.polling = false;
-				if (this.pollAgain) {
-					this.pollAgain = false;
-					this.poll();
-				}
-			});
-	}
-
-	private async claimDue(): Promise<void> {
+	/** Claims what is due, a page at a time, into the hosts' queues; looks again at the next due, or within MAX_SLEEP_MS. */
+	async take(now: number): Promise<number | undefined> {
 		const { deliveries, node } = this.options;
-		const now = Date.now();
 		this.backlogged = false;
-		await this.unrecorded.giveBack(now, (ids) => deliveries.releaseLeases(node, ids));
 		let page: DeliveryRow[];
 		do {
 			page = await deliveries.claim(now, PAGE, leaseOf(node, this.options.lease));
@@ -186,13 +138,22 @@ export class WebhookDispatcher {
 				this.backlogged = true;
 				break;
 			}
-		} while (page.length === PAGE && !this.closed);
-		this.wake(Math.min((await deliveries.nextDue(now)) ?? now + MAX_SLEEP_MS, this.unrecorded.next()));
+		} while (page.length === PAGE && !this.work.stopped);
+		return Math.min((await deliveries.nextDue(now)) ?? Infinity, now + MAX_SLEEP_MS);
+	}
+
+	/** Keeps this node's leases on what it holds (deliveries waiting behind a slow host may wait minutes). */
+	async renewLeases(): Promise<void> {
+		if (this.held.size > 0) await this.options.deliveries.renewLeases(leaseOf(this.options.node, this.options.lease));
+	}
+
+	releaseLeases(ids?: string[]): Promise<void> {
+		return this.options.deliveries.releaseLeases(this.options.node, ids);
 	}
 
 	/** Puts a claimed delivery in its host's queue; false when that queue is full. */
 	private enqueue(delivery: DeliveryRow): boolean {
-		if (this.closed) return false;
+		if (this.work.stopped) return false;
 		if (this.held.has(delivery.id)) return true;
 		const host = hostOf(delivery.url);
 		let queue = this.hosts.get(host);
@@ -213,13 +174,12 @@ export class WebhookDispatcher {
 				queue.active--;
 				if (queue.active === 0 && queue.waiting.length === 0) this.hosts.delete(host);
 				else this.pump(host, queue);
-				if (this.backlogged && queue.waiting.length < MAX_QUEUED_PER_HOST / 2) this.wake(Date.now());
+				if (this.backlogged && queue.waiting.length < MAX_QUEUED_PER_HOST / 2) this.work.lookAt(Date.now());
 			};
 			const run: Promise<void> = this.attempt(delivery, freeSlot)
 				.catch((err: Error) => {
 					this.options.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded; retrying later');
-					this.unrecorded.add(delivery.id, Date.now());
-					this.wake(Date.now() + ERROR_BACKOFF_MS);
+					this.work.unrecordedAttempt(delivery.id);
 				})
 				.finally(() => {
 					this.held.delete(delivery.id);
@@ -227,14 +187,6 @@ export class WebhookDispatcher {
 				});
 			this.inFlight.add(run);
 		}
-	}
-
-	/** Keeps this node's leases on what it holds (deliveries waiting behind a slow host may wait minutes). */
-	private async renewLeases(): Promise<void> {
-		if (this.held.size === 0) return;
-		await this.options.deliveries
-			.renewLeases(leaseOf(this.options.node, this.options.lease))
-			.catch((err: Error) => this.options.log.warn({ err: err.message }, 'webhook leases not renewed'));
 	}
 
 	private async attempt(delivery: DeliveryRow, freeSlot: () => void): Promise<void> {
@@ -247,7 +199,7 @@ export class WebhookDispatcher {
 		const outcome = this.judge(delivery, result);
 		this.options.metrics.attempted(outcome.status, outcome.durationMs);
 		await this.options.deliveries.recordAttempt(delivery, outcome);
-		if (outcome.nextRetry !== null) this.wake(outcome.nextRetry);
+		if (outcome.nextRetry !== null) this.work.lookAt(outcome.nextRetry);
 	}
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { UnrecordedWork } from 'mailroom-server/dist/store/unrecorded-work';
+import { UnrecordedWork } from 'mailroom-server/dist/work/unrecorded-work';
 import { ENGINES, storePerTest } from '../../helpers/stores';
 
 const NOW = Date.UTC(2026, 9, 1);
