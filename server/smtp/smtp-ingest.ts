@@ -60,11 +60,7 @@ export interface SmtpIngestOptions {
 }
 
 /** smtp-server's connection, for the replies the listener sends on its own (time limits, shutdown). */
-interface Connection {
-	session: SMTPServerSession;
-	send(code: number, text: string): void;
-	close(): void;
-}
+type Connection = SMTPServer['connections'] extends Set<infer C> ? C : never;
 
 type Callback = (err?: Error | null) => void;
 
@@ -99,7 +95,7 @@ export class SmtpIngest {
 		this.perIp = new ConnectionsPerIp(options.maxClientsPerIp);
 		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
 		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, log: options.log, metrics: options.metrics });
-		options.metrics.countOpenSessions(() => this.connections().size);
+		options.metrics.countOpenSessions(() => this.server.connections.size);
 		this.limits = new TimeLimits({ session: options.sessionTimeout, data: options.dataTimeout }, (id, limit) =>
 			this.limitReached(id, limit),
 		);
@@ -243,12 +239,8 @@ export class SmtpIngest {
 	}
 
 	private connection(sessionId: string): Connection | undefined {
-		for (const connection of this.connections()) if (connection.session.id === sessionId) return connection;
+		for (const connection of this.server.connections) if (connection.session.id === sessionId) return connection;
 		return undefined;
-	}
-
-	private connections(): Set<Connection> {
-		return (this.server as unknown as { connections: Set<Connection> }).connections;
 	}
 
 	private async receive(stream: Parameters<typeof readRaw>[0], session: SMTPServerSession): Promise<string> {
@@ -324,7 +316,7 @@ export class SmtpIngest {
 		this.closing = true;
 		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
 		const deadline = Date.now() + timeoutMs;
-		const connections = this.connections();
+		const connections = this.server.connections;
 		while (connections.size && Date.now() < deadline) {
 			for (const connection of connections) {
 				if (!this.inTransaction.has(connection.session.id)) {
