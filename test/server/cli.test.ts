@@ -1053,7 +1053,8 @@ describe('mailroom serve: every flag, and its environment variable, changes the 
 			Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value])),
 		);
 		try {
-			expect(server.output).toMatch(new RegExp(`"smtp":"127\\.0\\.0\\.1:${where.smtpPort}"`));
+			const running = await waitFor(() => runningAt(server.output), 'the "Mailroom is running" line');
+			expect(running).toMatchObject({ smtp: `127.0.0.1:${where.smtpPort}`, http: `127.0.0.1:${where.httpPort}` });
 			const { client, greeting } = await server.smtp();
 			expect(greeting).toMatch(/^220 from-env\.test /);
 			client.close();
