@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyError, type FastifyReply } from 'fa
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
 import { registerOpenApi } from './openapi';
-import { lazySerializers } from './lazy-serializers';
+import { lazyCompilers } from './lazy-compilers';
 import type { HttpDeps } from './http-deps';
 import { callerOf, registerAuth } from './auth';
 import { HttpError, errorBody } from './errors';
@@ -50,7 +50,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 				keywords: [{ keyword: EXPECTED, schemaType: 'string' }],
 			},
 		},
-		schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+		schemaController: { compilersFactory: lazyCompilers() },
 		// Every validation error as one sentence naming the field and what it takes.
 		schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).

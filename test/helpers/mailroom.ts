@@ -82,7 +82,7 @@ export const sameStore = (server: { config: MailroomConfig }) => ({
 /** Starts the real server on ephemeral ports and a temporary data folder (or the one given); `log` to read what it logs. */
 export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}, log?: Logger): Promise<TestMailroom> {
 	const postgres = TEST_ENGINE === 'postgres' && !('databaseUrl' in overrides) ? await startPostgres() : undefined;
-	const config = testConfig({ databaseUrl: await postgres?.newDatabase(), ...overrides });
+	const config = testConfig({ databaseUrl: await postgres?.newDatabase({ migrated: true }), ...overrides });
 	const mailroom = await startMailroom(config, log);
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mailroom.smtpPort, secure: false, ignoreTLS: true, pool: false });
 	return {

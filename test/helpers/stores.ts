@@ -25,7 +25,7 @@ export type Engine = (typeof ENGINES)[number];
 /** Opens an empty store on `engine` (in a new data folder, or a new database), removed when it is closed. */
 export async function openTestStore(engine: Engine): Promise<TestStore> {
 	const postgres = engine === 'postgres' ? await startPostgres() : undefined;
-	const config = { dataDir: tempDataDir(), durability: 'normal' as const, databaseUrl: await postgres?.newDatabase() };
+	const config = { dataDir: tempDataDir(), durability: 'normal' as const, databaseUrl: await postgres?.newDatabase({ migrated: true }) };
 	const store = await openStore(config, 'server', `test-${engine}`);
 	const close = store.close.bind(store);
 	return Object.assign(store, {

@@ -42,6 +42,11 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 	let owner: { id: string; key: string };
 	/** 12 MB of text: its frame (text and raw source, 24 MB) is more than the kernel's socket buffers hold. */
 	const largeText = `${'x'.repeat(99)}\n`.repeat(120_000);
+	/**
+	 * How long a wait for frames may take before the test gives up: each waits for an event (frames arriving, a socket
+	 * closing), and a 12 MB message takes many seconds to store and frame on a loaded machine (on PostgreSQL most).
+	 */
+	const GIVE_UP_MS = 80_000;
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
@@ -56,17 +61,17 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		pausedReading(slow);
 		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'large', text: largeText });
 		await server.send({ from: 'small@example.org', to: 'big@ws.test', subject: 'small', text: 'after it' });
-		await waitFor(() => fast.frames.length === 3, 'both frames on the fast client');
+		await waitFor(() => fast.frames.length === 3, 'both frames on the fast client', GIVE_UP_MS);
 		expect(slow.frames).toHaveLength(1);
 		resumeReading(slow);
-		await waitFor(() => slow.frames.length === 3, 'both frames on the slow client');
+		await waitFor(() => slow.frames.length === 3, 'both frames on the slow client', GIVE_UP_MS);
 		for (const { frames } of [fast, slow]) {
 			expect(frames.slice(1).map((frame) => frame.email!.subject)).toEqual(['large', 'small']);
 			expect(frames[1].email!.text).toBe(largeText);
 		}
 		fast.socket.close();
 		slow.socket.close();
-	});
+	}, 180_000);
 
 	it('drop a client that stalls on one while 1,000 more frames wait behind it', async () => {
 		const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
@@ -80,10 +85,10 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		let closedWith: number | undefined;
 		void listener.closed.then((code) => (closedWith = code));
 		resumeReading(listener);
-		await waitFor(() => closedWith !== undefined || listener.frames.length === 1003, 'the socket closed or every frame sent');
+		await waitFor(() => closedWith !== undefined || listener.frames.length === 1003, 'the socket closed or every frame sent', GIVE_UP_MS);
 		expect(closedWith).toBe(1006); // terminated, no close frame
 		expect(listener.frames.length).toBeLessThan(1003);
-	}, 90_000);
+	}, 180_000);
 
 	it('close the socket with 1011 when the message is deleted after its frame has begun, and send the next ones', async () => {
 		const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
@@ -100,14 +105,14 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		tcp.pause();
 		expect((await server.api(`/api/addresses/big@ws.test/messages/${stored._id}`, { method: 'DELETE', key: owner.key })).status).toBe(200);
 		tcp.resume();
-		await waitFor(() => closedWith !== undefined || listener.frames.length > 1, 'the socket closed or the frame whole');
+		await waitFor(() => closedWith !== undefined || listener.frames.length > 1, 'the socket closed or the frame whole', GIVE_UP_MS);
 		expect(closedWith).toBe(1011);
 		expect(listener.frames).toHaveLength(1); // only "Listening": the partial frame is not a message
 
 		const next = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 		await server.send({ from: 'small@example.org', to: 'big@ws.test', subject: 'next', text: 'still here' });
-		await waitFor(() => next.frames.length === 2, 'the next frame');
+		await waitFor(() => next.frames.length === 2, 'the next frame', GIVE_UP_MS);
 		expect(next.frames[1].email!.subject).toBe('next');
 		next.socket.close();
-	});
+	}, 180_000);
 });
