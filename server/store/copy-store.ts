@@ -5,9 +5,9 @@ import { SqliteSource } from './copy/sqlite-source';
 import { PostgresTarget, maxRowsPerStatement, type TargetWriter } from './copy/postgres-target';
 import { TABLES, schemaMismatches, type TableCopy } from './copy/tables';
 import { batches } from './copy/batches';
+import { CopyStoreError } from './copy/copy-store-error';
 
-/** Why a copy was refused or did not complete; the CLI prints the message. */
-export class CopyStoreError extends Error {}
+export { CopyStoreError };
 
 /** How far a step of the copy has come: a table copied, or the search index filled. */
 export interface CopyProgress {

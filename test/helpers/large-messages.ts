@@ -75,7 +75,13 @@ export async function served(server: TestMailroom, inbox: string, id: string): P
  * sent to: plain text, text and HTML (the text base64), text with a message attached, and format=flowed latin1 text in
  * quoted-printable.
  */
-export async function largeBodies(): Promise<Record<string, Buffer>> {
+export function largeBodies(): Promise<Record<string, Buffer>> {
+	return (largeBodiesBuilt ??= buildLargeBodies());
+}
+
+let largeBodiesBuilt: Promise<Record<string, Buffer>> | undefined;
+
+async function buildLargeBodies(): Promise<Record<string, Buffer>> {
 	const line = (i: number) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`;
 	const text = Array.from({ length: 40_000 }, (_, i) => line(i)).join('');
 	const flowed = 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
