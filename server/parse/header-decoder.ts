@@ -1,5 +1,11 @@
 import { MailParser } from 'mailparser';
-import { withoutNul } from './parse-message';
+
+/**
+ * Text read from a message's headers (a subject, an address or a name, a file name, a header value) with U+0000 as U+FFFD:
+ * PostgreSQL text cannot hold U+0000, so a record reads back the same on either engine. The bodies and the raw source,
+ * stored as bytes, keep theirs.
+ */
+export const withoutNul = (text: string): string => (text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
 
 /** One header field as mailsplit lists it: its lower-cased name, and the whole field as sent (name, value, folding). */
 export interface HeaderLine {

@@ -1,4 +1,5 @@
-import { simpleParser, type AddressObject as MpAddressObject, type EmailAddress, type Attachment } from 'mailparser';
+import { Readable } from 'node:stream';
+import type { AddressObject as MpAddressObject, EmailAddress, Attachment } from 'mailparser';
 import { compile } from 'html-to-text';
 import type { ParsedAttachment, ParsedMail } from '../mail/parsed-mail';
 import type { AddressObject } from '../schemas/message';
@@ -6,12 +7,11 @@ import { extractLinks } from './links';
 import { builtInSpamScorer, type SpamScorer } from './spam';
 import { assembleBody, bodyChunks, bodySample, type MessageBody } from '../bytes/message-body';
 import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../bytes/spooled-bytes';
-import { decodeQuotedPrintableAsItStreams } from './spooled-parts';
+import { withoutNul } from './header-decoder';
+import { inMemory, parseMimeStream, topLevelFields } from './mime-stream';
 
-// In every thread that parses: libqp 2.1.2, mailparser's quoted-printable decoder, takes time quadratic in a run of blanks.
-decodeQuotedPrintableAsItStreams();
-
-// Our own text rendering and link extraction replace mailparser's, so skip its conversions.
+// Our own text rendering and link extraction replace mailparser's, so skip its conversions. parseMimeStream gives what
+// simpleParser gives with these.
 export const PARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true };
 
 /** Compiled once: `convert` compiles its options on every call, which is for every piece of a large body. */
@@ -54,12 +54,7 @@ function* htmlTextPieces(html: SpooledBytes): Generator<string> {
 	yield* convert(carried);
 }
 
-/**
- * Text read from a message's headers (a subject, an address or a name, a file name, a header value) with U+0000 as U+FFFD:
- * PostgreSQL text cannot hold U+0000, so a record reads back the same on either engine. The bodies and the raw source,
- * stored as bytes, keep theirs.
- */
-export const withoutNul = (text: string): string => (text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
+export { withoutNul };
 
 /** The addresses of a mailparser address field, groups flattened, lower-cased. */
 export function flattenAddresses(field: MpAddressObject | MpAddressObject[] | undefined): AddressObject[] {
@@ -159,7 +154,16 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 }
 
 export async function parseMessage(raw: Uint8Array, spamScorer: SpamScorer = builtInSpamScorer): Promise<ParsedMail> {
-	const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), PARSER_OPTIONS);
+	const parsed = await parseMimeStream(Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)]), inMemory);
+	const mail: MailparserFields = {
+		...topLevelFields(parsed.headers),
+		headers: parsed.headers,
+		headerLines: parsed.headerLines,
+		text: parsed.text?.join(''),
+		// As simpleParser: no HTML (or an empty one) is `false`.
+		html: parsed.html ? parsed.html.join('') : false,
+		attachments: parsed.attachments,
+	};
 	return toParsedMail(mail, spamScorer);
 }
 

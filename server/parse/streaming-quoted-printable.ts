@@ -1,6 +1,5 @@
-import type { Transform, TransformCallback } from 'node:stream';
-import { Decoder as QuotedPrintableDecoder } from 'libqp';
-// libqp 3 decodes as 2.1.2 (which mailsplit asks for) does, but strips trailing blanks in linear time: 2.1.2's regular
+import { Transform, type TransformCallback } from 'node:stream';
+// libqp 3 decodes as 2.1.2 (which mailsplit asks for, and so the in-memory reference parse, simpleParser) does, but strips trailing blanks in linear time: 2.1.2's regular
 // expression takes time quadratic in a run of blanks (100,000 spaces: 21 s).
 import { decode } from 'libqp3';
 
@@ -66,29 +65,30 @@ function safeCut(bytes: Buffer, checked: number): number {
 const MAX_HELD_BYTES = 64 * 1024;
 
 /**
- * libqp's stream decoder (which mailsplit gives quoted-printable parts) gathers a part whole and
- * decodes it at the end. This makes one decode as the data streams: each chunk up to a safe cut, the
- * rest held for the next. Call before any data is written to it.
+ * A quoted-printable stream decoder that decodes as the data streams, where libqp's (which mailsplit gives quoted-printable
+ * parts) gathers a part whole and decodes it at the end: each chunk up to a safe cut, the rest held for the next. Its
+ * output is what libqp 2.1.2 gives for the whole part.
  */
-export function decodeAsItStreams(decoder: Transform): void {
-	if (!(decoder instanceof QuotedPrintableDecoder)) return;
-	let held = Buffer.alloc(0);
-	let gathered: Buffer[] | undefined;
-	decoder._transform = (chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) => {
-		if (gathered) {
-			gathered.push(Buffer.from(chunk));
+export class QuotedPrintableDecoder extends Transform {
+	private held = Buffer.alloc(0);
+	private gathered: Buffer[] | undefined;
+
+	override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+		if (this.gathered) {
+			this.gathered.push(Buffer.from(chunk));
 			return done();
 		}
-		const bytes = held.length ? Buffer.concat([held, chunk]) : chunk;
-		const cut = safeCut(bytes, held.length);
-		held = Buffer.from(bytes.subarray(cut));
-		if (cut > 0) decoder.push(decode(bytes.subarray(0, cut)));
-		if (held.length > MAX_HELD_BYTES) gathered = [held];
+		const bytes = this.held.length ? Buffer.concat([this.held, chunk]) : chunk;
+		const cut = safeCut(bytes, this.held.length);
+		this.held = Buffer.from(bytes.subarray(cut));
+		if (cut > 0) this.push(decode(bytes.subarray(0, cut)));
+		if (this.held.length > MAX_HELD_BYTES) this.gathered = [this.held];
 		done();
-	};
-	decoder._flush = (done: TransformCallback) => {
-		const rest = gathered ? Buffer.concat(gathered) : held;
-		if (rest.length) decoder.push(decode(rest));
+	}
+
+	override _flush(done: TransformCallback): void {
+		const rest = this.gathered ? Buffer.concat(this.gathered) : this.held;
+		if (rest.length) this.push(decode(rest));
 		done();
-	};
+	}
 }

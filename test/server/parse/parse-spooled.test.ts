@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { ParsedMail } from 'mailroom-server/dist/mail/parsed-mail';
-import { parseMessage } from 'mailroom-server/dist/parse/parse-message';
+import { simpleParser } from 'mailparser';
+import { PARSER_OPTIONS, parseMessage, toParsedMail } from 'mailroom-server/dist/parse/parse-message';
 import { parseSpooled } from 'mailroom-server/dist/parse/parse-spooled';
 import { FUZZ_RUNS, rawMessage } from '../../helpers/raw-messages';
 import { tempDataDir } from '../../helpers/mailroom';
@@ -44,7 +45,7 @@ describe('a spooled message, fuzzed', () => {
 	const dataDir = tempDataDir();
 	afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-	it(`a spooled message parses as the same message in memory, its parts streamed to files (${FUZZ_RUNS} cases)`, async () => {
+	it(`a message parses as simpleParser parses it, in memory and spooled (its parts streamed to files) (${FUZZ_RUNS} cases)`, async () => {
 		let parsedBoth = 0;
 		await fc.assert(
 			fc.asyncProperty(rawMessage, async (raw) => {
@@ -57,13 +58,15 @@ describe('a spooled message, fuzzed', () => {
 						(parsed) => ({ parsed }),
 						(err: Error) => ({ failed: err.message }),
 					);
-				const [inMemory, spooled] = await Promise.all([
+				const [reference, inMemory, spooled] = await Promise.all([
+					settle(simpleParser(raw, PARSER_OPTIONS).then((mail) => toParsedMail(mail))),
 					settle(parseMessage(raw)),
 					settle(parseSpooled({ spoolPath, byteLength: raw.length })),
 				]);
 				rmSync(dir, { recursive: true, force: true });
-				expect('parsed' in spooled).toBe('parsed' in inMemory);
-				if (!('parsed' in inMemory) || !('parsed' in spooled)) return;
+				expect('parsed' in inMemory).toBe('parsed' in reference);
+				expect('parsed' in spooled).toBe('parsed' in reference);
+				if (!('parsed' in reference) || !('parsed' in inMemory) || !('parsed' in spooled)) return;
 				parsedBoth++;
 				// Attachment content is a buffer in one and a file in the other; mailparser dates an empty Date header "now".
 				const comparable = (parsed: ParsedMail) => ({
@@ -71,12 +74,16 @@ describe('a spooled message, fuzzed', () => {
 					date: undefined,
 					attachments: parsed.attachments.map((attachment) => ({ ...attachment, content: undefined })),
 				});
-				expect(comparable(spooled.parsed)).toEqual(comparable(inMemory.parsed));
-				const [spooledDate, keptDate] = [spooled.parsed.date, inMemory.parsed.date].map((date) =>
-					date === null ? null : Date.parse(date),
+				expect(comparable(inMemory.parsed)).toEqual(comparable(reference.parsed));
+				expect(comparable(spooled.parsed)).toEqual(comparable(reference.parsed));
+				expect(inMemory.parsed.attachments.map((attachment) => attachment.content)).toEqual(
+					reference.parsed.attachments.map((attachment) => attachment.content),
 				);
-				if (spooledDate === null || keptDate === null) expect(spooledDate).toBe(keptDate);
-				else expect(Math.abs(spooledDate - keptDate)).toBeLessThan(1000);
+				for (const parsed of [inMemory.parsed, spooled.parsed]) {
+					const [date, referenceDate] = [parsed.date, reference.parsed.date].map((date) => (date === null ? null : Date.parse(date)));
+					if (date === null || referenceDate === null) expect(date).toBe(referenceDate);
+					else expect(Math.abs(date - referenceDate)).toBeLessThan(1000);
+				}
 			}),
 			{ numRuns: FUZZ_RUNS },
 		);
