@@ -17,7 +17,26 @@ export const ForwardingSchema = Type.Object(
 		created: DateTime(),
 		updated: DateTime(),
 	},
-	{ $id: 'Forwarding', description: 'The forwarding record of a private address (spec 2.2).' },
+	{
+		$id: 'Forwarding',
+		description: 'The forwarding record of a private address (spec 2.2).',
+		examples: [
+			{
+				_id: 'alice@example.com',
+				owner: 'VP7ZCk8GbBFSFz9o',
+				forward: null,
+				enablews: false,
+				webhook: 'https://hooks.example.com/mailroom/alice',
+				webhookSlack: null,
+				webhookSlackToFrom: null,
+				catchAll: null,
+				password: null,
+				info: 'signup tests',
+				created: '2026-11-02T14:03:55.120Z',
+				updated: '2026-11-20T08:12:40.031Z',
+			},
+		],
+	},
 );
 export type ForwardingRecord = Static<typeof ForwardingSchema>;
 
@@ -46,6 +65,7 @@ export const ForwardingUpdateSchema = Type.Object(
 	{
 		$id: 'ForwardingUpdate',
 		description: 'Forwarding settings of a private address. Every field is optional; fields left out keep their value.',
+		examples: [{ webhook: 'https://hooks.example.com/mailroom/alice', info: 'signup tests' }],
 	},
 );
 export type ForwardingUpdateBody = Static<typeof ForwardingUpdateSchema>;

@@ -12,6 +12,12 @@ export const DomainSchema = Type.Object(
 		}),
 		created: DateTime(),
 	},
-	{ $id: 'Domain', description: 'A custom domain owned by an account: all mail to it is private to that account.' },
+	{
+		$id: 'Domain',
+		description: 'A custom domain owned by an account: all mail to it is private to that account.',
+		examples: [
+			{ _id: 'mail.example.com', owner: 'VP7ZCk8GbBFSFz9o', catchAll: 'inbox@mail.example.com', created: '2026-11-02T14:05:10.448Z' },
+		],
+	},
 );
 export type DomainRecord = Static<typeof DomainSchema>;

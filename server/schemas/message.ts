@@ -37,7 +37,35 @@ export const MessageSchema = Type.Object(
 		links: Type.Array(Type.String()),
 		spam: Type.Number({ minimum: 0, maximum: 1 }),
 	},
-	{ $id: 'Message', description: 'A received message (spec 2.1); one record per recipient inbox.' },
+	{
+		$id: 'Message',
+		description: 'A received message (spec 2.1); one record per recipient inbox.',
+		examples: [
+			{
+				_id: 'VP7ZCk8ELgF-xcBQ',
+				from: [{ address: 'billing@shop.example', name: 'Example Shop' }],
+				to: [{ address: 'alice@example.com', name: 'Alice Martin' }],
+				cc: null,
+				bcc: null,
+				subject: 'Your receipt for order #1042',
+				savedBy: null,
+				originalInbox: 'alice@example.com',
+				inbox: 'alice@example.com',
+				domain: 'example.com',
+				received: '2026-11-28T09:41:07.512Z',
+				size: 18342,
+				attachments: ['0f343b0931126a20f133d67c2b018a3b'],
+				ip: '203.0.113.25',
+				via: '198.51.100.10',
+				folder: 'inbox',
+				labels: ['receipts'],
+				read: false,
+				rtls: true,
+				links: ['https://shop.example/orders/1042'],
+				spam: 0,
+			},
+		],
+	},
 );
 export type MessageRecord = Static<typeof MessageSchema>;
 
@@ -51,6 +79,20 @@ export const AttachmentMetaSchema = Type.Object(
 		contentDisposition: Nullable(Type.String()),
 		transferEncoding: Nullable(Type.String()),
 	},
-	{ $id: 'AttachmentMeta', description: 'What the API tells about an attachment (Mailsac AttachmentMeta)' },
+	{
+		$id: 'AttachmentMeta',
+		description: 'What the API tells about an attachment (Mailsac AttachmentMeta)',
+		examples: [
+			{
+				checksum: '0f343b0931126a20f133d67c2b018a3b',
+				contentType: 'application/pdf',
+				fileName: 'receipt-1042.pdf',
+				length: 48213,
+				contentId: null,
+				contentDisposition: 'attachment',
+				transferEncoding: 'base64',
+			},
+		],
+	},
 );
 export type AttachmentMeta = Static<typeof AttachmentMetaSchema>;

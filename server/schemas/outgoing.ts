@@ -1,5 +1,5 @@
 /** Sent mail as the API shows it, and the body that sends it. */
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TObject } from 'typebox';
 import { DateTime, Nullable, expects } from './shared';
 
 /** Most distinct recipients one send may have, to, cc and bcc together (each costs a credit). */
@@ -50,17 +50,55 @@ const outgoingProperties = {
 	recipients: Type.Array(OutgoingRecipientSchema, { description: 'every distinct recipient (to, cc and bcc) with its delivery status' }),
 };
 
+/** What the examples of the API reference send, and the record it makes. */
+const EXAMPLE_SEND = {
+	to: 'bob@example.org',
+	from: 'Alice Martin <alice@example.com>',
+	subject: 'Your order #1042 has shipped',
+	text: 'Hi Bob,\n\nyour order #1042 left our warehouse today. Tracking number: 1Z999AA10123456784.\n\nAlice',
+	html: '<p>Hi Bob,</p><p>your order <b>#1042</b> left our warehouse today. Tracking number: 1Z999AA10123456784.</p><p>Alice</p>',
+};
+const exampleRecord = {
+	_id: 'VP7ZCk8GVncmCJ3p',
+	from: 'alice@example.com',
+	to: ['bob@example.org'],
+	cc: [],
+	bcc: [],
+	subject: EXAMPLE_SEND.subject,
+	inReplyTo: null,
+	status: 'delivered',
+	sent: '2026-11-28T09:45:12.004Z',
+	lastError: null,
+	attempts: 1,
+	recipients: [{ address: 'bob@example.org', field: 'to', route: 'relay', status: 'delivered', error: null }],
+} satisfies Static<TObject<typeof outgoingProperties>>;
+
 /** A sent message as GET /api/outgoing-messages returns it. */
-export const OutgoingSchema = Type.Object(outgoingProperties, { $id: 'Outgoing' });
+export const OutgoingSchema = Type.Object(outgoingProperties, { $id: 'Outgoing', examples: [exampleRecord] });
 export type OutgoingRecord = Static<typeof OutgoingSchema>;
 
 /** The answer to a send: the sent message, and what the account has left. */
-export const SentSchema = Type.Object({
-	...outgoingProperties,
-	id: Type.String({ description: 'the same as _id (the name Mailsac used)' }),
-	creditsRemaining: Type.Integer({ description: 'outgoing-message credits left after this send' }),
-	warnings: Type.Array(Type.String()),
-});
+export const SentSchema = Type.Object(
+	{
+		...outgoingProperties,
+		id: Type.String({ description: 'the same as _id (the name Mailsac used)' }),
+		creditsRemaining: Type.Integer({ description: 'outgoing-message credits left after this send' }),
+		warnings: Type.Array(Type.String()),
+	},
+	{
+		examples: [
+			{
+				...exampleRecord,
+				status: 'queued',
+				attempts: 0,
+				recipients: [{ ...exampleRecord.recipients[0], status: 'queued' }],
+				id: exampleRecord._id,
+				creditsRemaining: 99,
+				warnings: [],
+			},
+		],
+	},
+);
 export type Sent = Static<typeof SentSchema>;
 
 /** One address, a comma-separated list, or an array of them; "Name <address>" allowed. */
@@ -83,6 +121,7 @@ export const OutgoingAttachmentSchema = Type.Object(
 			maxLength: 255,
 			pattern: '^[^\\u0000-\\u001f\\u007f]+$',
 			description: 'the file name the recipient sees (no control characters)',
+			examples: ['invoice-1042.pdf'],
 			...expects('a file name without control characters'),
 		}),
 		contentType: Type.Optional(
@@ -90,12 +129,14 @@ export const OutgoingAttachmentSchema = Type.Object(
 				maxLength: 255,
 				pattern: '^[A-Za-z0-9][\\w!#$&^.+-]*/[A-Za-z0-9][\\w!#$&^.+-]*(\\s*;[ -~]*)?$',
 				description: 'the MIME type, e.g. application/pdf (parameters allowed); guessed from the file name when absent',
+				examples: ['application/pdf'],
 				...expects('a MIME type such as application/pdf'),
 			}),
 		),
 		content: Type.String({
 			description:
 				'the bytes, base64 (RFC 4648: A-Z a-z 0-9 + /, padded with =, no line breaks); the message they make is held to --max-message-size',
+			examples: ['JVBERi0xLjcKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg=='],
 		}),
 		contentId: Type.Optional(
 			Type.String({
@@ -103,6 +144,7 @@ export const OutgoingAttachmentSchema = Type.Object(
 				maxLength: 250,
 				pattern: '^[!-;=?-~]+$',
 				description: 'a Content-ID without the angle brackets, for an inline image the HTML shows with <img src="cid:...">',
+				examples: ['logo@example.com'],
 				...expects('a Content-ID of printable ASCII without spaces or angle brackets'),
 			}),
 		),
@@ -111,18 +153,17 @@ export const OutgoingAttachmentSchema = Type.Object(
 );
 export type OutgoingAttachment = Static<typeof OutgoingAttachmentSchema>;
 
-/** The body of POST /api/outgoing-messages (spec 2.4, with the fields Mailroom adds). */
+/**
+ * The body of POST /api/outgoing-messages (spec 2.4, with the fields Mailroom adds). Its properties are listed as the API
+ * reference shows them: what a sender fills in first, the Mailsac-compatible `_serviceKey` last.
+ */
 export const SendRequestSchema = Type.Object(
 	{
-		_serviceKey: Type.Optional(Type.String({ description: 'the API key, if not sent in the Service-Key header' })),
 		to: Type.Optional(addressList('the To recipients; required unless inReplyTo is given')),
-		cc: Type.Optional(addressList('the Cc recipients')),
-		bcc: Type.Optional(addressList('the Bcc recipients: they get the message, and no copy names them')),
 		from: Type.String({
 			maxLength: 320,
 			description: 'one of your private addresses, or an address in one of your domains; "Name <address>" sets the sender name',
 		}),
-		replyTo: Type.Optional(addressList('where replies should go (the Reply-To header)')),
 		subject: Type.Optional(
 			Type.String({
 				maxLength: 998,
@@ -132,18 +173,9 @@ export const SendRequestSchema = Type.Object(
 		),
 		text: Type.Optional(Type.String({ description: 'plain-text body (text or html is required)' })),
 		html: Type.Optional(Type.String({ description: 'HTML body' })),
-		headers: Type.Optional(
-			Type.Unsafe<Record<string, string>>({
-				type: 'object',
-				additionalProperties: { type: 'string', maxLength: MAX_HEADER_VALUE },
-				maxProperties: MAX_HEADERS,
-				description:
-					`extra headers, name to value (at most ${MAX_HEADERS}; names RFC 5322 field names of at most ${MAX_HEADER_NAME} characters, ` +
-					`values at most ${MAX_HEADER_VALUE} characters, neither with a line break). Headers Mailroom sets itself are refused: ` +
-					'From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, In-Reply-To, References, MIME-Version, Content-Type, ' +
-					'Content-Transfer-Encoding, Sender, Return-Path, DKIM-Signature',
-			}),
-		),
+		cc: Type.Optional(addressList('the Cc recipients')),
+		bcc: Type.Optional(addressList('the Bcc recipients: they get the message, and no copy names them')),
+		replyTo: Type.Optional(addressList('where replies should go (the Reply-To header)')),
 		attachments: Type.Optional(
 			Type.Array(OutgoingAttachmentSchema, { maxItems: MAX_ATTACHMENTS, description: `files to attach (at most ${MAX_ATTACHMENTS})` }),
 		),
@@ -156,7 +188,37 @@ export const SendRequestSchema = Type.Object(
 					'without to, the reply goes to its Reply-To addresses, else its From; without subject, it is "Re: " and its subject',
 			}),
 		),
+		headers: Type.Optional(
+			Type.Unsafe<Record<string, string>>({
+				type: 'object',
+				additionalProperties: { type: 'string', maxLength: MAX_HEADER_VALUE },
+				maxProperties: MAX_HEADERS,
+				description:
+					`extra headers, name to value (at most ${MAX_HEADERS}; names RFC 5322 field names of at most ${MAX_HEADER_NAME} characters, ` +
+					`values at most ${MAX_HEADER_VALUE} characters, neither with a line break). Headers Mailroom sets itself are refused: ` +
+					'From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, In-Reply-To, References, MIME-Version, Content-Type, ' +
+					'Content-Transfer-Encoding, Sender, Return-Path, DKIM-Signature',
+				examples: [{ 'X-Order-Id': '1042' }],
+			}),
+		),
+		_serviceKey: Type.Optional(
+			Type.String({ description: 'the API key, if not sent in the Service-Key header (as Mailsac clients may send it)' }),
+		),
 	},
-	{ additionalProperties: false },
+	{
+		additionalProperties: false,
+		examples: [
+			{
+				...EXAMPLE_SEND,
+				attachments: [
+					{
+						filename: 'tracking.txt',
+						contentType: 'text/plain',
+						content: 'T3JkZXIgIzEwNDIKVHJhY2tpbmcgbnVtYmVyOiAxWjk5OUFBMTAxMjM0NTY3ODQK',
+					},
+				],
+			},
+		],
+	},
 );
 export type SendRequest = Static<typeof SendRequestSchema>;

@@ -25,7 +25,19 @@ export const WebhookSubscriptionSchema = Type.Object(
 		filter: Nullable(SubscriptionFilterSchema, { description: 'null: every message' }),
 		created: DateTime(),
 	},
-	{ $id: 'WebhookSubscription', description: 'A consumer of the mail of an address: each message is POSTed to its url (spec 2.3 payload)' },
+	{
+		$id: 'WebhookSubscription',
+		description: 'A consumer of the mail of an address: each message is POSTed to its url (spec 2.3 payload)',
+		examples: [
+			{
+				_id: 'VP7ZCk8HOLrz1_NZ',
+				address: 'alice@example.com',
+				url: 'https://n8n.example.com/webhook/3f6c1a2e',
+				filter: { subject: 'invoice' },
+				created: '2026-11-21T10:30:00.000Z',
+			},
+		],
+	},
 );
 export type WebhookSubscription = Static<typeof WebhookSubscriptionSchema>;
 
@@ -34,7 +46,7 @@ export const NewSubscriptionSchema = Type.Object(
 		url: WebhookUrl({ description: 'http(s) URL to POST each message to as JSON' }),
 		filter: Type.Optional(SubscriptionFilterSchema),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [{ url: 'https://n8n.example.com/webhook/3f6c1a2e', filter: { subject: 'invoice' } }] },
 );
 export type NewSubscription = Static<typeof NewSubscriptionSchema>;
 

@@ -76,7 +76,10 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 		{
 			schema: {
 				summary: 'Create an API key; the answer is the only time the key itself is shown',
-				body: Type.Object({ label: Type.String({ maxLength: 200, default: '', description: 'what the key is for' }) }),
+				body: Type.Object(
+					{ label: Type.String({ maxLength: 200, default: '', description: 'what the key is for' }) },
+					{ examples: [{ label: 'CI pipeline' }] },
+				),
 				response: {
 					200: NewApiKeySchema,
 					...errorResponses(400, 401, 429),

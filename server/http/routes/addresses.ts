@@ -160,7 +160,10 @@ export function addressRoutes(app: HttpApp, { addresses, deletion, webhooks }: H
 			schema: {
 				summary: `Reserve up to ${MAX_BULK_ADDRESSES} addresses at once: all of them or, on any error, none`,
 				description: 'Addresses you already hold are returned unchanged. 403 if any belongs to another account.',
-				body: Type.Object({ addresses: Type.Array(Type.String({ maxLength: 254 }), { minItems: 1, maxItems: MAX_BULK_ADDRESSES }) }),
+				body: Type.Object(
+					{ addresses: Type.Array(Type.String({ maxLength: 254 }), { minItems: 1, maxItems: MAX_BULK_ADDRESSES }) },
+					{ examples: [{ addresses: ['signup-test-1@example.com', 'signup-test-2@example.com'] }] },
+				),
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},
 		},

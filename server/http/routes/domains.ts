@@ -99,11 +99,14 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 					'forward apply to every address of the domain without that setting of its own, its enablews to every address without a record. ' +
 					'A domain has at most one catch-all address: setting a new one replaces the old.',
 				params: DomainParams,
-				body: Type.Object({
-					catchAll: Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })], {
-						...expects('an address of the domain, or null or "" to remove the catch-all address'),
-					}),
-				}),
+				body: Type.Object(
+					{
+						catchAll: Type.Union([Type.Null(), Type.String({ maxLength: 0 }), Type.String({ maxLength: 254, format: 'email' })], {
+							...expects('an address of the domain, or null or "" to remove the catch-all address'),
+						}),
+					},
+					{ examples: [{ catchAll: 'inbox@mail.example.com' }] },
+				),
 				response: domainResponse,
 			},
 		},

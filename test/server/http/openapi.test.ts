@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { STATUS_CODES } from 'node:http';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { traversalFaults } from '../../helpers/raw-http';
+import { launchChromium, screenshot } from '../../helpers/browser';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -13,21 +15,36 @@ const TRAVERSAL_PATHS = [
 
 /** What the test reads of the OpenAPI document. */
 interface Media {
-	schema?: unknown;
+	schema?: { $ref?: string; properties?: Record<string, unknown> };
+	example?: unknown;
 }
 interface Operation {
 	summary?: string;
+	tags?: string[];
+	security?: unknown[];
 	parameters?: { in: string; name: string }[];
-	responses?: Record<string, { content?: Record<string, Media> }>;
+	responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
 	requestBody?: { required?: boolean; content?: Record<string, Media> };
 }
 interface OpenApiDocument {
 	openapi: string;
 	info: { title: string };
-	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+	tags: { name: string; description: string }[];
+	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { example?: unknown }> };
 	security: Record<string, string[]>[];
 	paths: Record<string, Record<string, Operation>>;
 }
+
+/** Every operation of the document, named as `METHOD /path`. */
+function operationsOf(doc: OpenApiDocument) {
+	return Object.entries(doc.paths).flatMap(([path, item]) =>
+		Object.entries(item)
+			.filter(([method]) => METHODS.includes(method))
+			.map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, path, operation })),
+	);
+}
+
+const ERROR_REF = '#/components/schemas/Error';
 
 describe('OpenAPI document', () => {
 	let server: TestMailroom;
@@ -52,11 +69,7 @@ describe('OpenAPI document', () => {
 
 	it('documents every route with a summary, its parameters and a schema for every response', async () => {
 		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
-		const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-			Object.entries(item)
-				.filter(([method]) => METHODS.includes(method))
-				.map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, path, operation })),
-		);
+		const operations = operationsOf(doc);
 		// The routes of the core, addresses, domains and account are all there.
 		expect(operations.map((op) => op.name)).toEqual(
 			expect.arrayContaining([
@@ -93,6 +106,92 @@ describe('OpenAPI document', () => {
 		expect(problems).toEqual([]);
 	});
 
+	it('groups every operation under one of the declared tags, each described, in the order of the page', async () => {
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
+		const names = doc.tags.map((tag) => tag.name);
+		expect(names.slice(0, 3)).toEqual(['Messages', 'Message content', 'Message state']);
+		expect(names).toEqual(
+			expect.arrayContaining(['Attachments', 'Outgoing messages', 'Addresses', 'Domains', 'Webhooks', 'Account', 'Health']),
+		);
+		for (const tag of doc.tags) expect(tag.description).toMatch(/^\S.{10,}$/);
+		const operations = operationsOf(doc);
+		const misfiled = operations.filter(({ operation }) => operation.tags?.length !== 1 || !names.includes(operation.tags[0]));
+		expect(misfiled.map(({ name, operation }) => `${name}: ${JSON.stringify(operation.tags)}`)).toEqual([]);
+		// No group is empty, and a few operations are where a reader looks for them.
+		expect(names.filter((name) => !operations.some(({ operation }) => operation.tags![0] === name))).toEqual([]);
+		const tagOf = (path: string, method: string) => doc.paths[path][method].tags![0];
+		expect(tagOf('/api/outgoing-messages', 'post')).toBe('Outgoing messages');
+		expect(tagOf('/api/addresses/{email}/messages/{messageId}', 'get')).toBe('Messages');
+		expect(tagOf('/api/addresses/{email}/messages/{messageId}/attachments', 'get')).toBe('Attachments');
+		expect(tagOf('/api/addresses/{email}/webhooks', 'post')).toBe('Webhooks');
+		expect(tagOf('/api/me/keys', 'post')).toBe('Account');
+	});
+
+	it('shows the send body with the fields a sender fills in first and a realistic example', async () => {
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
+		const media = doc.paths['/api/outgoing-messages'].post.requestBody!.content!['application/json'];
+		const fields = Object.keys(media.schema!.properties!);
+		expect(fields.slice(0, 5)).toEqual(['to', 'from', 'subject', 'text', 'html']);
+		expect(fields.at(-1)).toBe('_serviceKey');
+		expect(media.example).toMatchObject({
+			to: expect.stringMatching(/^[a-z]+@example\.(com|org)$/),
+			from: expect.stringMatching(/<[a-z]+@example\.com>$/),
+			subject: expect.stringMatching(/^[A-Z][\w #]+$/),
+		});
+		expect(media.example).not.toHaveProperty('_serviceKey');
+		// Generated filler (random characters for patterns) is nowhere: only printable ASCII and line breaks.
+		expect(JSON.stringify(media.example)).toMatch(/^[ -~]+$/);
+		// The main records show an example of their own, with ids shaped like the real ones.
+		for (const name of ['Message', 'Outgoing', 'Forwarding', 'Domain', 'WebhookSubscription', 'AttachmentMeta']) {
+			expect(doc.components.schemas[name].example).toBeDefined();
+		}
+		expect(doc.components.schemas.Message.example).toMatchObject({ _id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) });
+	});
+
+	it('documents the error answers of every operation with the Error schema, a meaning and an example', async () => {
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
+		const problems: string[] = [];
+		for (const { name, operation } of operationsOf(doc)) {
+			const responses = operation.responses ?? {};
+			const errors = Object.keys(responses).filter((code) => Number(code) >= 400);
+			const publicCheck = Array.isArray(operation.security) && operation.security.length === 0;
+			// Every operation that takes a key: bad input or key headers, unknown key, rate limit, store unavailable.
+			const expected = publicCheck ? [] : ['400', '401', '429', '503'];
+			if (operation.requestBody) expected.push('413');
+			for (const code of expected) if (!errors.includes(code)) problems.push(`${name}: no ${code}`);
+			if (publicCheck) continue; // /readyz's 503 is its readiness report
+			for (const code of errors) {
+				const { description, content } = responses[code];
+				// JSON, whatever the operation answers when it succeeds.
+				if (Object.keys(content ?? {}).join() !== 'application/json') problems.push(`${name} ${code}: not only JSON`);
+				const media = content?.['application/json'];
+				if (media?.schema?.$ref !== ERROR_REF) problems.push(`${name} ${code}: not the Error schema`);
+				if (!description || description === 'Default Response') problems.push(`${name} ${code}: no description`);
+				const example = media?.example as { error?: string; message?: string } | undefined;
+				if (example?.error !== STATUS_CODES[code] || !example?.message) problems.push(`${name} ${code}: no example`);
+			}
+		}
+		expect(problems).toEqual([]);
+		// What the routes' own code answers is there too.
+		const codes = (path: string, method: string) => Object.keys(doc.paths[path][method].responses!);
+		expect(codes('/api/outgoing-messages', 'post')).toEqual(expect.arrayContaining(['402', '403', '404', '413', '422']));
+		expect(codes('/api/addresses/{email}/messages/{messageId}', 'get')).toEqual(expect.arrayContaining(['403', '404']));
+		expect(codes('/api/addresses/{email}/wait-for-message', 'get')).toContain('408');
+		expect(codes('/api/me/keys/{keyId}', 'delete')).toContain('409');
+		expect(codes('/api/me', 'get')).not.toContain('404');
+		expect(codes('/livez', 'get')).toEqual(['200']);
+	});
+
+	it('answers errors as before: { error, message } only, documented in the route or not', async () => {
+		// 401 is in the route's own schema (Fastify serializes with it); 400 for two different keys only in the document.
+		const noKey = await server.api('/api/me');
+		expect(noKey.status).toBe(401);
+		expect(noKey.body).toEqual({ error: 'Unauthorized', message: expect.stringContaining('needs an API key') });
+		const twoKeys = await server.api('/api/addresses', { headers: { 'Service-Key': 'one', 'Mailsac-Key': 'two' } });
+		expect(twoKeys.status).toBe(400);
+		expect(twoKeys.body).toEqual({ error: 'Bad Request', message: expect.stringContaining('different keys') });
+	});
+
 	it('marks a request body optional only where the route accepts none', async () => {
 		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
 		expect(doc.paths['/api/addresses/{email}'].post.requestBody).toMatchObject({
@@ -126,4 +225,31 @@ describe('OpenAPI document', () => {
 	it('serves no file from outside the Swagger UI assets', async () => {
 		expect(await traversalFaults(server.httpPort, TRAVERSAL_PATHS)).toEqual([]);
 	});
+
+	it('loads in Chromium with no console error: its policy allows what Swagger UI applies, and no more', async () => {
+		const page = await server.api('/docs/');
+		const policy = page.headers.get('content-security-policy')!;
+		expect(policy).toMatch(/script-src 'self'\s*;/);
+		expect(policy).not.toContain('unsafe-inline');
+		// Over plain HTTP at a LAN address, upgrade-insecure-requests left the page blank (its files asked for over HTTPS).
+		expect(policy).not.toContain('upgrade-insecure-requests');
+		const browser = await launchChromium();
+		try {
+			const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+			const errors: string[] = [];
+			tab.on('console', (message) => {
+				if (message.type() === 'error') errors.push(message.text());
+			});
+			tab.on('pageerror', (error) => errors.push(error.message));
+			await tab.goto(`${server.httpUrl}/docs/`);
+			await tab.locator('.opblock-tag-section').first().waitFor({ timeout: 15_000 });
+			expect(await tab.locator('.opblock-tag').first().textContent()).toContain('Messages');
+			// The top bar's logo (Swagger UI renders it with an inline <style>) is drawn, then replaced: give it its moment.
+			await tab.locator('.topbar img').waitFor({ timeout: 5_000 });
+			await screenshot(tab, 'api-docs', false);
+			expect(errors).toEqual([]);
+		} finally {
+			await browser.close();
+		}
+	}, 30_000);
 });
