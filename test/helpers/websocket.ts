@@ -47,13 +47,16 @@ export async function listen(server: Pick<TestMailroom, 'httpUrl'>, query: strin
 
 const tcpOf = (listener: Listener) => (listener.socket as unknown as { _socket: Socket })._socket;
 
-/** The client stops reading: what the server sends stays in the kernel's buffers, then in the server. */
+/**
+ * The client stops reading: what the server sends stays in the kernel's buffers, then in the server. Through ws's own
+ * pause: pausing the TCP socket alone does not hold, as ws resumes it once its receiver drains (a race that let a
+ * "stalled" client read everything on a loaded machine). The TCP socket is returned for tests that read a few bytes by hand.
+ */
 export function pausedReading(listener: Listener): Socket {
-	const tcp = tcpOf(listener);
-	tcp.pause();
-	return tcp;
+	listener.socket.pause();
+	return tcpOf(listener);
 }
 
 export function resumeReading(listener: Listener): void {
-	tcpOf(listener).resume();
+	listener.socket.resume();
 }

@@ -107,7 +107,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		await begun;
 		tcp.pause();
 		expect((await server.api(`/api/addresses/big@ws.test/messages/${stored._id}`, { method: 'DELETE', key: owner.key })).status).toBe(200);
-		tcp.resume();
+		resumeReading(listener);
 		await waitFor(() => closedWith !== undefined || listener.frames.length > 1, 'the socket closed or the frame whole', GIVE_UP_MS);
 		expect(closedWith).toBe(1011);
 		expect(listener.frames).toHaveLength(1); // only "Listening": the partial frame is not a message
