@@ -85,37 +85,58 @@ const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[$
 /** Listening on every interface, the server is reached on loopback by default. */
 const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
 
-/** The composition root: opens the store, builds every part of the server on it, and starts them. */
-export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
-	// First, so a bad DKIM key stops the start before anything is opened.
-	const relay = config.relayUrl
-		? new Relay(
-				config.relayUrl,
-				config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined,
-			)
-		: undefined;
+/** One step of the shutdown: closes that may run side by side. Steps run in order. */
+type ShutdownStep = (() => unknown)[];
 
-	const node = newNodeId(config.hostname);
+/** What the parts of one start share: its settings, its logger, its name among the nodes, and where clients reach it. */
+interface Context {
+	config: MailroomConfig;
+	log: Logger;
+	node: string;
+	/** Known once the server listens: a port of 0 is chosen then. */
+	publicUrl: () => string;
+}
+
+/** The relay for mail to other domains, if any: first, so a bad DKIM key stops the start before anything is opened. */
+function relayOf(config: MailroomConfig): Relay | undefined {
+	if (!config.relayUrl) return undefined;
+	const dkim = config.dkimDomain ? { domain: config.dkimDomain, selector: config.dkimSelector!, keyFile: config.dkimKeyFile! } : undefined;
+	return new Relay(config.relayUrl, dkim);
+}
+
+/** The store, and the two questions about recipients every path of mail asks it. */
+async function openStorage({ config, log, node }: Context) {
 	const store = await openStore(config, 'server', node, log);
-	const { accounts, addresses, domains, messages, deletion, outgoing, encryptedInboxes } = store;
-	const isOwnedDomain = (domain: string) => domains.isOwned(domain);
+	const isOwnedDomain = (domain: string) => store.domains.isOwned(domain);
 	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too).
 	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> => {
 		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
-		return { inbox: (await encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
+		return { inbox: (await store.encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
+	return { store, isOwnedDomain, resolveRecipient };
+}
+type Storage = Awaited<ReturnType<typeof openStorage>>;
 
-	const metrics = new Metrics();
+/** The one way into the store for mail (the ingest and parser threads), and the spool large messages wait in. */
+function startIngest({ config, log, node }: Context, metrics: Metrics) {
 	const ingest = new Ingest({ ...config, node }, log);
 	metrics.ingest.observe(ingest);
 	const spool = new Spool(config.dataDir, config.spoolThreshold);
 	spool.sweep();
+	return { ingest, spool };
+}
 
-	// Known once the server listens: a port of 0 is chosen then.
-	let publicUrl = config.publicUrl ?? '';
-	const whereClientsReach = () => publicUrl;
-
-	// What stored mail sets off.
+/** What stored mail sets off: webhooks, forwards and sent mail (the outbox), websocket frames, waiters, the retention sweep. */
+function buildDelivery(
+	context: Context,
+	{ store, isOwnedDomain, resolveRecipient }: Storage,
+	ingest: Ingest,
+	relay: Relay | undefined,
+	metrics: Metrics,
+) {
+	const { config, log, node, publicUrl } = context;
+	const { accounts, addresses, domains, messages, outgoing, encryptedInboxes } = store;
+	const exclusive = <T>(name: string, task: () => Promise<T>) => store.exclusive(name, task);
 	const webhooks = new Webhooks({
 		deliveries: store.webhookDeliveries,
 		secrets: store.webhookSecrets,
@@ -125,8 +146,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		config,
 		ingest,
 		node,
-		exclusive: (name, task) => store.exclusive(name, task),
-		publicUrl: whereClientsReach,
+		exclusive,
+		publicUrl,
 		log,
 		metrics: metrics.webhooks,
 	});
@@ -141,7 +162,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
-		publicUrl: whereClientsReach,
+		publicUrl,
 		ingest,
 		accounts,
 		addresses,
@@ -155,30 +176,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		maxPerInbox: config.retentionMaxPerInbox,
 		interval: config.retentionSweepInterval,
 	};
-	const retention = new RetentionSweep(
-		store.retentionCandidates,
-		deletion,
-		outgoing,
-		(name, task) => store.exclusive(name, task),
-		ingest,
-		retentionLimits,
-		log,
-	);
+	const retention = new RetentionSweep(store.retentionCandidates, store.deletion, outgoing, exclusive, ingest, retentionLimits, log);
 	const waiters = new MailWaiters(ingest, store.matcher);
-	// Mail other nodes store wakes this node's websockets, waiters and queues as its own does.
-	store.onAnnouncement((announcement) => {
-		if (announcement.webhooks) webhooks.lookForWork();
-		if (announcement.forwards) outbox.lookForWork();
-		if (announcement.messages.length === 0) return;
-		void messages.byIds(announcement.messages.map((message) => message.id)).then(
-			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
-			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
-		);
-	});
-	// Mail other nodes stored while this one did not hear them: requests waiting for mail look again. (The queues need no
-	// such call: the node that stored the mail takes its deliveries, and any node finds due work when it looks next.)
-	store.onAnnouncementsMissed(() => waiters.recheckAll());
-
 	const sender = new Sender({
 		store: outgoing,
 		outbox,
@@ -188,7 +187,30 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
 	});
-	const smtp = new SmtpIngest({
+	return { webhooks, outbox, incomingMessages, retention, waiters, sender };
+}
+type Delivery = ReturnType<typeof buildDelivery>;
+
+/** Mail other nodes store wakes this node's websockets, waiters and queues as its own does. */
+function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webhooks, outbox, waiters }: Delivery): void {
+	store.onAnnouncement((announcement) => {
+		if (announcement.webhooks) webhooks.lookForWork();
+		if (announcement.forwards) outbox.lookForWork();
+		if (announcement.messages.length === 0) return;
+		void store.messages.byIds(announcement.messages.map((message) => message.id)).then(
+			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
+			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
+		);
+	});
+	// Mail other nodes stored while this one did not hear them: requests waiting for mail look again. (The queues need no
+	// such call: the node that stored the mail takes its deliveries, and any node finds due work when it looks next.)
+	store.onAnnouncementsMissed(() => waiters.recheckAll());
+}
+
+/** The SMTP listener: mail in, and mail submitted by accounts. */
+function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, spool: Spool, sender: Sender, metrics: Metrics) {
+	const { store, isOwnedDomain, resolveRecipient } = storage;
+	return new SmtpIngest({
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,
 		maxClients: config.smtpMaxClients,
@@ -200,7 +222,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		bareLf: config.smtpBareLf,
 		tlsCert: config.tlsCert,
 		tlsKey: config.tlsKey,
-		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => accounts.forKey(key) },
+		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
 		submission: new SmtpSubmission(sender),
 		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
 		resolveRecipient,
@@ -209,25 +231,19 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		log,
 		metrics: metrics.smtp,
 	});
-	registerQueueGauges(metrics.registry, {
-		figures: store.figures,
-		waiting: () => waiters.size,
-		websocketSubscribers: () => incomingMessages.size,
-		log,
-	});
-	registerStoreGauges(metrics.registry, store, log);
-	const readiness = new Readiness({
-		ping: () => store.ping(),
-		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
-	});
-	const http = await buildHttpServer({
+}
+
+/** The HTTP API, the dashboard, websockets and the health probes. */
+function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: Delivery, readiness: Readiness, metrics: Metrics) {
+	const { webhooks, incomingMessages, waiters, sender } = delivery;
+	return buildHttpServer({
 		config,
-		accounts,
-		addresses,
-		domains,
-		messages,
-		deletion,
-		outgoing,
+		accounts: store.accounts,
+		addresses: store.addresses,
+		domains: store.domains,
+		messages: store.messages,
+		deletion: store.deletion,
+		outgoing: store.outgoing,
 		stats: store.accountStats,
 		messageState: store.messageState,
 		accountInbox: store.accountInbox,
@@ -236,35 +252,79 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		webhooks,
 		incomingMessages,
 		waiters,
-		encryptedInboxes,
-		publicUrl: whereClientsReach,
+		encryptedInboxes: store.encryptedInboxes,
+		publicUrl,
 		sender,
 		log,
 		durable: () => store.durable(),
 		readiness,
 		metrics: metrics.http,
 	});
-	// Served only when asked for, on a listener of its own (never the API's), with the process's figures beside Mailroom's.
-	const metricsListener = config.metricsPort === undefined ? undefined : new MetricsListener(metrics.registry, log);
-	if (metricsListener) metrics.includeProcessMetrics();
+}
 
+/**
+ * The gauges read at each scrape, and the listener Prometheus scrapes: only when asked for, on a listener of its own (never
+ * the API's), with the process's figures beside Mailroom's.
+ */
+function buildMetricsListener({ config, log }: Context, metrics: Metrics, store: Store, { waiters, incomingMessages }: Delivery) {
+	registerQueueGauges(metrics.registry, {
+		figures: store.figures,
+		waiting: () => waiters.size,
+		websocketSubscribers: () => incomingMessages.size,
+		log,
+	});
+	registerStoreGauges(metrics.registry, store, log);
+	if (config.metricsPort === undefined) return undefined;
+	metrics.includeProcessMetrics();
+	return new MetricsListener(metrics.registry, log);
+}
+
+/** Runs the steps of a shutdown in order, the closes of each side by side; a step waits for the one before it to settle. */
+async function shutDown(steps: ShutdownStep[]): Promise<void> {
+	for (const step of steps) await Promise.all(step.map((close) => close()));
+}
+
+/** The composition root: opens the store, builds every part of the server on it, and starts them. */
+export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
+	const relay = relayOf(config);
+	const node = newNodeId(config.hostname);
+	let publicUrl = config.publicUrl ?? '';
+	const context: Context = { config, log, node, publicUrl: () => publicUrl };
+
+	const metrics = new Metrics();
+	const storage = await openStorage(context);
+	const { store } = storage;
+	const { ingest, spool } = startIngest(context, metrics);
+	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
+	followOtherNodes(context, store, ingest, delivery);
+	const smtp = buildSmtp(context, storage, ingest, spool, delivery.sender, metrics);
+	const readiness = new Readiness({
+		ping: () => store.ping(),
+		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
+	});
+	const http = await buildHttp(context, store, delivery, readiness, metrics);
+	const metricsListener = buildMetricsListener(context, metrics, store, delivery);
+	const { webhooks, outbox, incomingMessages, retention, waiters } = delivery;
+	const grace = config.shutdownTimeout * 1000;
+
+	// Each part's close, in the order a stop needs.
+	const shutdown: ShutdownStep[] = [
+		// Not ready from the first moment, so load balancers move on while the work in hand finishes. The HTTP server's close
+		// waits for every request, and a wait for mail may have minutes left: the waits are answered first.
+		[() => readiness.stopping(), () => waiters.close()],
+		// The API keeps answering (and /readyz says 503) while SMTP transactions finish; then it closes too.
+		[() => smtp.close(grace).then(() => http.close()), () => retention.stop(), () => metricsListener?.close()],
+		[() => incomingMessages.close()],
+		[() => outbox.close(grace)],
+		[() => ingest.close()],
+		[() => webhooks.close()],
+		// The other nodes take up at once the work this one gave back as its queues closed.
+		[() => handOverWork(store, log)],
+		[() => store.close()],
+		[() => log.info('Mailroom stopped')],
+	];
 	let closing: Promise<void> | undefined;
-	const close = () =>
-		(closing ??= (async () => {
-			// Not ready from the first moment, so load balancers move on while the work in hand finishes.
-			readiness.stopping();
-			// Next: the HTTP server's close waits for every request, and a wait may have minutes left.
-			waiters.close();
-			// The API keeps answering (and /readyz says 503) while SMTP transactions finish; then it closes too.
-			await Promise.all([smtp.close(config.shutdownTimeout * 1000).then(() => http.close()), retention.stop(), metricsListener?.close()]);
-			incomingMessages.close();
-			await outbox.close(config.shutdownTimeout * 1000);
-			await ingest.close();
-			await webhooks.close();
-			await handOverWork(store, log);
-			await store.close();
-			log.info('Mailroom stopped');
-		})());
+	const close = () => (closing ??= shutDown(shutdown));
 
 	let smtpPort: number;
 	let metricsPort: number | undefined;
@@ -279,9 +339,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	}
 	const httpPort = (http.server.address() as { port: number }).port;
 	publicUrl = config.publicUrl ?? urlOf(WILDCARD_HOSTS[config.httpHost] ?? config.httpHost, httpPort);
-	outbox.start();
-	webhooks.start();
-	retention.start();
+	// The queues and the sweep start working once the server listens.
+	for (const worker of [outbox, webhooks, retention]) worker.start();
 	const bootstrap = await bootstrapAdmin(store);
 	readiness.running();
 	const metricsAt = metricsPort === undefined ? {} : { metrics: `${config.metricsHost}:${metricsPort}` };
@@ -299,9 +358,9 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		publicUrl,
 		node,
 		store,
-		accounts,
-		addresses,
-		domains,
+		accounts: store.accounts,
+		addresses: store.addresses,
+		domains: store.domains,
 		ingest,
 		http,
 		retention,

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { ForwardingRecord } from 'mailroom-server/dist/schemas/address';
@@ -6,6 +7,8 @@ import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { sameStore, startTestMailroom, tempDataDir, type TestMailroom } from '../helpers/mailroom';
 import { inboxMessages } from '../helpers/inboxes';
 import { postOutgoing, senderAccount } from '../helpers/outgoing';
+import { accepts, freePort } from '../helpers/ports';
+import { waitFor } from '../helpers/webhook-receiver';
 
 /** Everything a restart must keep, read through the API. */
 async function snapshot(server: TestMailroom, keys: { owner: string; admin: string }) {
@@ -111,6 +114,39 @@ describe('plus-addressing (which inbox holds mail to name+tag@domain)', () => {
 			expect((await places(server, 'a@plus.test'))[0]).toEqual(['a@plus.test', 'a+reply@plus.test', 'sent']);
 		} finally {
 			await server.stop();
+		}
+	});
+});
+
+/** The threads of this process (the server's worker threads among them), as Linux counts them. */
+const threadCount = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+
+describe('a start that fails part-way (its HTTP port taken)', () => {
+	it('closes what it had started: the SMTP listener, the ingest and parser threads and the store', async () => {
+		// A start and a stop first, so the threads a process keeps (libuv's pool, V8's) are there before the count.
+		await (await startTestMailroom()).stop({ removeData: true });
+		const threads = threadCount();
+		const taken = createServer();
+		await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+		const smtpPort = await freePort();
+		const dataDir = tempDataDir();
+		try {
+			const start = startTestMailroom({
+				dataDir,
+				smtpPort,
+				smtpHost: '127.0.0.1',
+				httpHost: '127.0.0.1',
+				httpPort: (taken.address() as AddressInfo).port,
+			});
+			await expect(start).rejects.toThrow(/EADDRINUSE/);
+			expect(await accepts('127.0.0.1', smtpPort)).toBe(false);
+			await waitFor(() => threadCount() <= threads, `the threads to end (${threadCount()} now, ${threads} before)`);
+			// The store was closed: a second start on the same folder and SMTP port opens it and serves.
+			const next = await startTestMailroom({ dataDir, smtpPort, smtpHost: '127.0.0.1' });
+			await next.stop();
+		} finally {
+			taken.close();
+			rmSync(dataDir, { recursive: true, force: true });
 		}
 	});
 });
