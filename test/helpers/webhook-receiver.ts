@@ -16,6 +16,8 @@ export interface Reply {
 	body?: string;
 	/** Wait this long before answering (for timeouts). */
 	delayMs?: number;
+	/** Answer once this settles (a request held until an event of the test). */
+	until?: Promise<unknown>;
 }
 
 /** A real HTTP webhook receiver on 127.0.0.1; `reply` decides each answer (200 by default). */
@@ -41,7 +43,8 @@ export class WebhookReceiver {
 				res.writeHead(answer.status, answer.headers);
 				res.end(answer.body ?? '');
 			};
-			if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+			if (answer.until) void answer.until.then(send, send);
+			else if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
 			else send();
 		});
 	});

@@ -434,6 +434,9 @@ function slowMessage(to: string): Buffer {
 	return mimeMessage(to, ['Subject: slow', 'Content-Type: text/html'], `${html}\r\n`);
 }
 
+/** ServeProcess.start returns once the API accepts; the metrics listener opens just after it. */
+const untilMetricsListen = (host: string, port: number) => waitFor(() => accepts(host, port), `the metrics listener on ${host}:${port}`);
+
 /** What a case needs before the server starts, passed on to its check. */
 interface Fixture {
 	dataDir?: string;
@@ -487,6 +490,7 @@ const CASES: Record<string, FlagCase> = {
 		prepare: async () => ({ port: await freePort() }),
 		settings: { 'metrics-port': ({ port }) => String(port) },
 		check: async (server, { port }) => {
+			await untilMetricsListen('127.0.0.1', port!);
 			await server.send({ to: 'counted@flags.test' });
 			const response = await fetch(`http://127.0.0.1:${port}/metrics`);
 			expect(response.status).toBe(200);
@@ -498,6 +502,7 @@ const CASES: Record<string, FlagCase> = {
 		also: ({ port }) => ['--metrics-port', String(port)],
 		settings: { 'metrics-host': loopbackTwo },
 		check: async (_server, { port }) => {
+			await untilMetricsListen(loopbackTwo, port!);
 			expect((await fetch(`http://${loopbackTwo}:${port}/metrics`)).status).toBe(200);
 			expect(await accepts('127.0.0.1', port!)).toBe(false);
 		},
