@@ -20,7 +20,6 @@ import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 import { Readiness } from './http/readiness';
 import { Metrics } from './metrics/metrics';
-import { startParts, type Part, type Parts } from './lifecycle';
 import { MetricsListener } from './metrics/metrics-listener';
 import { registerQueueGauges } from './metrics/queue-gauges';
 import { registerStoreGauges } from './metrics/store-gauges';
@@ -86,6 +85,9 @@ const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[$
 /** Listening on every interface, the server is reached on loopback by default. */
 const WILDCARD_HOSTS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
 
+/** One step of the shutdown: closes that may run side by side. Steps run in order. */
+type ShutdownStep = (() => unknown)[];
+
 /** What the parts of one start share: its settings, its logger, its name among the nodes, and where clients reach it. */
 interface Context {
 	config: MailroomConfig;
@@ -93,8 +95,6 @@ interface Context {
 	node: string;
 	/** Known once the server listens: a port of 0 is chosen then. */
 	publicUrl: () => string;
-	/** How long SMTP transactions and outbox attempts in progress are given to finish at a stop (ms). */
-	grace: number;
 }
 
 /** The relay for mail to other domains, if any: first, so a bad DKIM key stops the start before anything is opened. */
@@ -104,10 +104,7 @@ function relayOf(config: MailroomConfig): Relay | undefined {
 	return new Relay(config.relayUrl, dkim);
 }
 
-/**
- * The store, and the two questions about recipients every path of mail asks it. It closes last of all: by then the queues
- * have given their leases back, and the other nodes are told so, to take that work up at once.
- */
+/** The store, and the two questions about recipients every path of mail asks it. */
 async function openStorage({ config, log, node }: Context) {
 	const store = await openStore(config, 'server', node, log);
 	const isOwnedDomain = (domain: string) => store.domains.isOwned(domain);
@@ -116,93 +113,86 @@ async function openStorage({ config, log, node }: Context) {
 		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
 		return { inbox: (await store.encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
-	const close = async () => {
-		await handOverWork(store, log);
-		await store.close();
-	};
-	return { store, isOwnedDomain, resolveRecipient, close };
+	return { store, isOwnedDomain, resolveRecipient };
 }
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 
-/** One node of a database runs a task of this name at a time. */
-const exclusiveOf =
-	(store: Store) =>
-	<T>(name: string, task: () => Promise<T>) =>
-		store.exclusive(name, task);
-
-/**
- * The one way into the store for mail (the ingest and parser threads), and the webhooks stored mail sets off. One part, as
- * the webhooks close after the ingest: what it stores while closing (an outbox attempt's local copy, say) sets them off too.
- */
-function startIngest(context: Context, store: Store, metrics: Metrics) {
-	const { config, log, node, publicUrl } = context;
+/** The one way into the store for mail (the ingest and parser threads), and the spool large messages wait in. */
+function startIngest({ config, log, node }: Context, metrics: Metrics) {
 	const ingest = new Ingest({ ...config, node }, log);
 	metrics.ingest.observe(ingest);
-	const { messages, encryptedInboxes, accounts } = store;
-	const deliveries = { deliveries: store.webhookDeliveries, secrets: store.webhookSecrets, messages, encryptedInboxes, accounts };
+	const spool = new Spool(config.dataDir, config.spoolThreshold);
+	spool.sweep();
+	return { ingest, spool };
+}
+
+/** What stored mail sets off: webhooks, forwards and sent mail (the outbox), websocket frames, waiters, the retention sweep. */
+function buildDelivery(
+	context: Context,
+	{ store, isOwnedDomain, resolveRecipient }: Storage,
+	ingest: Ingest,
+	relay: Relay | undefined,
+	metrics: Metrics,
+) {
+	const { config, log, node, publicUrl } = context;
+	const { accounts, addresses, domains, messages, outgoing, encryptedInboxes } = store;
+	const exclusive = <T>(name: string, task: () => Promise<T>) => store.exclusive(name, task);
 	const webhooks = new Webhooks({
-		...deliveries,
+		deliveries: store.webhookDeliveries,
+		secrets: store.webhookSecrets,
+		messages,
+		encryptedInboxes,
+		accounts,
 		config,
 		ingest,
 		node,
-		exclusive: exclusiveOf(store),
+		exclusive,
 		publicUrl,
 		log,
 		metrics: metrics.webhooks,
 	});
-	const close = async () => {
-		try {
-			await ingest.close();
-		} finally {
-			await webhooks.close();
-		}
+	const outbox = new Outbox({
+		store: outgoing,
+		ingest,
+		node,
+		lease: config.workLease,
+		relay,
+		resolveRecipient,
+		retryDelays: config.relayRetryDelays,
+		log,
+	});
+	const incomingMessages = new IncomingMessagesHub({
+		publicUrl,
+		ingest,
+		accounts,
+		addresses,
+		domains,
+		settings: store.inboxSettings,
+		messages,
+		log,
+	});
+	const retentionLimits = {
+		maxAge: config.retentionMaxAge,
+		maxPerInbox: config.retentionMaxPerInbox,
+		interval: config.retentionSweepInterval,
 	};
-	return { ingest, webhooks, close };
-}
-
-/**
- * Forwards and sent mail (to other domains through the relay, which it closes). It closes before the ingest, through which
- * its attempts store the local copies, giving the attempts in progress the grace to finish.
- */
-function startOutbox(context: Context, { store, resolveRecipient }: Storage, ingest: Ingest, relay: Relay | undefined) {
-	const { config, log, node, grace } = context;
-	const retryDelays = config.relayRetryDelays;
-	const outbox = new Outbox({ store: store.outgoing, ingest, node, lease: config.workLease, relay, resolveRecipient, retryDelays, log });
-	return { outbox, close: () => outbox.close(grace) };
-}
-
-/** The websocket frames of stored mail (the sockets themselves are the HTTP server's). */
-function startWebsockets({ log, publicUrl }: Context, store: Store, ingest: Ingest) {
-	const { accounts, addresses, domains, messages } = store;
-	const settings = store.inboxSettings;
-	const incomingMessages = new IncomingMessagesHub({ publicUrl, ingest, accounts, addresses, domains, settings, messages, log });
-	return { incomingMessages, close: () => incomingMessages.close() };
-}
-
-/** Mail sent by accounts (through the API or SMTP submission): recorded, and handed to the outbox. */
-function senderOf({ config }: Context, { store, isOwnedDomain }: Storage, outbox: Outbox, relay: Relay | undefined) {
-	return new Sender({
-		store: store.outgoing,
+	const retention = new RetentionSweep(store.retentionCandidates, store.deletion, outgoing, exclusive, ingest, retentionLimits, log);
+	const waiters = new MailWaiters(ingest, store.matcher);
+	const sender = new Sender({
+		store: outgoing,
 		outbox,
-		addresses: store.addresses,
-		messages: store.messages,
+		addresses,
+		messages,
 		isLocalDomain: localDomainRule(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
 	});
+	return { webhooks, outbox, incomingMessages, retention, waiters, sender };
 }
-
-/** What the requests of the API set off or wait on. */
-interface Services {
-	webhooks: Webhooks;
-	outbox: Outbox;
-	incomingMessages: IncomingMessagesHub;
-	waiters: MailWaiters;
-	sender: Sender;
-}
+type Delivery = ReturnType<typeof buildDelivery>;
 
 /** Mail other nodes store wakes this node's websockets, waiters and queues as its own does. */
-function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webhooks, outbox, waiters }: Services): void {
+function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webhooks, outbox, waiters }: Delivery): void {
 	store.onAnnouncement((announcement) => {
 		if (announcement.webhooks) webhooks.lookForWork();
 		if (announcement.forwards) outbox.lookForWork();
@@ -217,14 +207,36 @@ function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webh
 	store.onAnnouncementsMissed(() => waiters.recheckAll());
 }
 
-/**
- * The HTTP API, the dashboard, websockets and the health probes. Built (not yet listening) before SMTP so that it closes
- * after it: the API keeps answering (and /readyz says 503) while SMTP transactions finish.
- */
-async function startHttp(context: Context, store: Store, services: Services, readiness: Readiness, metrics: Metrics) {
-	const { config, log, publicUrl } = context;
-	const { webhooks, incomingMessages, waiters, sender } = services;
-	const http = await buildHttpServer({
+/** The SMTP listener: mail in, and mail submitted by accounts. */
+function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, spool: Spool, sender: Sender, metrics: Metrics) {
+	const { store, isOwnedDomain, resolveRecipient } = storage;
+	return new SmtpIngest({
+		hostname: config.hostname,
+		maxMessageSize: config.maxMessageSize,
+		maxClients: config.smtpMaxClients,
+		maxClientsPerIp: config.smtpMaxClientsPerIp,
+		maxRecipients: config.smtpMaxRecipients,
+		socketTimeout: config.smtpSocketTimeout,
+		dataTimeout: config.smtpDataTimeout,
+		sessionTimeout: config.smtpSessionTimeout,
+		bareLf: config.smtpBareLf,
+		tlsCert: config.tlsCert,
+		tlsKey: config.tlsKey,
+		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
+		submission: new SmtpSubmission(sender),
+		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
+		resolveRecipient,
+		ingest,
+		spool,
+		log,
+		metrics: metrics.smtp,
+	});
+}
+
+/** The HTTP API, the dashboard, websockets and the health probes. */
+function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: Delivery, readiness: Readiness, metrics: Metrics) {
+	const { webhooks, incomingMessages, waiters, sender } = delivery;
+	return buildHttpServer({
 		config,
 		accounts: store.accounts,
 		addresses: store.addresses,
@@ -248,45 +260,13 @@ async function startHttp(context: Context, store: Store, services: Services, rea
 		readiness,
 		metrics: metrics.http,
 	});
-	return { http, close: () => http.close() };
-}
-
-/** The SMTP listener (mail in, and mail submitted by accounts) and the spool large messages wait in, swept of a crash's left-overs. */
-function startSmtp(context: Context, storage: Storage, ingest: Ingest, sender: Sender, metrics: Metrics) {
-	const { config, log, grace } = context;
-	const { store, isOwnedDomain, resolveRecipient } = storage;
-	const spool = new Spool(config.dataDir, config.spoolThreshold);
-	spool.sweep();
-	const smtp = new SmtpIngest({
-		hostname: config.hostname,
-		maxMessageSize: config.maxMessageSize,
-		maxClients: config.smtpMaxClients,
-		maxClientsPerIp: config.smtpMaxClientsPerIp,
-		maxRecipients: config.smtpMaxRecipients,
-		socketTimeout: config.smtpSocketTimeout,
-		dataTimeout: config.smtpDataTimeout,
-		sessionTimeout: config.smtpSessionTimeout,
-		bareLf: config.smtpBareLf,
-		tlsCert: config.tlsCert,
-		tlsKey: config.tlsKey,
-		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
-		submission: new SmtpSubmission(sender),
-		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
-		resolveRecipient,
-		ingest,
-		spool,
-		log,
-		metrics: metrics.smtp,
-	});
-	// Transactions in progress are given the grace to finish.
-	return { smtp, close: () => smtp.close(grace) };
 }
 
 /**
  * The gauges read at each scrape, and the listener Prometheus scrapes: only when asked for, on a listener of its own (never
  * the API's), with the process's figures beside Mailroom's.
  */
-function startMetrics({ config, log }: Context, metrics: Metrics, store: Store, { waiters, incomingMessages }: Services) {
+function buildMetricsListener({ config, log }: Context, metrics: Metrics, store: Store, { waiters, incomingMessages }: Delivery) {
 	registerQueueGauges(metrics.registry, {
 		figures: store.figures,
 		waiting: () => waiters.size,
@@ -294,122 +274,98 @@ function startMetrics({ config, log }: Context, metrics: Metrics, store: Store, 
 		log,
 	});
 	registerStoreGauges(metrics.registry, store, log);
-	if (config.metricsPort === undefined) return { metricsListener: undefined, close: () => undefined };
+	if (config.metricsPort === undefined) return undefined;
 	metrics.includeProcessMetrics();
-	const metricsListener = new MetricsListener(metrics.registry, log);
-	return { metricsListener, close: () => metricsListener.close() };
+	return new MetricsListener(metrics.registry, log);
 }
 
-/** What listens for clients: SMTP, HTTP and (when asked for) metrics. */
-interface Listeners {
-	smtp: SmtpIngest;
-	http: Mailroom['http'];
-	metricsListener?: MetricsListener;
+/** Runs the steps of a shutdown in order, the closes of each side by side; a step waits for the one before it to settle. */
+async function shutDown(steps: ShutdownStep[]): Promise<void> {
+	for (const step of steps) await Promise.all(step.map((close) => close()));
 }
 
-/**
- * Listens on the ports: SMTP, HTTP, then metrics. Listening, the server takes requests that wait for mail: the stop answers
- * them before the listeners close (the HTTP close waits for every request, and a wait may have minutes left).
- */
-async function listen({ config }: Context, { smtp, http, metricsListener }: Listeners, waiters: MailWaiters) {
-	const smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
-	await http.listen({ port: config.httpPort, host: config.httpHost });
-	const metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost);
+/** The composition root: opens the store, builds every part of the server on it, and starts them. */
+export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
+	const relay = relayOf(config);
+	const node = newNodeId(config.hostname);
+	let publicUrl = config.publicUrl ?? '';
+	const context: Context = { config, log, node, publicUrl: () => publicUrl };
+
+	const metrics = new Metrics();
+	const storage = await openStorage(context);
+	const { store } = storage;
+	const { ingest, spool } = startIngest(context, metrics);
+	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
+	followOtherNodes(context, store, ingest, delivery);
+	const smtp = buildSmtp(context, storage, ingest, spool, delivery.sender, metrics);
+	const readiness = new Readiness({
+		ping: () => store.ping(),
+		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
+	});
+	const http = await buildHttp(context, store, delivery, readiness, metrics);
+	const metricsListener = buildMetricsListener(context, metrics, store, delivery);
+	const { webhooks, outbox, incomingMessages, retention, waiters } = delivery;
+	const grace = config.shutdownTimeout * 1000;
+
+	// Each part's close, in the order a stop needs.
+	const shutdown: ShutdownStep[] = [
+		// Not ready from the first moment, so load balancers move on while the work in hand finishes. The HTTP server's close
+		// waits for every request, and a wait for mail may have minutes left: the waits are answered first.
+		[() => readiness.stopping(), () => waiters.close()],
+		// The API keeps answering (and /readyz says 503) while SMTP transactions finish; then it closes too.
+		[() => smtp.close(grace).then(() => http.close()), () => retention.stop(), () => metricsListener?.close()],
+		[() => incomingMessages.close()],
+		[() => outbox.close(grace)],
+		[() => ingest.close()],
+		[() => webhooks.close()],
+		// The other nodes take up at once the work this one gave back as its queues closed.
+		[() => handOverWork(store, log)],
+		[() => store.close()],
+		[() => log.info('Mailroom stopped')],
+	];
+	let closing: Promise<void> | undefined;
+	const close = () => (closing ??= shutDown(shutdown));
+
+	let smtpPort: number;
+	let metricsPort: number | undefined;
+	try {
+		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
+		await http.listen({ port: config.httpPort, host: config.httpHost });
+		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost);
+	} catch (err) {
+		// A port in use, say: nothing of this start may linger (threads, the database) in the caller's process.
+		await close();
+		throw err;
+	}
 	const httpPort = (http.server.address() as { port: number }).port;
-	return { smtpPort, httpPort, metricsPort, close: () => waiters.close() };
-}
-type Ports = Awaited<ReturnType<typeof listen>>;
-
-/** Background deletion of old mail: it starts once the server listens, and stops first (at its next batch). */
-function startRetention({ config, log }: Context, store: Store, ingest: Ingest) {
-	const limits = { maxAge: config.retentionMaxAge, maxPerInbox: config.retentionMaxPerInbox, interval: config.retentionSweepInterval };
-	const { retentionCandidates, deletion, outgoing } = store;
-	const retention = new RetentionSweep(retentionCandidates, deletion, outgoing, exclusiveOf(store), ingest, limits, log);
-	retention.start();
-	return { retention, close: () => retention.stop() };
-}
-
-/**
- * Ready (/readyz 200) once everything else has started. Not ready from the first moment of a stop, so load balancers move on
- * while the work in hand finishes.
- */
-function declareReady(readiness: Readiness): Part {
+	publicUrl = config.publicUrl ?? urlOf(WILDCARD_HOSTS[config.httpHost] ?? config.httpHost, httpPort);
+	// The queues and the sweep start working once the server listens.
+	for (const worker of [outbox, webhooks, retention]) worker.start();
+	const bootstrap = await bootstrapAdmin(store);
 	readiness.running();
-	return { close: () => readiness.stopping() };
-}
-
-/** The line that says where the server listens. */
-function logRunning({ config, log, node }: Context, store: Store, { smtpPort, httpPort, metricsPort }: Ports): void {
 	const metricsAt = metricsPort === undefined ? {} : { metrics: `${config.metricsHost}:${metricsPort}` };
 	log.info(
 		{ smtp: `${config.smtpHost}:${smtpPort}`, http: `${config.httpHost}:${httpPort}`, ...metricsAt, store: store.engine, node },
 		'Mailroom is running',
 	);
-}
 
-/** The context of one start, and what to call once it listens: then its public URL is known (a port of 0 is chosen). */
-function newContext(config: MailroomConfig, log: Logger) {
-	let publicUrl = config.publicUrl ?? '';
-	const grace = config.shutdownTimeout * 1000;
-	const context: Context = { config, log, node: newNodeId(config.hostname), publicUrl: () => publicUrl, grace };
-	// Without --public-url, clients reach the API where it listens (on loopback for a wildcard host).
-	const listensOn = (httpPort: number) => {
-		publicUrl = config.publicUrl ?? urlOf(WILDCARD_HOSTS[config.httpHost] ?? config.httpHost, httpPort);
+	return {
+		config,
+		smtpPort,
+		httpPort,
+		httpUrl: urlOf(config.httpHost, httpPort),
+		metricsUrl: metricsPort === undefined ? undefined : urlOf(config.metricsHost, metricsPort),
+		publicUrl,
+		node,
+		store,
+		accounts: store.accounts,
+		addresses: store.addresses,
+		domains: store.domains,
+		ingest,
+		http,
+		retention,
+		waiters,
+		bootstrap,
+		close,
 	};
-	return { context, listensOn };
-}
-
-/** The handle of a started server: where it listens, the parts callers use, and its close. */
-function handleOf(
-	{ config, node, publicUrl }: Context,
-	{ smtpPort, httpPort, metricsPort }: Ports,
-	parts: Parts,
-	started: Pick<Mailroom, 'store' | 'ingest' | 'http' | 'retention' | 'waiters' | 'bootstrap'>,
-): Mailroom {
-	const { accounts, addresses, domains } = started.store;
-	const metricsUrl = metricsPort === undefined ? undefined : urlOf(config.metricsHost, metricsPort);
-	const urls = { httpUrl: urlOf(config.httpHost, httpPort), metricsUrl, publicUrl: publicUrl() };
-	return { ...started, ...urls, config, smtpPort, httpPort, node, accounts, addresses, domains, close: () => parts.close() };
-}
-
-/**
- * The composition root: starts the parts of the server in order, each closing once the parts started after it have closed
- * (so a part is one line here, its start and its close written together in its own function). A start failing part-way
- * closes the parts it had started.
- */
-export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
-	const relay = relayOf(config);
-	return startParts(log, (parts) => startServer(parts, config, log, relay));
-}
-
-/** The parts of the server, in the order they start: they close from the bottom up. */
-async function startServer(parts: Parts, config: MailroomConfig, log: Logger, relay: Relay | undefined): Promise<Mailroom> {
-	const { context, listensOn } = newContext(config, log);
-	const metrics = new Metrics();
-	// Started first, so it closes last: the line says everything else has closed.
-	await parts.start('stop notice', () => ({ close: () => log.info('Mailroom stopped') }));
-	const storage = await parts.start('store', () => openStorage(context));
-	const { store } = storage;
-	const { ingest, webhooks } = await parts.start('ingest and webhooks', () => startIngest(context, store, metrics));
-	const { outbox } = await parts.start('outbox', () => startOutbox(context, storage, ingest, relay));
-	const { incomingMessages } = await parts.start('websockets', () => startWebsockets(context, store, ingest));
-	const waiters = new MailWaiters(ingest, store.matcher);
-	const services: Services = { webhooks, outbox, incomingMessages, waiters, sender: senderOf(context, storage, outbox, relay) };
-	followOtherNodes(context, store, ingest, services);
-	// /readyz looks at the listeners (built below) when it is asked.
-	const listening = { smtp: (): boolean => smtp.listening, http: (): boolean => http.server.listening };
-	const readiness = new Readiness({ ping: () => store.ping(), listening });
-	const { http } = await parts.start('HTTP', () => startHttp(context, store, services, readiness, metrics));
-	const { smtp } = await parts.start('SMTP', () => startSmtp(context, storage, ingest, services.sender, metrics));
-	const { metricsListener } = await parts.start('metrics', () => startMetrics(context, metrics, store, services));
-	const ports = await parts.start('listening', () => listen(context, { smtp, http, metricsListener }, waiters));
-	listensOn(ports.httpPort);
-	// The queues and the sweep start working once the server listens. (The queues close with their parts, above.)
-	outbox.start();
-	webhooks.start();
-	const { retention } = await parts.start('retention sweep', () => startRetention(context, store, ingest));
-	const bootstrap = await bootstrapAdmin(store);
-	await parts.start('readiness', () => declareReady(readiness));
-	logRunning(context, store, ports);
-	return handleOf(context, ports, parts, { store, ingest, http, retention, waiters, bootstrap });
 }
