@@ -7,7 +7,7 @@
  * server's feature tests again with their servers on PostgreSQL. One throwaway PostgreSQL serves the whole run
  * (test/postgres-global-setup.ts); each server or store gets a database of its own on it.
  */
-const { readFileSync, readdirSync } = require('node:fs');
+const { existsSync, readFileSync, readdirSync } = require('node:fs');
 const { dirname, join, resolve } = require('node:path');
 
 /** The test helper whose servers store on the engine MAILROOM_TEST_ENGINE names (see TEST_ENGINE there). */
@@ -23,6 +23,31 @@ function onTheEngine(file, seen = new Set()) {
 	);
 	return imports.some((imported) => onTheEngine(imported, seen));
 }
+
+/**
+ * Server feature tests whose subject sits above the store and is the same on either engine (rendering, validation, the
+ * OpenAPI document, SMTP timers and AUTH, signing, the SSRF policy, message composition, metrics listeners, a websocket
+ * client's backpressure): run once, on SQLite. What they read and write through the store is covered on both engines by
+ * the store suites (test/server/store/), and by the files that stay in the postgres project.
+ */
+const ABOVE_THE_STORE = [
+	'http/render/html-sanitizer',
+	'http/openapi',
+	'http/validation-messages',
+	'http/params',
+	'http/request-bodies',
+	'smtp/time-limits',
+	'smtp/smtp-auth',
+	'websocket/subscriber-outbox',
+	'webhooks/target-policy',
+	'webhooks/signature',
+	'webhooks/slack-payload',
+	'metrics/http-metrics',
+	'metrics/metrics-listener',
+	'outbound/address-fields',
+	'outbound/extra-headers',
+].map((name) => resolve(__dirname, 'test/server', `${name}.test.ts`));
+for (const file of ABOVE_THE_STORE) if (!existsSync(file)) throw new Error(`jest.config.js: ABOVE_THE_STORE names ${file}, which is gone`);
 
 const testFilesUnder = (dir) =>
 	readdirSync(dir, { recursive: true })
@@ -66,14 +91,14 @@ module.exports = {
 			...typescript,
 			displayName: 'postgres',
 			// What stores, reads and acts on mail through a running server, again on PostgreSQL: the server's feature tests that
-			// start servers through the engine-aware helper. The store suites run on both engines already, and files that start
-			// no server (pure functions, the parser) would only repeat themselves.
+			// start servers through the engine-aware helper, but for those above the store. The store suites run on both engines
+			// already, and files that start no server (pure functions, the parser) would only repeat themselves.
 			testMatch: [
 				...['http', 'ingest', 'metrics', 'outbound', 'retention', 'smtp', 'waiting', 'webhooks', 'websocket', 'payload'].flatMap((folder) =>
 					testFilesUnder(resolve(__dirname, 'test/server', folder)),
 				),
 				resolve(__dirname, 'test/server/app.test.ts'),
-			].filter((file) => onTheEngine(file)),
+			].filter((file) => onTheEngine(file) && !ABOVE_THE_STORE.includes(file)),
 			setupFiles: ['<rootDir>/test/on-postgres.ts'],
 		},
 	],
