@@ -75,6 +75,8 @@ export interface MailroomConfig {
 	plusAddressing: boolean;
 	/** Time (ms) the parse of one message may take, not counting the wait for a thread; then it is stored unparsed (raw) instead. */
 	parseTimeout: number;
+	/** Time (ms) one search or filter of an account's mail may take; then it is answered 503 (see store/search-budget.ts). */
+	searchTimeout: number;
 	/** Retention: messages older than this (ms) are deleted; 0 keeps them forever. Starred mail is always kept. */
 	retentionMaxAge: number;
 	/** Retention: the newest this many unstarred messages of an inbox are kept; 0 means no limit. */
@@ -585,6 +587,14 @@ export const SETTINGS: SettingSpec[] = [
 		default: '30s',
 		description: 'time the parse of one message may take (waiting for a parser thread does not count); then it is stored unparsed (raw)',
 		parse: duration('parse timeout'),
+	},
+	{
+		key: 'searchTimeout',
+		flag: '--search-timeout <duration>',
+		env: 'MAILROOM_SEARCH_TIMEOUT',
+		default: '5s',
+		description: "time one search or filter of an account's mail (GET /api/inbox-search, /api/inbox-filter) may take; then it answers 503",
+		parse: duration('search timeout'),
 	},
 	{
 		key: 'retentionMaxAge',

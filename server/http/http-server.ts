@@ -14,6 +14,7 @@ import { validationMessage } from './validation-messages';
 import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { StoreUnavailableError } from '../store/store';
+import { SearchAbandonedError, SearchTimeoutError } from '../store/search-budget';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
 import { messagePayloadRoutes } from './routes/message-payload';
@@ -74,6 +75,8 @@ export async function buildHttpServer(deps: HttpDeps) {
 			request.log.warn({ err: err.message, url: request.url }, 'the store is unavailable');
 			return reply.code(503).header('retry-after', '5').send(errorBody(503, 'The database is unavailable; try again shortly'));
 		}
+		// A search past its time, or whose client is gone (nobody reads that answer): the store's work on it has stopped.
+		if (err instanceof SearchTimeoutError || err instanceof SearchAbandonedError) return reply.code(503).send(errorBody(503, err.message));
 		if (err.code === BODY_TOO_LARGE) return reply.code(413).send(errorBody(413, bodyTooLarge(request.routeOptions.bodyLimit)));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');

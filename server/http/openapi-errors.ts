@@ -20,7 +20,7 @@ const MEANINGS: Record<number, string> = {
 	413: 'The request body, or the message it composes, is larger than the server takes',
 	422: 'A recipient cannot be reached: it is not in a local domain and no SMTP relay is configured',
 	429: 'Rate limit reached (per API key, else per IP address): retry after the Retry-After header’s seconds',
-	503: 'The database does not answer, or the server is shutting down (or too busy): retry shortly',
+	503: 'The database does not answer, the server is shutting down (or too busy), or a search took longer than --search-timeout: retry shortly, or narrow the search',
 };
 
 /** Documentation-only schema fields the server reads (Fastify's own types do not know them). */
@@ -115,6 +115,8 @@ function exampleMessage(code: number, path: string): string {
 		case 429:
 			return 'Rate limit of 300 requests per minute reached; retry in 1 minute';
 		case 503:
+			if (path === '/api/inbox-search' || path === '/api/inbox-filter')
+				return 'The search took longer than 5 s, the most one may take (--search-timeout)';
 			return 'The database is unavailable; try again shortly';
 		default:
 			return STATUS_CODES[code] ?? 'Error';

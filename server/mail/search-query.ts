@@ -40,6 +40,12 @@ export class SearchQueryError extends Error {}
 /** More conditions than this are refused: each one adds work to every message looked at. */
 export const MAX_CONDITIONS = 20;
 
+/**
+ * A word or phrase longer than this is refused (as inbox-filter's terms are): its cost grows with its length on every
+ * message compared, and nobody looks for a paragraph.
+ */
+export const MAX_TERM_CHARS = 256;
+
 /** What an error message offers the user. */
 export const OPERATORS_HELP =
 	'words, "quoted phrases", from:, to:, subject:, label:, after:, before:, has:attachment, is:read, is:unread, is:starred, and - in front of any of them to exclude it';
@@ -92,6 +98,12 @@ export function parseSearchQuery(input: string): SearchQuery {
 	if (conditions.length === 0) throw new SearchQueryError(`The query is empty: give ${OPERATORS_HELP}`);
 	if (conditions.length > MAX_CONDITIONS) {
 		throw new SearchQueryError(`The query has ${conditions.length} conditions: at most ${MAX_CONDITIONS} are taken`);
+	}
+	for (const condition of conditions) {
+		const length = condition.kind === 'text' ? [...condition.text].length : 0;
+		if (length > MAX_TERM_CHARS) {
+			throw new SearchQueryError(`A word or phrase of the query has ${length} characters: at most ${MAX_TERM_CHARS} are taken`);
+		}
 	}
 	return { conditions };
 }

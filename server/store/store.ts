@@ -14,6 +14,7 @@ import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
 import type { InboxSettings } from './inbox-settings';
+import type { SearchBudget } from './search-budget';
 
 /** The database cannot be reached (PostgreSQL down, say): the API answers 503 and SMTP 451 until it is back. */
 export class StoreUnavailableError extends Error {}
@@ -223,10 +224,14 @@ export interface InboxFilter {
 export interface AccountInbox {
 	/** Newest first, `skip` then `limit`; `since` (epoch ms) keeps only mail received after it. Plus the unread count. */
 	list(account: string, limit: number, skip: number, since?: number): Promise<{ messages: string; unread: number }>;
-	/** Messages matching every condition given (case-insensitive substrings of addresses and subject); `to` also matches the inbox. */
-	filter(account: string, filter: InboxFilter): Promise<string>;
-	/** Messages matching every condition of a query of the search language (see search-query.ts and search-plan.ts). */
-	search(account: string, query: SearchQuery): Promise<string>;
+	/**
+	 * Messages matching every condition given (case-insensitive substrings of addresses and subject); `to` also matches the
+	 * inbox. Within `budget` (see search-budget.ts; without one, unbounded()): SearchTimeoutError or SearchAbandonedError
+	 * when it runs out.
+	 */
+	filter(account: string, filter: InboxFilter, budget?: SearchBudget): Promise<string>;
+	/** Messages matching every condition of a query of the search language (see search-query.ts and search-plan.ts), within `budget`. */
+	search(account: string, query: SearchQuery, budget?: SearchBudget): Promise<string>;
 }
 
 /** Finds the oldest message of an inbox received since a time that passes a filter (GET .../wait-for-message). */

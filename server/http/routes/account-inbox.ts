@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
@@ -6,6 +7,7 @@ import { errorResponses } from '../schemas';
 import { sendJson } from '../render/prerendered-json';
 import { SCAN_LIMIT, SEARCH_LIMIT } from '../../store/store';
 import { SEARCH_BODY_CHARS } from '../../store/search-plan';
+import { budgetOf, type SearchBudget } from '../../store/search-budget';
 import { MAX_CONDITIONS, SearchQueryError, parseSearchQuery, type SearchQuery } from '../../mail/search-query';
 import { MessageSchema } from '../../schemas/message';
 import { DateTime, refTo } from '../../schemas/shared';
@@ -35,7 +37,14 @@ conditions answer 400. Terms of 3 characters or more are found through a trigram
 (only short or excluded terms, states, labels, dates) looks at the newest ${SCAN_LIMIT.toLocaleString('en')} messages (in its dates) of each domain and address.`;
 
 /** Reads across all private addresses and domains of the caller's account. */
-export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): void {
+export function accountInboxRoutes(app: HttpApp, { accountInbox, config }: HttpDeps): void {
+	/** The search's budget: --search-timeout from now, and given up when the client closes the connection first. */
+	const budgetFor = (reply: FastifyReply): SearchBudget => {
+		const gone = new AbortController();
+		reply.raw.once('close', () => gone.abort());
+		return budgetOf(config.searchTimeout, gone.signal);
+	};
+
 	app.get(
 		'/api/inbox',
 		{
@@ -82,7 +91,11 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): vo
 			if (andTo === undefined && andFrom === undefined && andSubjectIncludes === undefined && andRead === undefined) {
 				throw badRequest('Give at least one of andTo, andFrom, andSubjectIncludes, andRead');
 			}
-			const messages = await accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead });
+			const messages = await accountInbox.filter(
+				account.id,
+				{ to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead },
+				budgetFor(reply),
+			);
 			return sendJson(reply, `{"messages":${messages}}`);
 		},
 	);
@@ -107,7 +120,7 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox }: HttpDeps): vo
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
 			if (query === undefined) throw badRequest('querystring must have query (or q)');
-			const messages = await accountInbox.search(account.id, parsedQuery(query));
+			const messages = await accountInbox.search(account.id, parsedQuery(query), budgetFor(reply));
 			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${messages}}`);
 		},
 	);

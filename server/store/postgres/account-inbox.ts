@@ -5,6 +5,10 @@ import { bodyWordQuery } from './body-words';
 import type { Db } from './database';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
 import { indexedText, searchedText } from './search-index';
+import { checkBudget, SearchTimeoutError, unbounded, type SearchBudget } from '../search-budget';
+
+/** PostgreSQL's code for a statement cancelled, here by statement_timeout. */
+const QUERY_CANCELED = '57014';
 
 /**
  * The account's sources of mail, as `source(name)` tables: its domains, and its private addresses outside them (their
@@ -121,12 +125,32 @@ export class PostgresAccountInbox implements AccountInbox {
 		return { messages: recordArray(rows), unread: counted!.unread };
 	}
 
-	filter(account: string, filter: InboxFilter): Promise<string> {
-		return this.find(account, planFilter(filter));
+	filter(account: string, filter: InboxFilter, budget = unbounded()): Promise<string> {
+		return this.find(account, planFilter(filter), budget);
 	}
 
-	search(account: string, query: SearchQuery): Promise<string> {
-		return this.find(account, planSearch(query));
+	search(account: string, query: SearchQuery, budget = unbounded()): Promise<string> {
+		return this.find(account, planSearch(query), budget);
+	}
+
+	/**
+	 * Runs the search's statements in one transaction whose statements PostgreSQL cancels once the budget's time is up, so
+	 * that no statement holds a connection of the pool past it; between statements the budget is checked (see findOn).
+	 */
+	private async find(account: string, plan: SearchPlan, budget: SearchBudget): Promise<string> {
+		if (matchesNothing(plan)) return '[]';
+		try {
+			return await this.db.transaction(async (tx) => {
+				if (Number.isFinite(budget.deadline)) {
+					const left = Math.max(1, Math.ceil(budget.deadline - Date.now()));
+					await tx.row(`SELECT set_config('statement_timeout', $1, true)`, [`${left}ms`]);
+				}
+				return this.findOn(tx, account, plan, budget);
+			});
+		} catch (err) {
+			if ((err as { code?: unknown }).code === QUERY_CANCELED) throw new SearchTimeoutError(budget.limitMs);
+			throw err;
+		}
 	}
 
 	/**
@@ -135,8 +159,7 @@ export class PostgresAccountInbox implements AccountInbox {
 	 * Otherwise looks at the newest SCAN_LIMIT messages of each of the account's domains and inboxes in the range of
 	 * `received` only, as SQLite does: a check matching nothing would else be made on all of them.
 	 */
-	private async find(account: string, plan: SearchPlan): Promise<string> {
-		if (matchesNothing(plan)) return '[]';
+	private async findOn(db: Db, account: string, plan: SearchPlan, budget: SearchBudget): Promise<string> {
 		// A term such as `a.b` has no word piece to find in bodies: it is looked for as a term too short for the index is.
 		const findable = plan.indexed.filter(canFind);
 		const checked = [...plan.indexed.filter((check) => !canFind(check)), ...plan.checks];
@@ -144,15 +167,16 @@ export class PostgresAccountInbox implements AccountInbox {
 			const params = new Parameters();
 			params.add(account);
 			const checks = checked.map((check) => condition(check, params));
-			return recordArray(await this.db.rows<RecordJsonRow>(this.scan(plan, checks, params), params.values));
+			return recordArray(await db.rows<RecordJsonRow>(this.scan(plan, checks, params), params.values));
 		}
 		const found: RecordJsonRow[] = [];
 		const compared = (params: Parameters) => [...findable, ...checked].map((check) => condition(check, params));
 		let [walked, walk, newerThan] = [0, FIRST_WALK, Infinity];
 		for (;;) {
-			const boundary = await this.seqBelow(newerThan, walk);
-			found.push(...(await this.entries(account, plan, { below: newerThan, from: boundary }, 'walk', compared, found.length)));
+			const boundary = await this.seqBelow(db, newerThan, walk);
+			found.push(...(await this.entries(db, account, plan, { below: newerThan, from: boundary }, 'walk', compared, found.length)));
 			if (found.length === SEARCH_LIMIT || boundary === undefined) return recordArray(found);
+			checkBudget(budget);
 			walked += walk;
 			newerThan = boundary;
 			if (found.length === 0) break;
@@ -162,6 +186,7 @@ export class PostgresAccountInbox implements AccountInbox {
 		}
 		found.push(
 			...(await this.entries(
+				db,
 				account,
 				plan,
 				{ below: newerThan },
@@ -174,10 +199,10 @@ export class PostgresAccountInbox implements AccountInbox {
 	}
 
 	/** The seq of the `count`th newest entry below `newerThan`: the oldest a walk of `count` entries reaches; none if fewer are left. */
-	private async seqBelow(newerThan: number, count: number): Promise<number | undefined> {
+	private async seqBelow(db: Db, newerThan: number, count: number): Promise<number | undefined> {
 		const below = Number.isFinite(newerThan) ? 'WHERE seq < $1' : '';
 		return (
-			await this.db.row<{ seq: number }>(
+			await db.row<{ seq: number }>(
 				`SELECT seq FROM messages_search ${below} ORDER BY seq DESC OFFSET ${count - 1} LIMIT 1`,
 				below ? [newerThan] : [],
 			)
@@ -193,6 +218,7 @@ export class PostgresAccountInbox implements AccountInbox {
 	 * page is full.
 	 */
 	private entries(
+		db: Db,
 		account: string,
 		plan: SearchPlan,
 		range: { below: number; from?: number },
@@ -208,7 +234,7 @@ export class PostgresAccountInbox implements AccountInbox {
 			...(range.from === undefined ? [] : [`${newest} >= ${params.add(range.from)}`]),
 		];
 		const where = [...conditions(params), ...receivedIn(plan, 'm.received', params), OWNED];
-		return this.db.rows<RecordJsonRow>(
+		return db.rows<RecordJsonRow>(
 			`SELECT ${RECORD_JSON} FROM (SELECT *, ${newest} AS newest FROM messages_search
 					${bounds.length ? `WHERE ${bounds.join(' AND ')}` : ''} ORDER BY newest DESC) s
 				CROSS JOIN LATERAL (SELECT * FROM messages WHERE seq = s.seq OFFSET 0) m

@@ -16,6 +16,7 @@ import {
 } from '../search-plan';
 import { recordsJson } from '../records-json';
 import { recordJsonHead } from './messages';
+import { between, nextSpan, unbounded, type SearchBudget } from '../search-budget';
 
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
@@ -37,9 +38,32 @@ const containsFolded = (term: unknown, ...texts: unknown[]) =>
 /** FTS5 phrase: the text matched as a substring, whatever characters it holds. */
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-/** An FTS5 query for a text in some columns (all of them: no column filter). */
-const ftsQuery = ({ columns, text }: TextCheck) =>
-	columns.length === COLUMNS_OF.any.length ? phrase(text) : `{${columns.join(' ')}} : ${phrase(text)}`;
+/** The trigrams of a text, folded as the index folds it (near enough: see foldCase), each once, in order. */
+function distinctTrigrams(text: string): { trigrams: string[]; repeated: boolean } {
+	const chars = [...foldCase(text)];
+	const seen = new Set<string>();
+	for (let at = 0; at + 3 <= chars.length; at++) seen.add(chars.slice(at, at + 3).join(''));
+	return { trigrams: [...seen], repeated: seen.size < chars.length - 2 };
+}
+
+/**
+ * An FTS5 query for a text in some columns (all of them: no column filter), and whether the index's match is the answer.
+ * A phrase whose trigrams are distinct is matched in time linear in the text; one that repeats a trigram (1,000 × "a")
+ * costs FTS5 the product of its length and the text's (seconds a message of "a"s). Such a text is looked up by its
+ * distinct trigrams instead, each anywhere, and the candidates are then compared whole.
+ */
+function ftsQuery({ columns, text }: TextCheck): { query: string; exact: boolean } {
+	const { trigrams, repeated } = distinctTrigrams(text);
+	const query = repeated ? `(${trigrams.map(phrase).join(' AND ')})` : phrase(text);
+	return { query: columns.length === COLUMNS_OF.any.length ? query : `{${columns.join(' ')}} : ${query}`, exact: !repeated };
+}
+
+/** The seqs the first piece of an indexed search covers; later pieces cover more or fewer as the last took (see nextSpan). */
+const FIRST_SPAN = 1024;
+const SPANS = { min: 16, max: 1 << 20 };
+/** The messages of a source a piece of a scan looks at, at first. */
+const FIRST_SCAN_PIECE = 256;
+const SCAN_PIECES = { min: 8, max: SCAN_LIMIT };
 
 /** Named parameters of a statement, as conditions are written. */
 class Parameters {
@@ -99,6 +123,7 @@ export class SqliteAccountInbox implements AccountInbox {
 	private readonly unreadOfInbox: Statement;
 	private readonly unreadOfDomain: Statement;
 	private readonly recordBySeq: Statement;
+	private readonly newestSeq: Statement;
 	private readonly queries = new Map<string, Statement>();
 
 	constructor(private readonly db: Db) {
@@ -112,6 +137,7 @@ export class SqliteAccountInbox implements AccountInbox {
 		this.unreadOfInbox = db.prepare('SELECT count(*) FROM messages WHERE inbox = ? AND read IS NOT 1').pluck();
 		this.unreadOfDomain = db.prepare('SELECT count(*) FROM messages WHERE domain = ? AND read IS NOT 1').pluck();
 		this.recordBySeq = db.prepare(`SELECT ${RECORD_JSON} FROM messages m WHERE m.seq = ?`).raw();
+		this.newestSeq = db.prepare('SELECT max(seq) FROM messages').pluck();
 	}
 
 	async list(account: string, limit: number, skip: number, since = -Infinity): Promise<{ messages: string; unread: number }> {
@@ -130,59 +156,100 @@ export class SqliteAccountInbox implements AccountInbox {
 		return { messages, unread };
 	}
 
-	async filter(account: string, filter: InboxFilter): Promise<string> {
-		return this.find(account, planFilter(filter));
+	async filter(account: string, filter: InboxFilter, budget = unbounded()): Promise<string> {
+		return this.find(account, planFilter(filter), budget);
 	}
 
-	async search(account: string, query: SearchQuery): Promise<string> {
-		return this.find(account, planSearch(query));
+	async search(account: string, query: SearchQuery, budget = unbounded()): Promise<string> {
+		return this.find(account, planSearch(query), budget);
 	}
 
-	private find(account: string, plan: SearchPlan): string {
+	private async find(account: string, plan: SearchPlan, budget: SearchBudget): Promise<string> {
 		if (matchesNothing(plan)) return '[]';
 		const params = new Parameters(account);
-		return plan.indexed.length ? this.findIndexed(plan, params) : this.scan(plan, params);
+		return plan.indexed.length ? this.findIndexed(plan, params, budget) : this.scan(plan, params, budget);
 	}
 
 	/**
 	 * Walks the full-text index newest first (rowid = seq) and stops at the limit. Negated texts the index can decide are
-	 * left out by the index itself (FTS5's NOT); the other checks are made on each message it yields.
+	 * left out by the index itself (FTS5's NOT); the other checks are made on each message it yields. The walk goes in
+	 * pieces of a range of seqs each, the event loop free between them (see search-budget.ts).
 	 */
-	private findIndexed(plan: SearchPlan, params: Parameters): string {
+	private async findIndexed(plan: SearchPlan, params: Parameters, budget: SearchBudget): Promise<string> {
 		const excluded = plan.checks.filter((check): check is TextCheck => check.kind === 'text' && isIndexable(check.text));
-		const checks = plan.checks.filter((check) => !excluded.includes(check as TextCheck));
+		const found = plan.indexed.map((check) => ({ check, ...ftsQuery(check) }));
+		// A text the index only narrows down is compared whole on each candidate, as the checks are.
+		const compared = found.filter(({ exact }) => !exact).map(({ check }) => check);
+		const checks = [...compared, ...plan.checks.filter((check) => !excluded.includes(check as TextCheck))];
+		// A negated text the index would only narrow down cannot be left out by it: it is compared instead.
+		const notExcluded = excluded.filter((check) => !ftsQuery(check).exact);
+		checks.push(...notExcluded);
 		const match =
-			`(${plan.indexed.map((check) => `(${ftsQuery(check)})`).join(' AND ')})` +
-			excluded.map((check) => ` NOT (${ftsQuery(check)})`).join('');
+			`(${found.map(({ query }) => `(${query})`).join(' AND ')})` +
+			excluded
+				.filter((check) => !notExcluded.includes(check))
+				.map((check) => ` NOT (${ftsQuery(check).query})`)
+				.join('');
 		const conditions = [
 			`messages_search MATCH ${params.add(match)}`,
+			's.rowid < @below AND s.rowid >= @from',
 			OWNED,
 			...checks.map((check) => condition(check, params)),
 			...receivedIn(plan, 'm.received', params),
 		];
-		const sql = `SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.rowid ${searchRowsFor(checks)}
-			WHERE ${conditions.join(' AND ')} ORDER BY s.rowid DESC LIMIT ${SEARCH_LIMIT}`;
-		return recordsJson(this.statement(sql).all(params.values) as [string, number][]);
+		const statement = this
+			.statement(`SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.rowid ${searchRowsFor(checks)}
+			WHERE ${conditions.join(' AND ')} ORDER BY s.rowid DESC LIMIT @wanted`);
+		const rows: [string, number][] = [];
+		let [below, span] = [((this.newestSeq.get() as number | null) ?? 0) + 1, FIRST_SPAN];
+		while (below > 0 && rows.length < SEARCH_LIMIT) {
+			const from = Math.max(0, below - span);
+			const started = performance.now();
+			rows.push(...(statement.all({ ...params.values, below, from, wanted: SEARCH_LIMIT - rows.length }) as [string, number][]));
+			span = nextSpan(span, performance.now() - started, SPANS);
+			below = from;
+			if (below > 0 && rows.length < SEARCH_LIMIT) await between(budget);
+		}
+		return recordsJson(rows);
 	}
 
 	/**
 	 * Walks the newest SCAN_LIMIT messages (in the range of `received`) of each of the account's domains and inboxes,
 	 * each stopping at the limit, and merges them: a single query over the whole account would read and sort all of its
-	 * mail, and a check matching nothing would be made on every message of it while the event loop waits.
+	 * mail. Each walk goes in pieces, the event loop free between them (see search-budget.ts): a check matching nothing
+	 * is made on every message looked at.
 	 */
-	private scan(plan: SearchPlan, params: Parameters): string {
+	private async scan(plan: SearchPlan, params: Parameters, budget: SearchBudget): Promise<string> {
 		const checks = plan.checks.map((check) => condition(check, params));
 		const range = receivedIn(plan, 'received', params);
+		const newest = (column: 'inbox' | 'domain', what = '*') =>
+			`SELECT ${what} FROM messages INDEXED BY messages_${column}_received WHERE ${[`${column} = @source`, ...range].join(' AND ')}
+				ORDER BY received DESC, seq DESC`;
 		const walk = (column: 'inbox' | 'domain') =>
-			this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM (SELECT * FROM messages INDEXED BY messages_${column}_received
-					WHERE ${[`${column} = @source`, ...range].join(' AND ')} ORDER BY received DESC, seq DESC LIMIT ${SCAN_LIMIT}) m
+			this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM (${newest(column)} LIMIT @piece OFFSET @skip) m
 					${searchRowsFor(plan.checks)}
 				WHERE ${['1', ...checks].join(' AND ')} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`);
+		const counted = (column: 'inbox' | 'domain') =>
+			this.statement(`SELECT count(*) FROM (${newest(column, 'seq')} LIMIT ${SCAN_LIMIT})`).pluck(true);
 		const { domains, inboxes } = this.sources(params.values.account as string);
-		const rows = [
-			...domains.flatMap((source) => walk('domain').all({ ...params.values, source })),
-			...inboxes.flatMap((source) => walk('inbox').all({ ...params.values, source })),
-		] as [received: number, seq: number, head: string, spam: number][];
+		const rows: [received: number, seq: number, head: string, spam: number][] = [];
+		let piece = FIRST_SCAN_PIECE;
+		for (const [column, source] of [...domains.map((d) => ['domain', d] as const), ...inboxes.map((i) => ['inbox', i] as const)]) {
+			const values = { ...params.values, source };
+			const total = counted(column).get(values) as number;
+			let [skip, matched] = [0, 0];
+			// Newest first: once a source has given SEARCH_LIMIT matches, the rest of it is older than all of them.
+			while (skip < total && matched < SEARCH_LIMIT) {
+				const started = performance.now();
+				const taken = Math.min(piece, total - skip);
+				const part = walk(column).all({ ...values, piece: taken, skip }) as typeof rows;
+				rows.push(...part);
+				matched += part.length;
+				skip += taken;
+				piece = nextSpan(piece, performance.now() - started, SCAN_PIECES);
+				await between(budget);
+			}
+		}
 		rows.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
 		return recordsJson(rows.slice(0, SEARCH_LIMIT).map(([, , head, spam]) => [head, spam]));
 	}

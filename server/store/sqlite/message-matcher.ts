@@ -1,10 +1,16 @@
 import type { Statement } from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from './database';
 import type { AddressObject, MessageRecord } from '../../schemas/message';
 import type { MessageFilter } from '../../schemas/wait-for';
 import type { MessageMatcher } from '../store';
 import { containsIgnoringCase, sentBy } from '../../mail/filter-match';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
+import { nextSpan } from '../search-budget';
+
+/** The messages of an inbox the first piece compares; later pieces compare more or fewer as the last took (see nextSpan). */
+const FIRST_PIECE = 64;
+const PIECES = { min: 1, max: 4096 };
 
 /** The plain-text body of message `m`: its column, or for a body of 1 MB or more its pieces joined (see ContentPieces). */
 const TEXT_OF_MESSAGE = `(SELECT CASE WHEN c.text != '' THEN c.text ELSE coalesce(
@@ -17,7 +23,8 @@ const TEXT_OF_MESSAGE = `(SELECT CASE WHEN c.text != '' THEN c.text ELSE coalesc
  * compared in JavaScript (SQLite's lower() folds ASCII only), with the rules of webhook subscription filters.
  */
 export class SqliteMessageMatcher implements MessageMatcher {
-	private readonly selectOldest: Statement;
+	private readonly selectPiece: Statement;
+	private readonly selectBySeq: Statement;
 
 	constructor(db: Db) {
 		db.function('filter_contains', { deterministic: true }, (text: string | null, part: string) =>
@@ -26,24 +33,37 @@ export class SqliteMessageMatcher implements MessageMatcher {
 		db.function('filter_sent_by', { deterministic: true }, (fromJson: string, part: string) =>
 			sentBy(JSON.parse(fromJson) as AddressObject[], part) ? 1 : 0,
 		);
-		// The text, the costly part, is read last, only for a message whose sender and subject pass.
-		this.selectOldest = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages m
-			WHERE m.inbox = @inbox AND m.received >= @since
-				AND (@from IS NULL OR filter_sent_by(m.from_json, @from))
-				AND (@subject IS NULL OR filter_contains(m.subject, @subject))
-				AND (@text IS NULL OR filter_contains(${TEXT_OF_MESSAGE}, @text))
-			ORDER BY m.received, m.seq LIMIT 1`);
+		// The text, the costly part, is read last, only for a message whose sender and subject pass (CASE tries its branches in
+		// order, and a part not given calls no function). A piece of the inbox at a
+		// time, oldest first, as (seq, whether it passes): the event loop is free between pieces (see search-budget.ts).
+		this.selectPiece = db
+			.prepare(
+				`SELECT m.received, m.seq,
+					CASE WHEN @from IS NOT NULL AND NOT filter_sent_by(m.from_json, @from) THEN 0
+						WHEN @subject IS NOT NULL AND NOT filter_contains(m.subject, @subject) THEN 0
+						WHEN @text IS NOT NULL AND NOT filter_contains(${TEXT_OF_MESSAGE}, @text) THEN 0
+						ELSE 1 END AS passes
+				FROM messages m
+				WHERE m.inbox = @inbox AND m.received >= @since AND (m.received > @afterReceived OR (m.received = @afterReceived AND m.seq > @afterSeq))
+				ORDER BY m.received, m.seq LIMIT @piece`,
+			)
+			.raw();
+		this.selectBySeq = db.prepare(`SELECT ${RECORD_COLUMNS} FROM messages m WHERE m.seq = ?`);
 	}
 
 	/** The oldest message of `inbox` received at or after `since` (epoch ms) that passes every part of `filter` given. */
 	async oldestMatching(inbox: string, since: number, filter: MessageFilter): Promise<MessageRecord | undefined> {
-		const row = this.selectOldest.get({
-			inbox,
-			since,
-			from: filter.from ?? null,
-			subject: filter.subject ?? null,
-			text: filter.text ?? null,
-		}) as RecordRow | undefined;
-		return row && toRecord(row);
+		const values = { inbox, since, from: filter.from ?? null, subject: filter.subject ?? null, text: filter.text ?? null };
+		let [afterReceived, afterSeq, piece] = [-Infinity, 0, FIRST_PIECE];
+		for (;;) {
+			const started = performance.now();
+			const rows = this.selectPiece.all({ ...values, afterReceived, afterSeq, piece }) as [number, number, number][];
+			const passing = rows.find(([, , passes]) => passes === 1);
+			if (passing) return toRecord(this.selectBySeq.get(passing[1]) as RecordRow);
+			if (rows.length < piece) return undefined;
+			[afterReceived, afterSeq] = rows[rows.length - 1];
+			piece = nextSpan(piece, performance.now() - started, PIECES);
+			await nextTurn();
+		}
 	}
 }
