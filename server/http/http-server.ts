@@ -13,7 +13,7 @@ import { refuseNulCharacters } from './nul-characters';
 import { validationMessage } from './validation-messages';
 import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
-import { StoreUnavailableError } from '../store/store';
+import { AccountError, DomainError, StoreUnavailableError } from '../store/store';
 import { SearchAbandonedError, SearchTimeoutError } from '../store/search-budget';
 import { messageRoutes } from './routes/messages';
 import { messageContentRoutes } from './routes/message-content';
@@ -75,6 +75,9 @@ export async function buildHttpServer(deps: HttpDeps) {
 			request.log.warn({ err: err.message, url: request.url }, 'the store is unavailable');
 			return reply.code(503).header('retry-after', '5').send(errorBody(503, 'The database is unavailable; try again shortly'));
 		}
+		// Refusals of the store, each with its status (a race the route's own checks cannot see: two revocations of one key).
+		if (err instanceof AccountError) return reply.code(err.status).send(errorBody(err.status, err.message));
+		if (err instanceof DomainError) return reply.code(403).send(errorBody(403, err.message));
 		// A search past its time, or whose client is gone (nobody reads that answer): the store's work on it has stopped.
 		if (err instanceof SearchTimeoutError || err instanceof SearchAbandonedError) return reply.code(503).send(errorBody(503, err.message));
 		if (err.code === BODY_TOO_LARGE) return reply.code(413).send(errorBody(413, bodyTooLarge(request.routeOptions.bodyLimit)));
@@ -95,6 +98,10 @@ export async function buildHttpServer(deps: HttpDeps) {
 			new HttpError(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}`),
 	});
 	registerAuth(app, deps.accounts);
+	// No browser guesses a type other than the one sent (a text body read as HTML or script), on every answer, streamed ones too.
+	app.addHook('onRequest', async (_request, reply) => {
+		reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
+	});
 	// By the pattern of the route matched, never the URL: one series per route, whatever clients ask for.
 	app.addHook('onResponse', async (request, reply) => {
 		deps.metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);

@@ -7,9 +7,12 @@ import { SendError } from './send-error';
 /**
  * The header of a message an account submits over SMTP (RFC 6409) is read for what the checks and Sent mail need: its
  * From, To, Cc and Subject. The message goes out as the client wrote it, but for what a submission server adds: a
- * Message-ID and a Date when it has none (RFC 6409 sections 8.2 and 8.3), and no Bcc header, so that no copy names the
- * Bcc recipients (as the API's messages never do; Postfix removes it too).
+ * Message-ID and a Date when it has none (RFC 6409 sections 8.2 and 8.3), and no Bcc or Resent-Bcc header, so that no copy
+ * names the blind recipients (as the API's messages never do; Postfix removes them too).
  */
+
+/** Header fields that name blind copies, never sent on. */
+const BLIND_FIELDS = new Set(['bcc', 'resent-bcc']);
 
 /** A header block larger than this is refused (mailparser's own limit on a MIME part's header). */
 const MAX_HEADER_BYTES = 1024 * 1024;
@@ -78,7 +81,8 @@ export class SubmittedMessage {
 		if (from.length === 0 || from.includes('')) throw new SendError(400, 'The From header of the message names no valid address');
 		const all = (list: { address: string }[]) => new Set(list.map((entry) => entry.address));
 		return new SubmittedMessage(
-			fields.filter((_field, i) => lines[i].key !== 'bcc'),
+			// Blind copies stay blind: Bcc and Resent-Bcc are removed, as Postfix does.
+			fields.filter((_field, i) => !BLIND_FIELDS.has(lines[i].key)),
 			raw.subarray(length),
 			from,
 			all(addresses('to')),

@@ -23,10 +23,10 @@ export function checkCredits(credits: number): void {
 	if (!Number.isInteger(credits) || credits <= 0) throw new AccountError(`credits must be a positive whole number, got ${credits}`);
 }
 
-export const noAccount = (idOrName: string) => new AccountError(`no account "${idOrName}" (see: mailroom accounts list)`);
-export const accountExists = (name: string) => new AccountError(`an account named "${name}" already exists`);
-export const noKey = (keyId: string) => new AccountError(`no API key with id "${keyId}" (see: mailroom keys list <account>)`);
-export const keyAlreadyRevoked = (keyId: string) => new AccountError(`API key "${keyId}" was already revoked`);
+export const noAccount = (idOrName: string) => new AccountError(`no account "${idOrName}" (see: mailroom accounts list)`, 404);
+export const accountExists = (name: string) => new AccountError(`an account named "${name}" already exists`, 409);
+export const noKey = (keyId: string) => new AccountError(`no API key with id "${keyId}" (see: mailroom keys list <account>)`, 404);
+export const keyAlreadyRevoked = (keyId: string) => new AccountError(`API key "${keyId}" was already revoked`, 409);
 
 /** A row of accounts, as either engine reads it. */
 export interface AccountRow {

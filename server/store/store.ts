@@ -52,8 +52,16 @@ export interface ApiKeyInfo {
 	revoked: string | null;
 }
 
-/** Why an account or key operation was refused; the API answers 4xx, the CLI prints the message. */
-export class AccountError extends Error {}
+/** Why an account or key operation was refused; the API answers `status`, the CLI prints the message. */
+export class AccountError extends Error {
+	constructor(
+		message: string,
+		/** 400: a bad value; 404: no such account or key; 409: it conflicts with what is there (a name taken, a key revoked). */
+		readonly status: 400 | 404 | 409 = 400,
+	) {
+		super(message);
+	}
+}
 
 export interface AccountStore {
 	isEmpty(): Promise<boolean>;

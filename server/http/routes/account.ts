@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../errors';
 import { optionalBody } from '../params';
 import { IdParam, errorResponses } from '../schemas';
 import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
-import type { ApiKeyInfo } from '../../store/store';
+import { AccountError, type ApiKeyInfo } from '../../store/store';
 
 export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void {
 	/** A key as the API shows it, marked when it is the request's own. */
@@ -111,8 +111,15 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 			const info = (await accounts.listKeys(account.id)).find((key) => key.id === request.params.keyId);
 			if (!info) throw notFound(`No API key ${request.params.keyId} in this account`);
 			if (info.id === current) throw new HttpError(409, 'This request is made with that key: revoke it with another key of the account');
-			// Revoking a revoked key again changes nothing.
-			return keyView(info.revoked ? info : await accounts.revokeKey(info.id), current);
+			// Revoking a revoked key again changes nothing, also when another request revoked it meanwhile.
+			if (info.revoked) return keyView(info, current);
+			try {
+				return keyView(await accounts.revokeKey(info.id), current);
+			} catch (err) {
+				const now = (await accounts.listKeys(account.id)).find((key) => key.id === info.id);
+				if (err instanceof AccountError && now?.revoked) return keyView(now, current);
+				throw err;
+			}
 		},
 	);
 }

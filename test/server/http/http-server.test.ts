@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { expectError } from '../../helpers/messages';
+import { expectError, sendMail } from '../../helpers/messages';
 import { fault, rawRequest } from '../../helpers/raw-http';
 
 describe('errors: the not-found and error handlers, the body limit', () => {
@@ -40,6 +40,35 @@ describe('errors: the not-found and error handlers, the body limit', () => {
 			400,
 			/webhook/,
 		);
+	});
+});
+
+describe('X-Content-Type-Options: nosniff', () => {
+	let server: TestMailroom;
+	beforeAll(async () => {
+		server = await startTestMailroom();
+	});
+	afterAll(() => server.stop());
+
+	it('is on every answer: JSON, text, raw source, HTML bodies, errors, health and the dashboard', async () => {
+		const [id] = await sendMail(server, { to: 'sniffed@example.test', subject: 'sniff', text: '<script>x()</script>', html: '<p>hi</p>' });
+		const paths = [
+			'/api/addresses/sniffed@example.test/messages',
+			`/api/text/sniffed@example.test/${id}`,
+			`/api/raw/sniffed@example.test/${id}`,
+			`/api/body/sniffed@example.test/${id}`,
+			`/api/dirty/sniffed@example.test/${id}`,
+			`/api/addresses/sniffed@example.test/messages/${id}/payload`,
+			'/api/no-such-thing',
+			'/api/me',
+			'/livez',
+			'/openapi.json',
+			'/',
+		];
+		const answers = await Promise.all(
+			paths.map(async (path) => [path, (await fetch(`${server.httpUrl}${path}`)).headers.get('x-content-type-options')]),
+		);
+		expect(answers).toEqual(paths.map((path) => [path, 'nosniff']));
 	});
 });
 

@@ -141,14 +141,14 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 		expect(local.record).toMatchObject({ subject: 'Quarterly réport', inbox: 'bob@local.test' });
 	});
 
-	it('adds a Message-ID and a Date to a message without them, and removes its Bcc header (swaks)', async () => {
+	it('adds a Message-ID and a Date to a message without them, and removes its Bcc and Resent-Bcc headers (swaks)', async () => {
 		const relayedBefore = relay.received.length;
 		const run = await swaks(server.smtpPort, [
 			...['--auth', 'PLAIN', '--auth-user', 'alice', '--auth-password', alice.key],
 			...['--from', 'alice@local.test', '--to', 'frank@local.test,grace@remote.test,hidden@remote.test'],
 			...[
 				'--data',
-				'From: alice@local.test\nTo: frank@local.test, grace@remote.test\nBcc: hidden@remote.test,\n  hidden2@remote.test\nSubject: bare\n\nno id, no date\n',
+				'From: alice@local.test\nTo: frank@local.test, grace@remote.test\nBcc: hidden@remote.test,\n  hidden2@remote.test\nResent-Bcc: resent-hidden@remote.test\nSubject: bare\n\nno id, no date\n',
 			],
 		]);
 		expect(run.code).toBe(0);
@@ -164,7 +164,7 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 		for (const copy of [relayed.raw, local.raw.toString()]) {
 			expect(copy).toMatch(new RegExp(`^Message-ID: <${id}@local\\.test>\\r\\n`, 'm'));
 			expect(/^Date: (.*)\r\n/m.exec(copy)![1]).toMatch(RFC_5322_DATE);
-			expect(copy).not.toMatch(/^bcc:|hidden/im);
+			expect(copy).not.toMatch(/^(resent-)?bcc:|hidden/im);
 			expect(copy).toMatch(/\r\nSubject: bare\r\n\r\nno id, no date\r\n/);
 		}
 		expect(local.parsed.messageId).toBe(`<${id}@local.test>`);

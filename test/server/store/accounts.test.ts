@@ -54,6 +54,11 @@ describe.each(ENGINES)('AccountStore: accounts and their API keys (%s)', (engine
 		await expect(accounts.revokeKey('nope')).rejects.toThrow(
 			new AccountError('no API key with id "nope" (see: mailroom keys list <account>)'),
 		);
+		// The status the API answers each with (a revocation raced by another gets here past the route's own checks).
+		await expect(accounts.revokeKey(info.id)).rejects.toMatchObject({ status: 409 });
+		await expect(accounts.revokeKey('nope')).rejects.toMatchObject({ status: 404 });
+		await expect(accounts.create('keyed')).rejects.toMatchObject({ status: 409 });
+		await expect(accounts.create('-dash')).rejects.toMatchObject({ status: 400 });
 		expect(await accounts.keyInfo('mr_unknown')).toBeUndefined();
 	});
 });
