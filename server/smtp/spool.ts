@@ -3,6 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { SpooledBytes } from '../bytes/spooled-bytes';
 
+/** How often removing a spooled message is tried, and how long apart. */
+const REMOVE_ATTEMPTS = 5;
+const REMOVE_RETRY_MS = 1000;
+
 /**
  * The spool folder (`spool/` in the data folder) holds large messages while they are received,
  * parsed and copied into the database. Nothing in it is the stored copy of anything: a message
@@ -33,8 +37,15 @@ export class Spool {
 		return join(dir, 'message.eml');
 	}
 
-	/** Removes a spooled message with everything parsed out of it. */
-	remove(message: SpooledBytes): void {
-		rmSync(dirname(message.spoolPath), { recursive: true, force: true });
+	/**
+	 * Removes a spooled message with everything parsed out of it. Never throws: a file that cannot be removed now (no file
+	 * descriptor left, EMFILE) is tried again a few times, a second apart, and is swept at the next start at the latest.
+	 */
+	remove(message: SpooledBytes, attemptsLeft = REMOVE_ATTEMPTS): void {
+		try {
+			rmSync(dirname(message.spoolPath), { recursive: true, force: true });
+		} catch {
+			if (attemptsLeft > 1) setTimeout(() => this.remove(message, attemptsLeft - 1), REMOVE_RETRY_MS).unref();
+		}
 	}
 }

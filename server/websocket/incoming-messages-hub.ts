@@ -11,8 +11,14 @@ import { DeletedWhileReadError } from '../bytes/stored-bytes';
 
 /** Idle connections are pinged this often; one that has not answered the previous ping is dropped. */
 const PING_EVERY_MS = 30_000;
-/** Close code 1008, policy violation: the key is not valid. */
-const CLOSE_UNAUTHORIZED = 1008;
+/** Close code 1008, policy violation: the key is not valid, or its account or client address has too many websockets open. */
+const CLOSE_POLICY = 1008;
+/**
+ * The most websockets open at once per account, and per client IP (counted from the upgrade, before the key is checked):
+ * each holds a file descriptor and a buffer of frames, and a thousand held by one key once left none for spool files.
+ */
+export const MAX_WEBSOCKETS_PER_ACCOUNT = 100;
+export const MAX_WEBSOCKETS_PER_IP = 200;
 
 export interface IncomingMessagesHubDeps {
 	ingest: Ingest;
@@ -103,6 +109,8 @@ export class IncomingMessagesHub {
 	/** Account-wide listeners of public addresses, by address. */
 	private readonly publicAddresses = new Listeners();
 	private readonly subscribers = new Set<Subscriber>();
+	private readonly perIp = new OpenSockets(MAX_WEBSOCKETS_PER_IP);
+	private readonly perAccount = new OpenSockets(MAX_WEBSOCKETS_PER_ACCOUNT);
 	private readonly pinger: NodeJS.Timeout;
 	/** Messages are published one after another, so frames reach each subscriber's outbox in the order they were stored. */
 	private publishing: Promise<void> = Promise.resolve();
@@ -128,12 +136,19 @@ export class IncomingMessagesHub {
 		return this.subscribers.size;
 	}
 
-	async connect(socket: WebSocket, query: IncomingMessagesQuery): Promise<void> {
+	async connect(socket: WebSocket, query: IncomingMessagesQuery, ip: string): Promise<void> {
+		if (!this.perIp.take(ip, socket)) {
+			return refuse(socket, 429, `Too many websockets from ${ip}: at most ${MAX_WEBSOCKETS_PER_IP} at once`, 'too many websockets');
+		}
 		const account = query.key ? await this.deps.accounts.forKey(query.key) : undefined;
-		if (!account) {
-			socket.send(JSON.stringify({ status: 401, msg: 'Unknown or revoked API key: pass a valid one as ?key=' }));
-			socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
-			return;
+		if (!account) return refuse(socket, 401, 'Unknown or revoked API key: pass a valid one as ?key=', 'unauthorized');
+		if (!this.perAccount.take(account.id, socket)) {
+			return refuse(
+				socket,
+				429,
+				`Too many websockets for this account: at most ${MAX_WEBSOCKETS_PER_ACCOUNT} at once (close one first)`,
+				'too many websockets',
+			);
 		}
 		const accountWide = query.scope === 'account';
 		const entries = accountWide
@@ -238,6 +253,35 @@ export class IncomingMessagesHub {
 				subscriber.socket.ping();
 			}
 		}
+	}
+}
+
+/** Answers a websocket that is not served with a status frame (as Mailsac does), then closes it with 1008 and `reason`. */
+function refuse(socket: WebSocket, status: number, msg: string, reason: string): void {
+	if (socket.readyState !== socket.OPEN) return;
+	socket.send(JSON.stringify({ status, msg }));
+	socket.close(CLOSE_POLICY, reason);
+}
+
+/** Open websockets counted by a key (a client IP, an account id), at most `most` each; each counted until it closes. */
+class OpenSockets {
+	private readonly open = new Map<string, number>();
+
+	constructor(private readonly most: number) {}
+
+	/** Counts `socket` under `key` unless `key` has `most` already: then false. */
+	take(key: string, socket: WebSocket): boolean {
+		// Gone already (while the store answered): nothing to count, and connect() leaves it there.
+		if (socket.readyState !== socket.OPEN) return true;
+		const count = this.open.get(key) ?? 0;
+		if (count >= this.most) return false;
+		this.open.set(key, count + 1);
+		socket.once('close', () => {
+			const left = this.open.get(key)! - 1;
+			if (left === 0) this.open.delete(key);
+			else this.open.set(key, left);
+		});
+		return true;
 	}
 }
 

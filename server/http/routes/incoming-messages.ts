@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { IncomingMessagesQuerySchema } from '../../websocket/incoming-messages-hub';
-import { HttpError } from '../errors';
+import { HttpError, badRequest } from '../errors';
 import { serviceKeyOf } from '../auth';
 import { errorResponses } from '../schemas';
 
@@ -21,13 +21,21 @@ export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }:
 			querystring: IncomingMessagesQuerySchema,
 			response: errorResponses(426, 429),
 		},
+		// Before the upgrade, as the REST API refuses two different key headers: which key was meant is not ours to guess.
+		preValidation: (request: { query: { key?: string } } & Parameters<typeof serviceKeyOf>[0], _reply, done) => {
+			const header = serviceKeyOf(request);
+			if (request.query.key && header && request.query.key !== header) {
+				return done(badRequest('The key query parameter and the key header hold different keys: send one key'));
+			}
+			done();
+		},
 		handler: () => {
 			throw new HttpError(426, 'This endpoint is a websocket: connect with a websocket client (ws:// or wss://)');
 		},
 		wsHandler: (socket, request) => {
 			// Browsers cannot set headers on a websocket, hence ?key=; other clients may send their usual key header instead.
 			incomingMessages
-				.connect(socket, { ...request.query, key: request.query.key ?? serviceKeyOf(request) })
+				.connect(socket, { ...request.query, key: request.query.key ?? serviceKeyOf(request) }, request.ip)
 				.catch(() => socket.close(CLOSE_UNAVAILABLE, 'the store is unavailable, try again later'));
 		},
 	});

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { onlyMessage } from '../../helpers/inboxes';
 import { sendLarge, served } from '../../helpers/large-messages';
+import { Spool } from 'mailroom-server/dist/smtp/spool';
 import { sameStore, startTestMailroom, tempDataDir } from '../../helpers/mailroom';
 
 describe('the spool folder across a restart', () => {
@@ -29,5 +30,22 @@ describe('the spool folder across a restart', () => {
 		} finally {
 			await second.stop({ removeData: false });
 		}
+	});
+});
+
+describe('Spool.remove', () => {
+	const dataDir = tempDataDir();
+	afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+	it('never throws when a spooled message cannot be removed (the process crashed on EMFILE here), and removes one it can', () => {
+		const spool = new Spool(dataDir, 1024);
+		spool.sweep();
+		const spoolPath = spool.create();
+		writeFileSync(spoolPath, 'spooled');
+		// A name longer than a file system takes: rmSync throws (ENAMETOOLONG), as it throws EMFILE when no descriptor is left.
+		const unremovable = join(spool.dir, 'x'.repeat(300), 'message.eml');
+		expect(() => spool.remove({ spoolPath: unremovable, byteLength: 7 })).not.toThrow();
+		spool.remove({ spoolPath, byteLength: 7 });
+		expect(existsSync(spoolPath)).toBe(false);
 	});
 });

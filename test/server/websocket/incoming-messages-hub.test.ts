@@ -7,6 +7,7 @@ import { enc, sendMail } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { listen, type Listener } from '../../helpers/websocket';
 import { reserveForwarding } from '../../helpers/addresses';
+import { MAX_WEBSOCKETS_PER_ACCOUNT, MAX_WEBSOCKETS_PER_IP } from 'mailroom-server/dist/websocket/incoming-messages-hub';
 import { query } from '../../helpers/database';
 
 describe('websocket /incoming-messages', () => {
@@ -236,10 +237,21 @@ describe('websocket /incoming-messages', () => {
 		});
 	});
 
+	it('refuses two different keys, one in the query and one in a header, with the 400 of the REST API, before the upgrade', async () => {
+		expect(await refusedUpgrade(`key=${enc(alice.key)}`, { 'Service-Key': bob.key })).toEqual({
+			status: 400,
+			body: { error: 'Bad Request', message: 'The key query parameter and the key header hold different keys: send one key' },
+		});
+		// The same key twice is one key.
+		const same = await listen(server, `key=${enc(alice.key)}&addresses=on%40ws.test`, { 'Service-Key': alice.key });
+		expect(same.frames[0]).toMatchObject({ status: 200 });
+		same.socket.close();
+	});
+
 	/** Opens the websocket expecting the server to answer the upgrade request with an HTTP error instead. */
-	const refusedUpgrade = (query: string) =>
+	const refusedUpgrade = (query: string, headers?: Record<string, string>) =>
 		new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-			const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`);
+			const socket = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/incoming-messages?${query}`, { headers });
 			socket.on('open', () => reject(new Error('the websocket opened')));
 			socket.on('unexpected-response', (_request, response) => {
 				const chunks: Buffer[] = [];
@@ -247,4 +259,41 @@ describe('websocket /incoming-messages', () => {
 				response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
 			});
 		});
+});
+
+describe('websockets open at once', () => {
+	let server: TestMailroom;
+	let alice: { id: string; key: string };
+
+	beforeAll(async () => {
+		server = await startTestMailroom();
+		alice = await server.createAccount('alice');
+		await reserveForwarding(server, alice.key, 'on@ws.test', { enablews: true });
+	});
+	afterAll(() => server.stop());
+
+	it(`keeps at most ${MAX_WEBSOCKETS_PER_ACCOUNT} websockets open per account and ${MAX_WEBSOCKETS_PER_IP} per client IP: the next gets a 429 frame and 1008`, async () => {
+		const open = async (account: { key: string }, count: number) =>
+			Promise.all(Array.from({ length: count }, () => listen(server, `key=${enc(account.key)}&addresses=on%40ws.test`)));
+		const carols = await Promise.all(Array.from({ length: 2 }, (_, i) => server.createAccount(`carol-${i}`)));
+		const held = await open(carols[0], MAX_WEBSOCKETS_PER_ACCOUNT);
+		expect(held.every((listener) => listener.frames[0].status === 200)).toBe(true);
+		const [overAccount] = await open(carols[0], 1);
+		expect(overAccount.frames[0]).toEqual({ status: 429, msg: expect.stringMatching(/at most 100 at once/) });
+		expect(await overAccount.closed).toBe(1008);
+		held.push(...(await open(carols[1], MAX_WEBSOCKETS_PER_IP - MAX_WEBSOCKETS_PER_ACCOUNT)));
+		const [overIp] = await open(alice, 1);
+		expect(overIp.frames[0]).toEqual({ status: 429, msg: 'Too many websockets from 127.0.0.1: at most 200 at once' });
+		expect(await overIp.closed).toBe(1008);
+		// A closed one frees its place.
+		held[0].socket.close();
+		await held[0].closed;
+		await waitFor(async () => {
+			const [next] = await open(alice, 1);
+			held.push(next);
+			return next.frames[0].status === 200;
+		}, 'a place freed');
+		for (const listener of held) listener.socket.close();
+		await Promise.all(held.map((listener) => listener.closed));
+	});
 });
