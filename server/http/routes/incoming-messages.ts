@@ -10,7 +10,15 @@ const CLOSE_UNAVAILABLE = 1011;
 
 /** GET /incoming-messages?key=&addresses=: a websocket of new messages (spec 6), attached to the hub that sends them. */
 export async function incomingMessagesRoutes(app: HttpApp, { incomingMessages }: HttpDeps): Promise<void> {
-	await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+	await app.register(websocket, {
+		options: { maxPayload: 64 * 1024 },
+		// A client that breaks the protocol (a malformed frame, a frame over maxPayload; ws closes it with 1002 or 1009) is
+		// the client's fault: one warning line, not an error with a stack per connection.
+		errorHandler: (err, socket, request) => {
+			request.log.warn({ reason: err.message, ip: request.ip }, 'a websocket client broke the protocol; its connection is closed');
+			socket.terminate();
+		},
+	});
 	app.route({
 		method: 'GET',
 		url: '/incoming-messages',

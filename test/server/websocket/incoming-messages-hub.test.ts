@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import pino from 'pino';
 import WebSocket from 'ws';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
@@ -295,5 +297,32 @@ describe('websockets open at once', () => {
 		}, 'a place freed');
 		for (const listener of held) listener.socket.close();
 		await Promise.all(held.map((listener) => listener.closed));
+	});
+});
+
+describe('a websocket client that breaks the protocol', () => {
+	it('is closed and logged as one warning line, without a stack trace, even before it sends a key', async () => {
+		const lines: string[] = [];
+		const server = await startTestMailroom(
+			{},
+			pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(line) }),
+		);
+		try {
+			const socket = net.connect(server.httpPort, '127.0.0.1');
+			await new Promise((resolve) => socket.once('connect', resolve));
+			socket.write(
+				'GET /incoming-messages HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+					'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+			);
+			await new Promise((resolve) => socket.once('data', resolve)); // 101 Switching Protocols
+			socket.write(Buffer.from([0xff, 0xff, 0x00, 0x00])); // reserved bits set: not a frame
+			await new Promise((resolve) => socket.once('close', resolve));
+			const entries = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown });
+			const broke = await waitFor(() => entries().find((entry) => /broke the protocol/.test(entry.msg)), 'the warning');
+			expect(broke).toMatchObject({ level: 40, reason: 'Invalid WebSocket frame: RSV2 and RSV3 must be clear', ip: '127.0.0.1' });
+			expect(entries().filter((entry) => entry.level >= 50 || entry.err)).toEqual([]);
+		} finally {
+			await server.stop();
+		}
 	});
 });
