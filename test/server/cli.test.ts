@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type Database from 'better-sqlite3';
 import { SETTINGS, resolveConfig } from 'mailroom-server/dist/config/settings';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
@@ -33,7 +34,7 @@ import { selfSignedCertificate } from '../helpers/tls';
 import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 import { startPostgres } from '../helpers/postgres';
 import { queryColumn } from '../helpers/database';
-import { parseMetrics } from '../helpers/metrics';
+import { moved, parseMetrics } from '../helpers/metrics';
 
 /** Data folders for the whole file, removed after it. */
 const newDataDir = dataDirs();
@@ -41,9 +42,19 @@ const newDataDir = dataDirs();
 const keyIn = (text: string) => KEY.exec(text)![0];
 const keyIdIn = (text: string) => /API key \(id (\S+)\)/.exec(text)![1];
 
-/** `mailroom serve` on `dataDir` with its SMTP port where `taken` has its own: it cannot start. */
-const serveOnTakenPort = (dataDir: string, taken: ServeProcess) =>
-	runCli(['serve', ...asFlags({ 'data-dir': dataDir, 'smtp-port': String(taken.where.smtpPort), 'http-port': '0', 'parse-workers': '1' })]);
+/** A port on 127.0.0.1 that a plain TCP listener holds (what holds it makes no difference to a server that wants it). */
+async function takenPort(): Promise<{ port: number; release: () => Promise<void> }> {
+	const listener = createTcpServer();
+	await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (listener.address() as AddressInfo).port,
+		release: () => new Promise<void>((resolve) => listener.close(() => resolve())),
+	};
+}
+
+/** `mailroom serve` on `dataDir` with its SMTP port where something listens already: it cannot start. */
+const serveOnTakenPort = (dataDir: string, taken: { port: number }) =>
+	runCli(['serve', ...asFlags({ 'data-dir': dataDir, 'smtp-port': String(taken.port), 'http-port': '0', 'parse-workers': '1' })]);
 
 /** Opens the database the way an operator would after a stop, and checks it. */
 function inspectDatabase(dataDir: string): { integrity: string; messages: { subject: string }[] } {
@@ -241,14 +252,14 @@ describe('mailroom CLI', () => {
 		});
 
 		it('says so clearly when a port is taken', async () => {
-			const served = await serve(newDataDir());
+			const taken = await takenPort();
 			try {
-				const result = await serveOnTakenPort(newDataDir(), served);
+				const result = await serveOnTakenPort(newDataDir(), taken);
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(/EADDRINUSE/);
 				expect(result.stderr).not.toMatch(/\n\s+at /);
 			} finally {
-				await served.stop();
+				await taken.release();
 			}
 		});
 	});
@@ -315,13 +326,13 @@ describe('mailroom CLI', () => {
 
 		it('keeps the admin key for the next start when the first start fails (a port in use): nothing is created before the server listens', async () => {
 			const dataDir = newDataDir();
-			const taken = await serve(newDataDir());
+			const taken = await takenPort();
 			try {
 				const failed = await serveOnTakenPort(dataDir, taken);
 				expect(failed.code).not.toBe(0);
 				expect(failed.stdout).not.toMatch(KEY);
 			} finally {
-				await taken.stop();
+				await taken.release();
 			}
 			const next = await serve(dataDir);
 			try {
@@ -439,7 +450,7 @@ const untilMetricsListen = (host: string, port: number) => waitFor(() => accepts
 
 /** What a case needs before the server starts, passed on to its check. */
 interface Fixture {
-	dataDir?: string;
+	/** The admin key of a data folder prepared by an earlier run (see FlagCase.earlier). */
 	key?: string;
 	relay?: TestRelay;
 	receiver?: WebhookReceiver;
@@ -451,12 +462,23 @@ interface Fixture {
 	close?: () => Promise<void>;
 }
 
+/** What a case's settings are made of: the fixture's port, relay and files, and where the server is. */
+type SettingSources = Pick<Fixture, 'port' | 'files'> & { relay?: Pick<TestRelay, 'url'> };
+
 interface FlagCase {
-	/** The settings the case gives (flag names without the dashes), each as a flag in one run and as its variable in the other. */
-	settings: Record<string, string | ((fixture: Fixture, where: Where) => string)>;
-	/** Flags the effect also needs, given as flags in both runs. */
-	also?: (fixture: Fixture) => string[];
+	/**
+	 * The settings the case gives (flag names without the dashes): as flags to the server of its group, and resolved as
+	 * their variables.
+	 */
+	settings: Record<string, string | ((sources: SettingSources, where: Where) => string)>;
+	/** Flags the effect also needs (given to the server of its group). */
+	also?: (sources: SettingSources) => string[];
 	prepare?: () => Promise<Fixture>;
+	/**
+	 * What the server must find in its data folder when it starts: made by a run of `mailroom serve` on the folder before
+	 * (one run for the whole group), then changed in its database. The folder's admin key goes to the fixture.
+	 */
+	earlier?: { run: (server: ServeProcess, fixture: Fixture) => Promise<void>; change?: (db: Database.Database) => void };
 	/** Shows the setting's effect on the running server: it would not hold with the default. */
 	check: (server: ServeProcess, fixture: Fixture) => Promise<void>;
 }
@@ -472,7 +494,7 @@ const CASES: Record<string, FlagCase> = {
 		},
 	},
 	'smtp-port': {
-		settings: { 'smtp-port': (_fixture, where) => String(where.smtpPort) },
+		settings: { 'smtp-port': (_sources, where) => String(where.smtpPort) },
 		check: async (server) => expect((await server.smtp()).greeting).toMatch(/^220 /),
 	},
 	'http-host': {
@@ -483,7 +505,7 @@ const CASES: Record<string, FlagCase> = {
 		},
 	},
 	'http-port': {
-		settings: { 'http-port': (_fixture, where) => String(where.httpPort) },
+		settings: { 'http-port': (_sources, where) => String(where.httpPort) },
 		check: async (server) => expect((await server.api('/openapi.json')).status).toBe(200),
 	},
 	'metrics-port': {
@@ -491,10 +513,15 @@ const CASES: Record<string, FlagCase> = {
 		settings: { 'metrics-port': ({ port }) => String(port) },
 		check: async (server, { port }) => {
 			await untilMetricsListen('127.0.0.1', port!);
+			const scrape = async () => {
+				const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+				expect(response.status).toBe(200);
+				return parseMetrics(await response.text());
+			};
+			const before = await scrape();
 			await server.send({ to: 'counted@flags.test' });
-			const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-			expect(response.status).toBe(200);
-			expect(parseMetrics(await response.text()).value('mailroom_smtp_messages_accepted_total', { kind: 'received' })).toBe(1);
+			// Counted: the other cases of the group may have sent mail before.
+			expect(moved(before, await scrape(), 'mailroom_smtp_messages_accepted_total', { kind: 'received' })).toBe(1);
 		},
 	},
 	'metrics-host': {
@@ -526,10 +553,12 @@ const CASES: Record<string, FlagCase> = {
 		},
 	},
 	'data-dir': {
-		settings: { 'data-dir': (_fixture, where) => where.dataDir },
+		settings: { 'data-dir': (_sources, where) => where.dataDir },
 		check: async (server) => {
 			await server.send({ to: 'kept@flags.test', subject: 'in the data folder' });
-			expect(server.query<{ subject: string }>('SELECT subject FROM messages')).toEqual([{ subject: 'in the data folder' }]);
+			expect(server.query<{ subject: string }>('SELECT subject FROM messages WHERE inbox = ?', 'kept@flags.test')).toEqual([
+				{ subject: 'in the data folder' },
+			]);
 		},
 	},
 	domains: {
@@ -674,7 +703,7 @@ const CASES: Record<string, FlagCase> = {
 		},
 		settings: { 'webhook-timeout': '300ms' },
 		check: async (server, { receiver }) => {
-			const { key } = await mailWithWebhook(server, `${receiver!.url}/hook`);
+			const { key } = await mailWithWebhook(server, `${receiver!.url}/hook`, 'timeout@flags.test');
 			const attempts = await waitFor(async () => {
 				const { body } = await server.api<WebhookAttempt[]>('/api/webhook-activity', { key });
 				return body.length ? body : undefined;
@@ -691,9 +720,9 @@ const CASES: Record<string, FlagCase> = {
 		},
 		settings: { 'webhook-retry': '0s,500ms' },
 		check: async (server, { receiver }) => {
-			const { key, id } = await mailWithWebhook(server, `${receiver!.url}/hook`);
+			const { key, id } = await mailWithWebhook(server, `${receiver!.url}/hook`, 'retry@flags.test');
 			const failed = await waitFor(async () => {
-				const delivery = await deliveryOf(server, key, 'hook@flags.test', id);
+				const delivery = await deliveryOf(server, key, 'retry@flags.test', id);
 				return delivery.status === 'failed' ? delivery : undefined;
 			}, 'the delivery to fail after its two attempts');
 			expect(failed.attempts).toBe(2);
@@ -705,7 +734,7 @@ const CASES: Record<string, FlagCase> = {
 			// Off: even the admin account's webhook may not go to loopback, and setting one says so.
 			const key = await server.key();
 			const body = { webhook: 'http://127.0.0.1:9/hook' };
-			const refused = await server.api<ErrorBody>(`/api/addresses/${enc('hook@flags.test')}`, { key, method: 'POST', body });
+			const refused = await server.api<ErrorBody>(`/api/addresses/${enc('private@flags.test')}`, { key, method: 'POST', body });
 			expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/--webhook-allow-private is false/) } });
 		},
 	},
@@ -760,21 +789,19 @@ const CASES: Record<string, FlagCase> = {
 		prepare: async () => {
 			const receiver = new WebhookReceiver();
 			await receiver.listen();
-			// A delivery made two days ago, as its records would say.
-			const { dataDir, key } = await usedDataDir(async (server) => {
-				const { key: admin, id } = await mailWithWebhook(server, `${receiver.url}/hook`);
-				await waitFor(async () => (await deliveryOf(server, admin, 'hook@flags.test', id)).status === 'delivered', 'the delivery');
-			});
-			const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
-			withDatabase(
-				dataDir,
-				(db) => {
-					db.prepare('UPDATE webhook_attempts SET time = ?').run(twoDaysAgo);
-					db.prepare('UPDATE webhook_deliveries SET updated = ?').run(twoDaysAgo);
-				},
-				{ write: true },
-			);
-			return { dataDir, key, receiver, close: () => receiver.close() };
+			return { receiver, close: () => receiver.close() };
+		},
+		// A delivery made two days ago, as its records would say.
+		earlier: {
+			run: async (server, { receiver }) => {
+				const { key, id } = await mailWithWebhook(server, `${receiver!.url}/hook`);
+				await waitFor(async () => (await deliveryOf(server, key, 'hook@flags.test', id)).status === 'delivered', 'the delivery');
+			},
+			change: (db) => {
+				const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
+				db.prepare('UPDATE webhook_attempts SET time = ? WHERE address = ?').run(twoDaysAgo, 'hook@flags.test');
+				db.prepare('UPDATE webhook_deliveries SET updated = ? WHERE address = ?').run(twoDaysAgo, 'hook@flags.test');
+			},
 		},
 		settings: { 'webhook-activity-days': '1' },
 		check: async (server, { key }) => {
@@ -792,9 +819,13 @@ const CASES: Record<string, FlagCase> = {
 		},
 		settings: { 'work-lease': '3s' },
 		check: async (server, { receiver }) => {
-			await mailWithWebhook(server, `${receiver!.url}/hook`);
+			await mailWithWebhook(server, `${receiver!.url}/hook`, 'leased@flags.test');
 			const leased = await waitFor(
-				() => server.query<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries')[0]?.lease_until,
+				() =>
+					server.query<{ lease_until: number | null }>(
+						'SELECT lease_until FROM webhook_deliveries WHERE address = ?',
+						'leased@flags.test',
+					)[0]?.lease_until,
 				'the delivery to be leased',
 			);
 			// Held until at most 3 s from now: 60 s by default.
@@ -922,10 +953,11 @@ const CASES: Record<string, FlagCase> = {
 		},
 	},
 	'retention-max-age': {
-		prepare: async () => {
-			const { dataDir } = await usedDataDir(async (server) => void (await server.send({ to: 'old@flags.test' })));
-			withDatabase(dataDir, (db) => db.prepare('UPDATE messages SET received = ?').run(Date.now() - 2 * 3600 * 1000), { write: true });
-			return { dataDir };
+		// A message received two hours ago. The sweep walks messages in the order they came and stops at the first one young
+		// enough to keep: this one must come first (so its group lists this case first).
+		earlier: {
+			run: async (server) => void (await server.send({ to: 'old@flags.test' })),
+			change: (db) => db.prepare('UPDATE messages SET received = ? WHERE inbox = ?').run(Date.now() - 2 * 3600 * 1000, 'old@flags.test'),
 		},
 		settings: { 'retention-max-age': '1h' },
 		check: async (server) => {
@@ -933,11 +965,11 @@ const CASES: Record<string, FlagCase> = {
 		},
 	},
 	'retention-max-per-inbox': {
-		prepare: async () => {
-			const { dataDir } = await usedDataDir(async (server) => {
+		// Two messages in one inbox.
+		earlier: {
+			run: async (server) => {
 				for (const subject of ['older', 'newer']) await server.send({ to: 'full@flags.test', subject });
-			});
-			return { dataDir };
+			},
 		},
 		settings: { 'retention-max-per-inbox': '1' },
 		check: async (server) => {
@@ -959,7 +991,12 @@ const CASES: Record<string, FlagCase> = {
 		check: async (server) => {
 			await server.send({ to: 'spooled@flags.test', text: 'y'.repeat(4096) });
 			// Received into a spool file, so its raw source is stored in pieces.
-			expect(server.query<{ n: number }>('SELECT count(*) AS n FROM content_raw_pieces')).toEqual([{ n: 1 }]);
+			expect(
+				server.query<{ n: number }>(
+					'SELECT count(*) AS n FROM content_raw_pieces JOIN messages USING (content_id) WHERE messages.inbox = ?',
+					'spooled@flags.test',
+				),
+			).toEqual([{ n: 1 }]);
 		},
 	},
 };
@@ -989,11 +1026,24 @@ const DEFAULTS = resolveConfig({}, {});
 
 const settingOf = (flag: string) => SETTINGS.find((setting) => setting.flag.startsWith(`--${flag} `))!;
 
-/** A case's settings with the values its fixture gives. */
-const settingsOf = (testCase: FlagCase, fixture: Fixture, where: Where): Record<string, string> =>
+/** A case's settings with the values its fixture (or the stand-ins) gives. */
+const settingsOf = (testCase: FlagCase, sources: SettingSources, where: Where): Record<string, string> =>
 	Object.fromEntries(
-		Object.entries(testCase.settings).map(([flag, value]) => [flag, typeof value === 'string' ? value : value(fixture, where)]),
+		Object.entries(testCase.settings).map(([flag, value]) => [flag, typeof value === 'string' ? value : value(sources, where)]),
 	);
+
+/**
+ * What the fixtures and a server's place stand in for where the settings are only resolved: resolveConfig opens no file
+ * and connects nowhere, so nothing need be made or started. None is a default.
+ */
+const STAND_INS: { sources: SettingSources; where: Where } = {
+	sources: {
+		port: 9100,
+		relay: { url: 'smtp://127.0.0.1:2587' },
+		files: { cert: '/stand-in/cert.pem', key: '/stand-in/key.pem', url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom' },
+	},
+	where: { dataDir: '/stand-in/data', smtpHost: '127.0.0.1', smtpPort: 2526, httpHost: '127.0.0.1', httpPort: 3001 },
+};
 
 /** The config `mailroom serve` resolves from flags, or from MAILROOM_* variables (flag names without the dashes). */
 const configFromFlags = (settings: Record<string, string>) =>
@@ -1002,9 +1052,101 @@ const configFromEnvironment = (settings: Record<string, string>) =>
 	resolveConfig({}, Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value])));
 
 /**
- * Each flag is shown to change a running `mailroom serve`; its environment variable is shown to resolve to the same config
- * (the resolver both forms go through), and a server started with its settings as variables alone shows the process
- * reads them.
+ * The cases that share one `mailroom serve`, started with the settings (and `also` flags) of them all, and why they can.
+ * A case's check looks only at its own mail, addresses, webhook receiver, relay and connections, and no other setting of its
+ * group makes it pass more easily: it still fails when its own setting does nothing.
+ */
+const GROUPS: { why: string; cases: string[] }[] = [
+	{
+		why: 'every listener on 127.0.0.2 (the helpers then reach it there); each check looks at its own',
+		cases: ['smtp-host', 'http-host', 'metrics-host'],
+	},
+	{
+		why: 'held against the baseline: durability changes only the files open on the WAL, parse-workers only the threads',
+		cases: ['durability', 'parse-workers'],
+	},
+	{ why: 'alone: its check stops the server', cases: ['shutdown-timeout'] },
+	{
+		why: 'one data folder prepared for the three by one run before; each looks at its own inbox or webhook records',
+		cases: ['retention-max-age', 'webhook-activity-days', 'retention-max-per-inbox'],
+	},
+	{ why: 'the store in PostgreSQL, and beside it a case that stores nothing', cases: ['database-url', 'smtp-data-timeout'] },
+	// A limit on SMTP connections or an SMTP timer, beside cases that open no SMTP connection to the server (relayed mail
+	// goes out to the relay, local mail straight into its inbox).
+	{
+		why: 'one SMTP connection at a time, and 2 API calls a minute without a key: relay-url calls with a key only',
+		cases: ['smtp-max-clients', 'relay-url', 'rate-limit-ip'],
+	},
+	{ why: 'one SMTP connection per client address', cases: ['smtp-max-clients-per-ip', 'local-domains'] },
+	{ why: 'idle SMTP connections cut after 1 s', cases: ['smtp-socket-timeout', 'relay-retry'] },
+	{ why: 'SMTP sessions cut after 2 s', cases: ['smtp-session-timeout', 'dkim-domain'] },
+	// A limit on the mail accepted, beside cases whose mail it lets through.
+	{ why: 'mail for allowed.test only: webhook-allow-private sends none', cases: ['domains', 'webhook-allow-private'] },
+	{ why: 'messages up to 2 KB: the webhook cases send a few hundred bytes', cases: ['max-message-size', 'webhook-retry', 'work-lease'] },
+	{ why: 'one recipient per message: webhook-timeout sends to one', cases: ['smtp-max-recipients', 'webhook-timeout'] },
+	{
+		why: 'parses cut after 50 ms, and 2 API calls a minute with a key: retention-sweep-interval sends plain text (parsed at once, not on a parser thread) and keeps one message an inbox (parse-timeout sends one); neither calls the API with a key',
+		cases: ['parse-timeout', 'rate-limit-key', 'retention-sweep-interval'],
+	},
+	// The rest: settings that change only what their own case looks at.
+	{
+		why: 'how it listens and answers: nodemailer ignores the STARTTLS offered, metrics-port counts its own message, no other case reads the logs',
+		cases: ['smtp-port', 'http-port', 'metrics-port', 'hostname', 'log-level', 'tls-cert', 'smtp-bare-lf'],
+	},
+	{
+		why: 'what it stores and sends, each case to addresses of its own; SMTP on 0.0.0.0 (for smtp-auth-without-tls) is reached at 127.0.0.1 too, and AUTH is optional',
+		cases: [
+			'data-dir',
+			'plus-addressing',
+			'spool-threshold',
+			'public-url',
+			'webhook-allow-hosts',
+			'webhook-host-concurrency',
+			'smtp-auth-without-tls',
+		],
+	},
+];
+
+/** The flags a group's server is given by its cases (their settings and `also` flags). */
+const flagsOf = (cases: string[]) =>
+	cases.flatMap((name) => [
+		...Object.keys(CASES[name].settings).map((flag) => `--${flag}`),
+		...(CASES[name].also?.(STAND_INS.sources) ?? []).filter((arg) => arg.startsWith('--')),
+	]);
+
+/**
+ * Starts one `mailroom serve` with the settings and `also` flags of every case of `names`, once their fixtures are made
+ * (pushed onto `fixtures`, in the order of `names`) and, when a case wants one, the data folder is prepared.
+ */
+async function startGroup(names: string[], fixtures: Fixture[]): Promise<ServeProcess> {
+	for (const name of names) fixtures.push((await CASES[name].prepare?.()) ?? {});
+	const earlier = names.flatMap((name, i) => {
+		const { earlier: made } = CASES[name];
+		return made ? [{ ...made, fixture: fixtures[i] }] : [];
+	});
+	let dataDir: string | undefined;
+	if (earlier.length > 0) {
+		const used = await usedDataDir(async (server) => {
+			for (const { run, fixture } of earlier) await run(server, fixture);
+		});
+		withDatabase(used.dataDir, (db) => earlier.forEach(({ change }) => change?.(db)), { write: true });
+		for (const { fixture } of earlier) fixture.key = used.key;
+		dataDir = used.dataDir;
+	}
+	const where = await freeWhere(dataDir ?? newDataDir());
+	const given = Object.fromEntries(names.flatMap((name, i) => Object.entries(settingsOf(CASES[name], fixtures[i], where))));
+	if (given['smtp-host']) where.smtpHost = given['smtp-host'];
+	if (given['http-host']) where.httpHost = given['http-host'];
+	// The settings every start needs, unless they are what a case gives.
+	const base = Object.entries(whereSettings(where)).filter(([flag]) => !(flag in given));
+	const also = names.flatMap((name, i) => CASES[name].also?.(fixtures[i]) ?? []);
+	return ServeProcess.start(where, [...asFlags(Object.fromEntries(base)), ...also, ...asFlags(given)]);
+}
+
+/**
+ * Each flag is shown to change a running `mailroom serve` (one server serving the cases of a group); its environment
+ * variable is shown to resolve to the same config (the resolver both forms go through), and a server started with its
+ * settings as variables alone shows the process reads them.
  */
 describe('mailroom serve: every flag, and its environment variable, changes the running server', () => {
 	afterAll(() => baseline.stop());
@@ -1014,39 +1156,42 @@ describe('mailroom serve: every flag, and its environment variable, changes the 
 		expect([...new Set(covered)].sort()).toEqual((await helpFlags()).sort());
 	});
 
-	describe.each(Object.entries(CASES))('--%s', (_name, testCase) => {
-		it('as its flag', async () => {
-			const fixture = (await testCase.prepare?.()) ?? {};
-			const where = await freeWhere(fixture.dataDir ?? newDataDir());
-			const settings = settingsOf(testCase, fixture, where);
-			if (settings['smtp-host']) where.smtpHost = settings['smtp-host'];
-			if (settings['http-host']) where.httpHost = settings['http-host'];
-			// The settings every start needs, unless they are what this case gives.
-			const base = Object.entries(whereSettings(where)).filter(([flag]) => !(flag in settings));
-			const args = [...asFlags(Object.fromEntries(base)), ...(testCase.also?.(fixture) ?? []), ...asFlags(settings)];
-			const server = await ServeProcess.start(where, args);
-			try {
-				await testCase.check(server, fixture);
-			} finally {
-				await server.stop();
-				await fixture.relay?.close();
-				await fixture.close?.();
-			}
-		});
+	it('has each case in one group, and gives no flag twice to the server of a group', () => {
+		expect(GROUPS.flatMap(({ cases }) => cases).sort()).toEqual(Object.keys(CASES).sort());
+		for (const { cases } of GROUPS) {
+			const flags = flagsOf(cases);
+			expect(flags.filter((flag, i) => flags.indexOf(flag) !== i)).toEqual([]);
+		}
+	});
 
-		it('as its environment variable: the same config as the flag, and not the default', async () => {
-			const fixture = (await testCase.prepare?.()) ?? {};
-			try {
-				const settings = settingsOf(testCase, fixture, await freeWhere(fixture.dataDir ?? newDataDir()));
-				const fromEnvironment = configFromEnvironment(settings);
-				expect(fromEnvironment).toEqual(configFromFlags(settings));
-				const changed = Object.keys(settings).map((flag) => settingOf(flag).key);
-				expect(changed.filter((key) => isDeepStrictEqual(fromEnvironment[key], DEFAULTS[key]))).toEqual([]);
-			} finally {
-				await fixture.relay?.close();
-				await fixture.close?.();
-			}
-		});
+	describe.each(GROUPS.map(({ cases }) => [cases.map((name) => `--${name}`).join(' '), cases] as const))(
+		'one server for %s',
+		(_title, cases) => {
+			const fixtures: Fixture[] = [];
+			let server: ServeProcess | undefined;
+			beforeAll(async () => {
+				server = await startGroup(cases, fixtures);
+			}, 60_000);
+			afterAll(async () => {
+				await server?.stop();
+				for (const fixture of fixtures) {
+					await fixture.relay?.close();
+					await fixture.close?.();
+				}
+			});
+
+			it.each(cases.map((name, i) => [name, i] as const))('--%s as its flag', async (name, i) => {
+				await CASES[name].check(server!, fixtures[i]);
+			});
+		},
+	);
+
+	it.each(Object.keys(CASES))('--%s as its environment variable: the same config as the flag, and not the default', (name) => {
+		const settings = settingsOf(CASES[name], STAND_INS.sources, STAND_INS.where);
+		const fromEnvironment = configFromEnvironment(settings);
+		expect(fromEnvironment).toEqual(configFromFlags(settings));
+		const changed = Object.keys(settings).map((flag) => settingOf(flag).key);
+		expect(changed.filter((key) => isDeepStrictEqual(fromEnvironment[key], DEFAULTS[key]))).toEqual([]);
 	});
 
 	it('reads MAILROOM_* variables when started with no flags at all', async () => {
