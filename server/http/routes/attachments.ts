@@ -32,12 +32,13 @@ function attachmentStream(attachments: AttachmentStore, checksum: string, length
 /**
  * The name a download is saved under: the file name's last path segment, without control characters. The sender chose
  * the name, and a client that saves under it as given (curl -OJ, scripts) must not be sent outside its folder by
- * `../../tmp/x` or `C:\Windows\x`. Nothing usable left (".."): the checksum.
+ * `../../tmp/x` or `C:\Windows\x`, nor shown `invoice\u202Efdp.exe` as `invoiceexe.pdf` (bidirectional controls, which
+ * reorder what a file manager shows, go too). Nothing usable left (".."): the checksum.
  */
 function downloadName(fileName: string | null, checksum: string): string {
 	const lastSegment = (fileName ?? '').split(/[/\\]/).pop()!;
 	// eslint-disable-next-line no-control-regex -- control characters are what is removed
-	const base = lastSegment.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+	const base = lastSegment.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
 	return base === '' || base === '.' || base === '..' ? checksum : base;
 }
 

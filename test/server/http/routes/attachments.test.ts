@@ -86,7 +86,7 @@ describe('attachments', () => {
 		expect(md5(Buffer.from(await response.arrayBuffer()))).toBe(md5(big));
 	});
 
-	it('offers a download under the base name only: a file name with a path cannot send a client saving it out of its folder', async () => {
+	it('offers a download under the base name only, without bidirectional controls: a file name cannot send a client saving it out of its folder, nor disguise its type', async () => {
 		const part = (name: string, body: string) =>
 			`--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="${name}"\r\n\r\n${body}\r\n`;
 		const raw = Buffer.from(
@@ -95,20 +95,32 @@ describe('attachments', () => {
 				part('../../../../tmp/x', 'unix') +
 				part('C:\\\\Windows\\\\evil.bat', 'windows') +
 				part('..', 'dots') +
+				part('invoice\u202Efdp.exe', 'reversed') +
 				'--b--\r\n',
 		);
 		await sendRawTo(server, 'paths@example.test', raw);
 		const [message] = (await server.api<MessageRecord[]>('/api/addresses/paths@example.test/messages')).body;
 		const list = (await server.api<AttachmentMeta[]>(`/api/addresses/paths@example.test/messages/${message._id}/attachments`)).body;
 		// The metadata keeps the name as sent; only the download's Content-Disposition is made safe.
-		expect(list.map((attachment) => attachment.fileName)).toEqual(['../../../../tmp/x', 'C:\\Windows\\evil.bat', '..']);
+		expect(list.map((attachment) => attachment.fileName)).toEqual([
+			'../../../../tmp/x',
+			'C:\\Windows\\evil.bat',
+			'..',
+			'invoice\u202Efdp.exe',
+		]);
 		const dispositions = await Promise.all(
 			list.map(async ({ checksum }) => {
 				const response = await fetch(`${server.httpUrl}/api/addresses/paths@example.test/messages/${message._id}/attachments/${checksum}`);
 				return response.headers.get('content-disposition');
 			}),
 		);
-		expect(dispositions).toEqual(['attachment; filename=x', 'attachment; filename=evil.bat', `attachment; filename=${md5('dots')}`]);
+		expect(dispositions).toEqual([
+			'attachment; filename=x',
+			'attachment; filename=evil.bat',
+			`attachment; filename=${md5('dots')}`,
+			// The right-to-left override would show it as "invoiceexe.pdf".
+			'attachment; filename=invoicefdp.exe',
+		]);
 	});
 
 	it('answers 404 for an unknown identifier or message', async () => {
