@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type Database from 'better-sqlite3';
+import nodemailer from 'nodemailer';
 import { SETTINGS, resolveConfig } from 'mailroom-server/dist/config/settings';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { DomainRecord } from 'mailroom-server/dist/schemas/domain';
@@ -986,6 +987,31 @@ const CASES: Record<string, FlagCase> = {
 			await waitFor(async () => (await server.inbox('swept@flags.test')).length === 1, 'the next sweep');
 		},
 	},
+	'search-timeout': {
+		settings: { 'search-timeout': '1ms' },
+		check: async (server) => {
+			const key = await server.key();
+			await server.api('/api/addresses/searched%40flags.test', { key, method: 'POST' });
+			// 50 bodies of 64 KiB searched for a short term they lack: more than a millisecond (5 s by default).
+			const transport = nodemailer.createTransport({
+				host: server.where.smtpHost,
+				port: server.where.smtpPort,
+				ignoreTLS: true,
+				pool: true,
+			});
+			try {
+				for (let i = 0; i < 50; i++)
+					await transport.sendMail({ from: 'a@sender.test', to: 'searched@flags.test', text: `${'a'.repeat(998)}\n`.repeat(66) });
+			} finally {
+				transport.close();
+			}
+			const searched = await server.api<ErrorBody>('/api/inbox-search?query=ab', { key });
+			expect(searched).toEqual({
+				status: 503,
+				body: { error: 'Service Unavailable', message: expect.stringMatching(/longer than 0\.001 s.*--search-timeout/) },
+			});
+		},
+	},
 	'spool-threshold': {
 		settings: { 'spool-threshold': '1KB' },
 		check: async (server) => {
@@ -1090,8 +1116,8 @@ const GROUPS: { why: string; cases: string[] }[] = [
 	},
 	// The rest: settings that change only what their own case looks at.
 	{
-		why: 'how it listens and answers: nodemailer ignores the STARTTLS offered, metrics-port counts its own message, no other case reads the logs',
-		cases: ['smtp-port', 'http-port', 'metrics-port', 'hostname', 'log-level', 'tls-cert', 'smtp-bare-lf'],
+		why: 'how it listens and answers: nodemailer ignores the STARTTLS offered, metrics-port counts its own message, no other case reads the logs or searches',
+		cases: ['smtp-port', 'http-port', 'metrics-port', 'hostname', 'log-level', 'tls-cert', 'smtp-bare-lf', 'search-timeout'],
 	},
 	{
 		why: 'what it stores and sends, each case to addresses of its own; SMTP on 0.0.0.0 (for smtp-auth-without-tls) is reached at 127.0.0.1 too, and AUTH is optional',
