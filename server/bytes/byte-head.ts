@@ -18,6 +18,11 @@ export class ByteHead {
 		this.kept += part.length;
 	}
 
+	/** Whether more came than is kept: the rest of a body need not be read. */
+	get overflowed(): boolean {
+		return this.total > this.limit;
+	}
+
 	/** The bytes kept, without a UTF-8 character the cut split (so it decodes cleanly), and the whole size. */
 	result(): { head: Buffer; bytes: number } {
 		const head = Buffer.concat(this.pieces, this.kept);

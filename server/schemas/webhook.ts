@@ -101,7 +101,10 @@ const HeaderLineSchema = Type.Object({ name: Type.String(), value: Type.String()
 /** A body as the log keeps it: its start, and how large the whole was. */
 const loggedBody = (kept: string) => ({
 	body: Type.String({ description: `the start of the body as UTF-8 text: the first ${kept}, all of it when smaller` }),
-	bodyBytes: Type.Integer({ description: 'the size of the whole body in bytes' }),
+	bodyBytes: Type.Integer({
+		description:
+			'the size of the whole body in bytes (of a response larger than kept: its Content-Length, else the bytes read before the connection was closed)',
+	}),
 	bodyTruncated: Type.Boolean({ description: `true when the body was larger than ${kept} and body holds its start only` }),
 });
 

@@ -4,7 +4,10 @@ import { RefusedTargetError, checkedLookup, systemResolver, urlRefusal, type Pri
 import type { PiecedBody } from '../bytes/pieced-body';
 import { ByteHead } from '../bytes/byte-head';
 
-/** Of a response body, this much is kept for Recent Activity (the rest is read and counted, not kept). */
+/**
+ * Of a response body, this much is kept for Recent Activity. Once more has come, the rest is not read: the connection is
+ * closed (a receiver answering a gigabyte would be read in full on every attempt).
+ */
 export const RESPONSE_BODY_KEPT = 16 * 1024;
 
 /** What one POST came to. Exactly one of statusCode, error or refused is set. */
@@ -115,9 +118,11 @@ export class WebhookSender {
 				const statusCode = response.statusCode ?? 0;
 				const headers = pairs(response.rawHeaders);
 				const kept = new ByteHead(RESPONSE_BODY_KEPT);
-				response.on('data', (chunk: Buffer) => kept.add(chunk));
-				response.on('end', () => {
-					const body = kept.result();
+				const answered = () => {
+					const { head, bytes } = kept.result();
+					// Its whole size: as declared when the rest was not read, else as counted.
+					const declared = Number(response.headers['content-length']);
+					const body = { head, bytes: kept.overflowed && declared > bytes ? declared : bytes };
 					const failed = statusCode < 200 || statusCode >= 300;
 					finish({
 						statusCode,
@@ -125,7 +130,14 @@ export class WebhookSender {
 						bodySnippet: failed && body.head.length ? body.head.subarray(0, SNIPPET_BYTES).toString('utf8') : undefined,
 						response: { headers, body },
 					});
+				};
+				response.on('data', (chunk: Buffer) => {
+					kept.add(chunk);
+					if (!kept.overflowed) return;
+					answered();
+					request.destroy(); // the rest unread; the connection is not reused
 				});
+				response.on('end', answered);
 				response.on('error', (err) => finish({ error: err.message }));
 				response.on('close', () => {
 					if (!response.complete) finish({ error: 'the connection closed before the response ended' });

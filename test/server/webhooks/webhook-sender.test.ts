@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { WebhookSender, parseRetryAfter } from 'mailroom-server/dist/webhooks/webhook-sender';
 import { piecedBody } from 'mailroom-server/dist/bytes/pieced-body';
@@ -102,5 +104,41 @@ describe('Retry-After', () => {
 		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+	});
+});
+
+describe('webhook response bodies', () => {
+	it('are read as far as the 16 KB kept, then the connection is closed: a receiver answering without end is not read in full', async () => {
+		let written = 0;
+		let closed!: () => void;
+		const gone = new Promise<void>((resolve) => (closed = resolve));
+		// Answers 200 with a body that never ends, as fast as it is read, until the connection closes.
+		const endless = createServer((request, response) => {
+			request.resume();
+			response.writeHead(200, { 'content-type': 'text/plain' });
+			const chunk = Buffer.alloc(64 * 1024, 'z');
+			const more = () => {
+				while (!response.destroyed && response.write(chunk)) written += chunk.length;
+			};
+			response.on('drain', more);
+			response.on('close', closed);
+			more();
+		});
+		await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+		const sender = new WebhookSender({ timeoutMs: 30_000 });
+		try {
+			const body = await piecedBody(() => [Buffer.from('{}')]);
+			const result = await sender.send(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, body, {}, 'allowed');
+			expect(result.statusCode).toBe(200);
+			expect(result.response!.body.head).toEqual(Buffer.alloc(16 * 1024, 'z'));
+			expect(result.response!.body.bytes).toBeGreaterThan(16 * 1024);
+			await gone;
+			// What the kernel's buffers held when the connection closed, not a body without end.
+			expect(written).toBeLessThan(64 * 1024 * 1024);
+		} finally {
+			sender.close();
+			endless.closeAllConnections();
+			await new Promise((resolve) => endless.close(resolve));
+		}
 	});
 });
