@@ -7,8 +7,8 @@ import { ParserPool } from 'mailroom-server/dist/parse/parser-pool';
 import { FolderSchema, type MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { RECORD_FIELDS, countRows } from '../../helpers/inboxes';
 import { FUZZ_RUNS, rawMessage, shared } from '../../helpers/raw-messages';
-import { ENGINES, attachment, idsIn, inMemoryMail, insert, mailTo, storePerBlock, storePerTest } from '../../helpers/stores';
-import { queryColumn } from '../../helpers/database';
+import { ENGINES, attachment, idsIn, inMemoryMail, insert, mailTo, openTestStore, storePerBlock } from '../../helpers/stores';
+import { queryColumn, withQueries } from '../../helpers/database';
 
 // A listing is rendered to JSON by the database (MessageStore.listInboxJson); it must be byte for byte what the
 // response schema's serializer makes of the same records read one by one.
@@ -81,29 +81,30 @@ describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
 		});
 
 	it('renders any stored records and state as the schema serializer does, newest first', async () => {
-		await fc.assert(
-			fc.asyncProperty(fc.array(fc.tuple(mail, state), { minLength: 1, maxLength: 6 }), async (messages) => {
-				const { messages: store, messageState } = current();
-				run++;
-				const ofRun = (inbox: string) => `r${run}.${inbox}`;
-				for (const [m, s] of messages) {
-					for (const record of await insertMail(m, ofRun)) {
-						if (s.read !== undefined) await messageState.setRead(record.inbox, record._id, s.read);
-						for (const label of s.labels) await messageState.addLabel(record.inbox, record._id, label);
-						if (s.folder !== undefined) await messageState.setFolder(record.inbox, record._id, s.folder);
-						if (s.star !== undefined) await messageState.toggleStar(record.inbox, record._id, s.star);
+		// The order expected is read with SQL of its own, on one connection for all the runs.
+		await withQueries(current(), async (sql) => {
+			await fc.assert(
+				fc.asyncProperty(fc.array(fc.tuple(mail, state), { minLength: 1, maxLength: 6 }), async (messages) => {
+					const { messages: store, messageState } = current();
+					run++;
+					const ofRun = (inbox: string) => `r${run}.${inbox}`;
+					for (const [m, s] of messages) {
+						for (const record of await insertMail(m, ofRun)) {
+							if (s.read !== undefined) await messageState.setRead(record.inbox, record._id, s.read);
+							for (const label of s.labels) await messageState.addLabel(record.inbox, record._id, label);
+							if (s.folder !== undefined) await messageState.setFolder(record.inbox, record._id, s.folder);
+							if (s.star !== undefined) await messageState.toggleStar(record.inbox, record._id, s.star);
+						}
 					}
-				}
-				for (const inbox of ['a@x.test', 'b@x.test', 'c@y.test'].map(ofRun)) {
-					const ids = await queryColumn<string>(current(), 'SELECT id FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC', [
-						inbox,
-					]);
-					const expected = await serialized(await Promise.all(ids.map(async (id) => (await store.get(inbox, id))!)));
-					expect(await store.listInboxJson(inbox, 1000)).toBe(expected);
-				}
-			}),
-			{ numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
-		);
+					for (const inbox of ['a@x.test', 'b@x.test', 'c@y.test'].map(ofRun)) {
+						const rows = await sql<{ id: string }>('SELECT id FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC', [inbox]);
+						const expected = await serialized(await Promise.all(rows.map(async ({ id }) => (await store.get(inbox, id))!)));
+						expect(await store.listInboxJson(inbox, 1000)).toBe(expected);
+					}
+				}),
+				{ numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+			);
+		});
 	}, 90_000);
 
 	it('pages an inbox newest first, `until` exclusive, messages of one millisecond moved apart, and counts it', async () => {
@@ -124,7 +125,8 @@ describe.each(ENGINES)('MessageStore.listInboxJson (%s)', (engine) => {
 });
 
 describe.each(ENGINES)('MessageStore: storing and reading messages (%s)', (engine) => {
-	const current = storePerTest(engine);
+	// One store for the block: each test stores to inboxes and a domain of its own (but the last, which counts all rows).
+	const current = storePerBlock(engine);
 
 	it('keeps `received` strictly increasing per inbox, also for one message to an inbox twice and for writes at once', async () => {
 		const at = new Date(Date.UTC(2026, 1, 1));
@@ -232,10 +234,16 @@ describe.each(ENGINES)('MessageStore: storing and reading messages (%s)', (engin
 	});
 
 	it('stores the bytes of an attachment once, whichever messages carry it', async () => {
-		await insert(current(), mailTo(['a@x.test'], { attachments: [attachment('aaaa', 'same')] }));
-		await insert(current(), mailTo(['b@x.test'], { attachments: [attachment('aaaa', 'same'), attachment('bbbb', 'other')] }));
-		expect(await countRows(current(), 'attachment_contents')).toBe(2);
-		expect(await countRows(current(), 'content_attachments')).toBe(3);
+		// A store of its own: the rows counted are all of this test's.
+		const store = await openTestStore(engine);
+		try {
+			await insert(store, mailTo(['a@x.test'], { attachments: [attachment('aaaa', 'same')] }));
+			await insert(store, mailTo(['b@x.test'], { attachments: [attachment('aaaa', 'same'), attachment('bbbb', 'other')] }));
+			expect(await countRows(store, 'attachment_contents')).toBe(2);
+			expect(await countRows(store, 'content_attachments')).toBe(3);
+		} finally {
+			await store.close();
+		}
 	});
 });
 
