@@ -1,4 +1,10 @@
-/** Failed AUTH attempts one client address may make in a window; then every AUTH from it is refused until the window ends. */
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Failed AUTH attempts one client (an IPv4 address, an IPv6 /64) may make in a window; then every wrong key from it is
+ * refused with 454 without counting, until the window ends. A right key still gets through: many users may share one
+ * address (NAT, a proxy, a container gateway), and keys are far too long to guess.
+ */
 export const MAX_FAILED_AUTH = 10;
 export const FAILED_AUTH_WINDOW_MS = 15 * 60_000;
 /** Client addresses remembered at once; beyond it the oldest window is forgotten, so memory stays bounded under a flood. */
@@ -42,4 +48,16 @@ export class FailedAuthLimit {
 		}
 		return window;
 	}
+}
+
+/**
+ * The client a failure counts against: an IPv4 address as it is, an IPv6 address by its /64 (one host or site usually has
+ * a whole /64, and could otherwise try from each of its addresses in turn).
+ */
+export function clientGroup(ip: string): string {
+	if (!ipaddr.isValid(ip)) return ip;
+	const parsed = ipaddr.process(ip);
+	if (parsed.kind() === 'ipv4') return parsed.toString();
+	const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+	return `${ipaddr.IPv6.parse(`${prefix.map((part) => part.toString(16)).join(':')}::`).toString()}/64`;
 }

@@ -3,7 +3,7 @@ import type { SMTPServerAuthentication, SMTPServerOptions, SMTPServerSession } f
 import type { Account } from '../store/store';
 import type { Logger } from '../log';
 import type { SmtpMetrics } from '../metrics/smtp-metrics';
-import { FailedAuthLimit } from './failed-auth-limit';
+import { FailedAuthLimit, clientGroup } from './failed-auth-limit';
 import { plainIp } from './client-address';
 import { smtpError } from './smtp-error';
 
@@ -42,7 +42,8 @@ export interface SmtpAuthOptions {
  * SMTP AUTH (PLAIN and LOGIN). Any credentials are accepted, as Mailpit's accept-any mode does, and the session then
  * delivers to local inboxes as an unauthenticated one does; with one of an account's API keys as the password (any user
  * name), it is a submission session of that account (see SmtpSubmission). A password that starts with "mr_" and is no
- * active key is refused (535), so a mistyped key is noticed; such failures are limited per client address.
+ * active key is refused (535), so a mistyped key is noticed; such failures are limited per client (454 once it has made
+ * too many; a right key from it still gets through).
  *
  * Offered after STARTTLS, and without TLS only on a loopback listener or with --smtp-auth-without-tls, so that keys
  * do not cross a network in clear text. Where it is not offered it is not advertised either (RFC 4954 section 4).
@@ -93,10 +94,7 @@ export class SmtpAuth {
 			return { username };
 		}
 		const ip = plainIp(session.remoteAddress);
-		if (this.failures.blocked(ip)) {
-			metrics.authenticated('blocked');
-			throw smtpError(454, `4.7.0 Too many failed authentication attempts from ${ip}, try again later`);
-		}
+		const client = clientGroup(ip);
 		let account: Account | undefined;
 		try {
 			account = await this.options.accountForKey(password);
@@ -105,9 +103,13 @@ export class SmtpAuth {
 			this.options.log.warn({ err: (err as Error).message }, 'the store could not check an API key given to SMTP AUTH');
 			throw smtpError(454, '4.7.0 Temporary authentication failure, try again later');
 		}
+		if (!account && this.failures.blocked(client)) {
+			metrics.authenticated('blocked');
+			throw smtpError(454, `4.7.0 Too many failed authentication attempts from ${client}, try again later`);
+		}
 		if (!account) {
 			metrics.authenticated('invalid_key');
-			this.failures.failed(ip);
+			this.failures.failed(client);
 			this.options.log.info({ ip, username }, 'SMTP AUTH with an unknown or revoked API key');
 			throw smtpError(
 				535,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FAILED_AUTH_WINDOW_MS, FailedAuthLimit, MAX_FAILED_AUTH } from 'mailroom-server/dist/smtp/failed-auth-limit';
+import { FAILED_AUTH_WINDOW_MS, FailedAuthLimit, MAX_FAILED_AUTH, clientGroup } from 'mailroom-server/dist/smtp/failed-auth-limit';
 
 /** A limit on a clock the test moves. */
 function limitAt(start = 1_000_000) {
@@ -38,5 +38,23 @@ describe('FailedAuthLimit', () => {
 		limit.failed('203.0.113.1');
 		expect(limit.blocked('198.51.100.1')).toBe(false);
 		expect((limit as unknown as { windows: Map<string, unknown> }).windows.size).toBe(10_000);
+	});
+});
+
+describe('clientGroup: what a failure counts against', () => {
+	it('is an IPv4 address itself, and an IPv6 address its /64, however it is written', () => {
+		expect(clientGroup('192.0.2.1')).toBe('192.0.2.1');
+		expect(clientGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+		expect(clientGroup('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+		expect(clientGroup('2001:0db8:0001:0002:ffff::1')).toBe('2001:db8:1:2::/64');
+		expect(clientGroup('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+		expect(clientGroup('::1')).toBe('::/64');
+	});
+
+	it('blocks every address of a /64 together once they failed 10 times between them', () => {
+		const { limit } = limitAt();
+		for (let i = 0; i < 10; i++) limit.failed(clientGroup(`2001:db8:1:2::${i + 1}`));
+		expect(limit.blocked(clientGroup('2001:db8:1:2:abcd::99'))).toBe(true);
+		expect(limit.blocked(clientGroup('2001:db8:1:3::1'))).toBe(false);
 	});
 });
