@@ -70,53 +70,87 @@ export async function served(server: TestMailroom, inbox: string, id: string): P
 	};
 }
 
+/** The inboxes of largeBodies(), each named for the message it gets. */
+export type LargeBodyInbox = 'text@bodies.test' | 'both@bodies.test' | 'nested@bodies.test' | 'latin@bodies.test';
+
 /**
- * Messages with large text and HTML bodies (over 1 MB, so a spooling server stores them in pieces), by the inbox each is
- * sent to: plain text, text and HTML (the text base64), text with a message attached, and format=flowed latin1 text in
- * quoted-printable.
+ * Messages with large text and HTML bodies (a bit over 2 MB of text each, with multi-byte characters on every line: a
+ * spooling server stores them in three 1 MB pieces), by the inbox each is sent to: plain text, text and HTML (the text
+ * base64), text with a message attached, and format=flowed latin1 text in quoted-printable.
  */
-export function largeBodies(): Promise<Record<string, Buffer>> {
-	return (largeBodiesBuilt ??= buildLargeBodies());
+export async function largeBodies(): Promise<Record<LargeBodyInbox, Buffer>> {
+	const bodies: Partial<Record<LargeBodyInbox, Buffer>> = {};
+	for (const inbox of Object.keys(LARGE_BODIES) as LargeBodyInbox[]) bodies[inbox] = await largeBody(inbox);
+	return bodies as Record<LargeBodyInbox, Buffer>;
 }
 
-let largeBodiesBuilt: Promise<Record<string, Buffer>> | undefined;
+/** One of largeBodies(), built (once per file) only when asked for: nodemailer takes a second or more for each. */
+export function largeBody(inbox: LargeBodyInbox): Promise<Buffer> {
+	return (largeBodyBuilt[inbox] ??= LARGE_BODIES[inbox]());
+}
 
-async function buildLargeBodies(): Promise<Record<string, Buffer>> {
-	const line = (i: number) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`;
-	const text = Array.from({ length: 40_000 }, (_, i) => line(i)).join('');
-	const flowed = 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
-	const build = (mail: Mail.Options) => composeMail({ from: 'bodies@sender.test', ...mail });
-	return {
-		'text@bodies.test': await build({ subject: 'plain', text }),
-		'both@bodies.test': await build({
-			subject: 'both',
-			text,
-			html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`,
-			textEncoding: 'base64',
-		}),
-		'nested@bodies.test': await build({
+const largeBodyBuilt: Partial<Record<LargeBodyInbox, Promise<Buffer>>> = {};
+
+/** 28,000 lines with multi-byte characters on every one: 2.1 MB of text once its line ends are LF. */
+const largeText = () =>
+	Array.from({ length: 28_000 }, (_, i) => `Line ${i}: café, €uro ✓ and https://example.test/${i % 50} in a longer sentence.\r\n`).join('');
+
+/** 2.2 MB of text (2.5 MB on the wire). */
+const flowed = () => 'Caf=E9 au lait, tr=E8s bien, a line that flows on \r\nand on, with a soft =\r\nbreak.\r\n'.repeat(30_000);
+
+const buildBody = (mail: Mail.Options) => composeMail({ from: 'bodies@sender.test', ...mail });
+
+const LARGE_BODIES: Record<LargeBodyInbox, () => Promise<Buffer>> = {
+	'text@bodies.test': () => buildBody({ subject: 'plain', text: largeText() }),
+	'both@bodies.test': () => {
+		const text = largeText();
+		return buildBody({ subject: 'both', text, html: `<div>${text.replace(/\r\n/g, '<br>')}</div>`, textEncoding: 'base64' });
+	},
+	'nested@bodies.test': async () => {
+		const text = largeText();
+		return buildBody({
 			subject: 'with a message attached',
 			text,
 			html: '<p>short</p>',
 			attachments: [
-				{ contentType: 'message/rfc822', content: await build({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) },
+				{ contentType: 'message/rfc822', content: await buildBody({ subject: 'inner', to: 'x@inner.test', text: `inner ${text}` }) },
 			],
-		}),
-		'latin@bodies.test': Buffer.from(
-			'From: bodies@sender.test\r\nSubject: latin\r\nContent-Type: text/plain; charset=iso-8859-1; format=flowed\r\n' +
-				`Content-Transfer-Encoding: quoted-printable\r\n\r\n${flowed}`,
+		});
+	},
+	'latin@bodies.test': () =>
+		Promise.resolve(
+			Buffer.from(
+				'From: bodies@sender.test\r\nSubject: latin\r\nContent-Type: text/plain; charset=iso-8859-1; format=flowed\r\n' +
+					`Content-Transfer-Encoding: quoted-printable\r\n\r\n${flowed()}`,
+			),
 		),
-	};
-}
+};
 
 /** The paragraphs of largeHtmlOnly(): each with a link to one of 20 pages. */
 export const HTML_PARAGRAPHS = 30_000;
 
-/** A message with a large HTML body and no text, to html@bodies.test. */
+/**
+ * A message with a large HTML body (2.6 MB) and no text, to html@bodies.test, the same bytes every time it is asked for
+ * in a file. Written out here rather than by nodemailer, which sends a string of over 128 KB in quoted-printable (a second
+ * to encode, and more for the server to decode): a paragraph a line, each line well within SMTP's 998 characters (7bit).
+ */
 export function largeHtmlOnly(): Promise<Buffer> {
+	return (largeHtmlOnlyBuilt ??= Promise.resolve(buildLargeHtmlOnly()));
+}
+
+let largeHtmlOnlyBuilt: Promise<Buffer> | undefined;
+
+function buildLargeHtmlOnly(): Buffer {
 	const paragraphs = Array.from(
 		{ length: HTML_PARAGRAPHS },
 		(_, i) => `<p>Paragraph ${i} with <a href="https://example.test/p${i % 20}">a link</a> &amp; more.</p>`,
 	);
-	return composeMail({ subject: 'html', html: paragraphs.join('\n') });
+	const headers = [
+		'Subject: html',
+		'Message-ID: <large-html-only@bodies.test>',
+		'MIME-Version: 1.0',
+		'Content-Type: text/html; charset=utf-8',
+		'Content-Transfer-Encoding: 7bit',
+	];
+	return Buffer.from([...headers, '', ...paragraphs, ''].join('\r\n'));
 }
