@@ -637,8 +637,16 @@ export function resolveConfig(
 ): MailroomConfig {
 	const config: Partial<Record<keyof MailroomConfig, unknown>> = {};
 	for (const setting of SETTINGS) {
+		const given = explicit[setting.key] !== undefined ? 'flag' : env[setting.env] !== undefined ? 'env' : 'default';
 		const raw = explicit[setting.key] ?? env[setting.env] ?? setting.default;
-		if (raw !== undefined) config[setting.key] = setting.parse(raw);
+		if (raw === undefined) continue;
+		try {
+			config[setting.key] = setting.parse(raw);
+		} catch (err) {
+			// Named as it was given, so the one to fix is found at once.
+			if (!(err instanceof ConfigError) || given === 'default') throw err;
+			throw new ConfigError(`${given === 'flag' ? setting.flag.split(' ')[0] : setting.env}: ${err.message}`);
+		}
 	}
 	return checked(config as MailroomConfig);
 }

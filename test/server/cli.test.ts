@@ -233,7 +233,8 @@ describe('mailroom CLI', () => {
 			[['serve', '--http-port', '70000'], /HTTP port must be a port number 0-65535, got "70000"/],
 			[['serve', '--bogus'], /unknown option '--bogus'/],
 			[['serve', '--log-level', 'loud'], /log level must be one of .*, got "loud"/],
-			[['serve', '--max-message-size', '10TB'], /size must look like 25MB, 512KB or 1048576, got "10TB"/],
+			[['serve', '--max-message-size', '10TB'], /--max-message-size: size must look like 25MB, 512KB or 1048576, got "10TB"/],
+			[['serve', '--retention-max-age', '30x'], /--retention-max-age: durations must look like 30s,5m,1h,1d, got "30x"/],
 			[['serve', '--parse-workers', '0'], /parse workers must be a positive integer, got "0"/],
 			[['serve', '--tls-cert', 'cert.pem'], /--tls-cert and --tls-key must be given together/],
 			[['frobnicate'], /unknown command 'frobnicate'/],
@@ -249,7 +250,9 @@ describe('mailroom CLI', () => {
 		it('checks settings given as MAILROOM_* environment variables too', async () => {
 			const result = await runCli(['serve'], { MAILROOM_SMTP_PORT: 'twenty-five', MAILROOM_DATA_DIR: newDataDir() });
 			expect(result.code).not.toBe(0);
-			expect(result.stderr).toMatch(/SMTP port must be a port number 0-65535, got "twenty-five"/);
+			expect(result.stderr).toMatch(/MAILROOM_SMTP_PORT: SMTP port must be a port number 0-65535, got "twenty-five"/);
+			const size = await runCli(['serve'], { MAILROOM_MAX_MESSAGE_SIZE: 'lots', MAILROOM_DATA_DIR: newDataDir() });
+			expect(size.stderr).toMatch(/^mailroom: MAILROOM_MAX_MESSAGE_SIZE: size must look like 25MB, 512KB or 1048576, got "lots"/);
 		});
 
 		it('says so clearly when a port is taken', async () => {
