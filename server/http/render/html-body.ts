@@ -81,7 +81,12 @@ export function sanitizeMailHtml(html: string, options: MailHtmlOptions): Saniti
 			img: (tagName, attribs) => {
 				const src = (attribs.src ?? '').trim();
 				if (/^cid:/i.test(src)) attribs.src = inlineImageFor(src, images) ?? '';
-				else if (!remoteImages && /^https?:/i.test(src)) remoteImagesBlocked++;
+				// Anything else but a data: URL a browser fetches from somewhere: http(s), and the spellings without a scheme that
+				// it resolves to another host (`//host/p`, `/\host/p`, `\\host\p`). Mail has no base to be relative to.
+				else if (!remoteImages && !/^data:/i.test(src)) {
+					remoteImagesBlocked++;
+					attribs.src = '';
+				}
 				return { tagName, attribs };
 			},
 		},

@@ -209,6 +209,8 @@ describe('Dashboard in a real browser', () => {
 		const frame = page.locator('iframe.html-body');
 		expect(await frame.getAttribute('sandbox')).toBe('');
 		await page.frameLocator('iframe.html-body').getByText('bold').waitFor();
+		// Until remote images are shown, the frame has a policy of its own that lets it load data: images only.
+		expect(await frame.getAttribute('srcdoc')).toMatch(/^<meta http-equiv="Content-Security-Policy" content="img-src data:">/);
 		expect(await page.getByRole('term').filter({ hasText: 'Spam score' }).count()).toBe(1);
 		await page.getByRole('tab', { name: 'Text' }).click();
 		await page.getByText('Hello from the test').first().waitFor();

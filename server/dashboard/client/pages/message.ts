@@ -114,6 +114,9 @@ function loaded<T>(promise: Promise<T>, render: (value: T) => Node): Node {
 	return slot;
 }
 
+/** The frame's own policy while remote images are not shown: it adds to (never widens) the dashboard's. */
+const NO_REMOTE_IMAGES = `<meta http-equiv="Content-Security-Policy" content="img-src data:">`;
+
 /**
  * The server's sanitised HTML in a frame with `sandbox=""` (no scripts, forms, popups, same-origin access or top
  * navigation). Remote images stay out until the reader asks for them: a remote image tells the sender the mail was opened.
@@ -125,7 +128,9 @@ function htmlView(address: string, id: string): Node {
 		const blocked = Number(response.headers.get(BLOCKED_HEADER) ?? 0);
 		const frame = h('iframe', {
 			sandbox: '',
-			srcdoc: await response.text(),
+			// A srcdoc frame takes the dashboard's policy (which allows http(s) images for when they are shown); until then a
+			// policy of its own allows data: images only, should any other source get past the server.
+			srcdoc: `${remoteImages ? '' : NO_REMOTE_IMAGES}${await response.text()}`,
 			title: 'HTML part of the message',
 			class: 'html-body',
 			referrerpolicy: 'no-referrer',

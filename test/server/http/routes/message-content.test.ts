@@ -88,6 +88,22 @@ describe('message content: raw, headers, sanitised and dirty HTML', () => {
 		expect(body).toContain('rel="noopener noreferrer nofollow"');
 	});
 
+	it('GET body blocks every spelling of a remote image a browser would fetch, not only http(s) ones', async () => {
+		const spellings = [
+			'//tracker.test/a.png',
+			'/\\tracker.test/b.png',
+			'\\\\tracker.test\\c.png',
+			' HTTPS://tracker.test/d.png',
+			'relative.png',
+		];
+		const html = `<p>hi</p>${spellings.map((src) => `<img src="${src}" alt="x">`).join('')}<img src="data:image/png;base64,iVBORw0KGgo=" alt="kept">`;
+		const [id] = await sendMail(server, { to: inbox, subject: 'spellings', html });
+		const response = await server.api(`/api/body/${inbox}/${id}`);
+		expect(response.text).not.toMatch(/tracker|relative/);
+		expect(response.text).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" alt="kept" />');
+		expect(response.headers.get('mailroom-remote-images-blocked')).toBe(String(spellings.length));
+	});
+
 	it('GET body with images=1 keeps remote images, still without handlers', async () => {
 		const response = await server.api(`/api/body/${inbox}/${htmlId}?images=1`);
 		expect(response.text).toContain('<img src="https://tracker.test/pixel.png" alt="pixel" />');
