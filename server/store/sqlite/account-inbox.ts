@@ -176,20 +176,17 @@ export class SqliteAccountInbox implements AccountInbox {
 	 * pieces of a range of seqs each, the event loop free between them (see search-budget.ts).
 	 */
 	private async findIndexed(plan: SearchPlan, params: Parameters, budget: SearchBudget): Promise<string> {
-		const excluded = plan.checks.filter((check): check is TextCheck => check.kind === 'text' && isIndexable(check.text));
+		const negated = plan.checks.filter((check): check is TextCheck => check.kind === 'text' && isIndexable(check.text));
 		const found = plan.indexed.map((check) => ({ check, ...ftsQuery(check) }));
-		// A text the index only narrows down is compared whole on each candidate, as the checks are.
-		const compared = found.filter(({ exact }) => !exact).map(({ check }) => check);
-		const checks = [...compared, ...plan.checks.filter((check) => !excluded.includes(check as TextCheck))];
-		// A negated text the index would only narrow down cannot be left out by it: it is compared instead.
-		const notExcluded = excluded.filter((check) => !ftsQuery(check).exact);
-		checks.push(...notExcluded);
-		const match =
-			`(${found.map(({ query }) => `(${query})`).join(' AND ')})` +
-			excluded
-				.filter((check) => !notExcluded.includes(check))
-				.map((check) => ` NOT (${ftsQuery(check).query})`)
-				.join('');
+		// Left out by the index: the negated texts it decides. One it only narrows down is compared instead, as are the
+		// texts it only narrows down, on each candidate.
+		const excluded = negated.map((check) => ({ check, ...ftsQuery(check) })).filter(({ exact }) => exact);
+		const inIndex = new Set<Check>(excluded.map(({ check }) => check));
+		const checks = [
+			...found.filter(({ exact }) => !exact).map(({ check }) => check),
+			...plan.checks.filter((check) => !inIndex.has(check)),
+		];
+		const match = `(${found.map(({ query }) => `(${query})`).join(' AND ')})` + excluded.map(({ query }) => ` NOT (${query})`).join('');
 		const conditions = [
 			`messages_search MATCH ${params.add(match)}`,
 			's.rowid < @below AND s.rowid >= @from',
