@@ -33,9 +33,9 @@ export class SqliteMessageMatcher implements MessageMatcher {
 		db.function('filter_sent_by', { deterministic: true }, (fromJson: string, part: string) =>
 			sentBy(JSON.parse(fromJson) as AddressObject[], part) ? 1 : 0,
 		);
-		// The text, the costly part, is read last, only for a message whose sender and subject pass (CASE tries its branches in
-		// order, and a part not given calls no function). A piece of the inbox at a
-		// time, oldest first, as (seq, whether it passes): the event loop is free between pieces (see search-budget.ts).
+		// A piece of the inbox at a time, oldest first, as (seq, whether it passes): the event loop is free between pieces (see
+		// search-budget.ts). The text, the costly part, is read last, only for a message whose sender and subject pass (CASE
+		// tries its branches in order, and a part not given calls no function).
 		this.selectPiece = db
 			.prepare(
 				`SELECT m.received, m.seq,
