@@ -3,7 +3,7 @@ import http from 'node:http';
 import nodemailer, { type Transporter } from 'nodemailer';
 import WebSocket from 'ws';
 import { memoryOf } from './support/proc-stats';
-import { startMailroomProcess, type ServerProcess } from './support/processes';
+import { addAdminCredits, startMailroomProcess, type ServerProcess } from './support/processes';
 import { envNumber, printTable } from './support/report';
 
 const MEGABYTES = envNumber('BENCH_MB', 24);
@@ -20,6 +20,12 @@ if (!(KIND in KINDS)) throw new Error(`BENCH_LARGE_KIND must be one of ${Object.
  */
 const DELIVERY = process.env.BENCH_LARGE_DELIVERY ?? '';
 if (!['', 'webhook', 'websocket'].includes(DELIVERY)) throw new Error('BENCH_LARGE_DELIVERY must be webhook or websocket');
+/**
+ * BENCH_LARGE_VIA=api: the message is sent through POST /api/outgoing-messages (from and to a reserved address, so it is
+ * delivered here), first by an account without credits (answered 402), then with a credit (delivered); otherwise over SMTP.
+ */
+const VIA = process.env.BENCH_LARGE_VIA ?? 'smtp';
+if (!['smtp', 'api'].includes(VIA)) throw new Error('BENCH_LARGE_VIA must be smtp or api');
 const INBOX = 'big@bench.test';
 
 /** About MEGABYTES on the wire either way (base64 makes an attachment a third larger). */
@@ -97,8 +103,72 @@ async function websocketListener(server: ServerProcess): Promise<Listener> {
 	};
 }
 
+/** The large message as a send request's fields (an attachment's content in base64). */
+function sendRequestFields(): Record<string, unknown> {
+	const { attachments, ...rest } = largeMail();
+	if (!attachments) return rest;
+	return { ...rest, attachments: attachments.map(({ filename, content }) => ({ filename, content: content.toString('base64') })) };
+}
+
+/** Peak RSS of the server while `work` runs (sampled every 20 ms), and its RSS before and a second after. */
+async function rssAround<T>(pid: number, work: () => Promise<T>) {
+	await new Promise((resolve) => setTimeout(resolve, 500));
+	const before = memoryOf(pid).rssMb;
+	let peak = before;
+	const watch = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rssMb)), 20);
+	const result = await work();
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	clearInterval(watch);
+	return {
+		result,
+		row: (size: number): (string | number)[] => [
+			before,
+			peak,
+			memoryOf(pid).rssMb,
+			peak - before,
+			`${((peak - before) / size).toFixed(2)}x`,
+		],
+	};
+}
+
+/** POST /api/outgoing-messages of the large message: without credits (402), then with one (delivered to the reserved inbox). */
+async function measureSend(server: ServerProcess): Promise<void> {
+	await configureInbox(server, {});
+	const body = JSON.stringify({ from: INBOX, to: INBOX, subject: 'large', ...sendRequestFields() });
+	const send = async () => {
+		const started = performance.now();
+		const response = await fetch(`${server.httpUrl}/api/outgoing-messages`, {
+			method: 'POST',
+			headers: { 'Service-Key': server.key, 'Content-Type': 'application/json' },
+			body,
+		});
+		const answer = (await response.json()) as { status?: string; message?: string };
+		return `${response.status} ${answer.status ?? answer.message ?? ''}, ${Math.round(performance.now() - started)} ms`;
+	};
+	const pid = server.child.pid!;
+	const sizeMb = Buffer.byteLength(body) / 1024 / 1024;
+	const rows: (string | number)[][] = [];
+	const broke = await rssAround(pid, send);
+	rows.push(['no credits', broke.result, ...broke.row(sizeMb)]);
+	addAdminCredits(server, 1);
+	const paid = await rssAround(pid, send);
+	rows.push(['one credit', paid.result, ...paid.row(sizeMb)]);
+	printTable(
+		`One large message sent through the API (a ${sizeMb.toFixed(1)} MB JSON body, ${KINDS[KIND]})`,
+		['account', 'answer', 'RSS before MB', 'peak RSS MB', 'RSS after MB', 'peak rise MB', 'rise / body size'],
+		rows,
+	);
+}
+
 async function main(): Promise<void> {
 	const server = await startMailroomProcess();
+	if (VIA === 'api') {
+		try {
+			return await measureSend(server);
+		} finally {
+			await server.stop();
+		}
+	}
 	const pid = server.child.pid!;
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, ignoreTLS: true });
 	let listener: Listener | undefined;

@@ -1,7 +1,7 @@
 import type { MailroomConfig } from './config/settings';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
-import { localDomainRule } from './mail/local-domains';
+import { domainRoutes } from './mail/local-domains';
 import { withoutPlusTag } from './mail/plus-address';
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore, AddressStore, DomainStore, Store } from './store/store';
@@ -131,6 +131,7 @@ function buildDelivery(
 	context: Context,
 	{ store, isOwnedDomain, resolveRecipient }: Storage,
 	ingest: Ingest,
+	spool: Spool,
 	relay: Relay | undefined,
 	metrics: Metrics,
 ) {
@@ -159,6 +160,7 @@ function buildDelivery(
 		relay,
 		resolveRecipient,
 		retryDelays: config.relayRetryDelays,
+		spool,
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
@@ -183,7 +185,7 @@ function buildDelivery(
 		outbox,
 		addresses,
 		messages,
-		isLocalDomain: localDomainRule(config, isOwnedDomain),
+		routeOf: domainRoutes(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
 	});
@@ -295,7 +297,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const storage = await openStorage(context);
 	const { store } = storage;
 	const { ingest, spool } = startIngest(context, metrics);
-	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
+	const delivery = buildDelivery(context, storage, ingest, spool, relay, metrics);
 	followOtherNodes(context, store, ingest, delivery);
 	const smtp = buildSmtp(context, storage, ingest, spool, delivery.sender, metrics);
 	const readiness = new Readiness({

@@ -111,6 +111,11 @@ export function createAdminKey(server: ServerProcess): string {
 	return key;
 }
 
+/** Adds outgoing-message credits to the admin account of a server's store. */
+export function addAdminCredits(server: ServerProcess, credits: number): void {
+	execFileSync(process.execPath, [CLI, 'credits', 'add', 'admin', String(credits), ...server.storeArgs], { encoding: 'utf8' });
+}
+
 /** Starts a compiled bench script (e.g. the no-op SMTP server) as its own process on a free port. */
 export function startScriptProcess(
 	script: string,

@@ -3,10 +3,12 @@ import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } 
 import { newId, nowIso } from '../store/ids';
 import { MAX_RECIPIENTS, type OutgoingRecord, type RecipientField, type SendRequest } from '../schemas/outgoing';
 import type { EmailAddress } from '../mail/email-address';
+import type { DomainRoute } from '../mail/local-domains';
 import type { Outbox } from './outbox';
 import { distinctRecipients, parseAddressField, type NamedAddress, type Recipient } from './address-fields';
 import { checkExtraHeaders } from './extra-headers';
 import { decodeAttachments } from './outgoing-attachments';
+import { pacedContent } from './paced-content';
 import { threadOf, type Thread } from './reply-threading';
 import { SendError } from './send-error';
 
@@ -14,6 +16,15 @@ import { SendError } from './send-error';
 const FIRST_ATTEMPT_WAIT = 10_000;
 
 export const NO_CREDITS = 'You must purchase more outgoing message credits before you can send';
+
+/** The 402 of a send: Mailsac's words, then what this account has and how credits are added on a server of one's own. */
+function noCredits(account: Account, needed: number, has: number | 'fewer' = account.credits): SendError {
+	return new SendError(
+		402,
+		`${NO_CREDITS}: this message needs ${needed} (one per recipient) and account "${account.name}" has ${has}. ` +
+			`An administrator adds credits with: mailroom credits add "${account.name}" <n>`,
+	);
+}
 
 export interface SendResult {
 	record: OutgoingRecord;
@@ -27,11 +38,17 @@ export interface SenderOptions {
 	addresses: AddressStore;
 	/** Where the messages a reply answers are found. */
 	messages: MessageStore;
-	isLocalDomain: (domain: string) => Promise<boolean>;
+	/** Where mail to a domain goes: an inbox here (local, or kept by a sandbox server), or the relay. */
+	routeOf: (domain: string) => Promise<DomainRoute>;
 	hasRelay: boolean;
 	/** The largest message accepted over SMTP: a composed one is held to the same. */
 	maxMessageSize: number;
 }
+
+/** Why a recipient's copy stayed here, said where the sender looks: the send's warnings and the recipient in Sent mail. */
+const keptNote = (domain: string) =>
+	`kept in its inbox on this server, not sent out: ${domain} is no domain of this server, but with no relay configured ` +
+	'(--relay-url, MAILROOM_RELAY_URL) and every domain accepted, all mail stays here';
 
 /** The Message-ID of an outgoing message: its id, at the domain of its sender. */
 export const messageIdOf = (id: string, from: EmailAddress) => `<${id}@${from.domain}>`;
@@ -105,7 +122,13 @@ export class Sender {
 		}
 		if (!request.text && !request.html) throw new SendError(400, 'body/text is required (or body/html)');
 		const headers = checkExtraHeaders(request.headers);
-		const attachments = decodeAttachments(request.attachments);
+		// Refused before anything is decoded or composed: neither costs memory or time for a send that cannot go.
+		this.checkCredits(account, recipients.length);
+		this.checkContentSize(request);
+		const attachments = decodeAttachments(request.attachments).map((attachment) => ({
+			...attachment,
+			content: pacedContent(attachment.content as Buffer),
+		}));
 		const subject = request.subject ?? thread?.subject ?? '';
 		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
@@ -118,8 +141,8 @@ export class Sender {
 				cc: inField('cc'),
 				replyTo: named(replyTo),
 				subject,
-				text: request.text,
-				html: request.html,
+				text: request.text === undefined ? undefined : pacedContent(request.text),
+				html: request.html === undefined ? undefined : pacedContent(request.html),
 				headers,
 				attachments,
 				inReplyTo: thread?.inReplyTo,
@@ -139,7 +162,9 @@ export class Sender {
 		let timeout: NodeJS.Timeout | undefined;
 		await Promise.race([submitted.firstAttempt, new Promise((resolve) => (timeout = setTimeout(resolve, FIRST_ATTEMPT_WAIT)))]);
 		clearTimeout(timeout);
-		return { record: (await this.options.store.get(submitted.id))!, creditsRemaining: submitted.creditsRemaining, warnings };
+		const record = (await this.options.store.get(submitted.id))!;
+		for (const { address, note } of record.recipients) if (note) warnings.push(`${address} was ${note}`);
+		return { record, creditsRemaining: submitted.creditsRemaining, warnings };
 	}
 
 	/**
@@ -151,6 +176,7 @@ export class Sender {
 		const { store, outbox } = this.options;
 		await this.checkSenders(account, outgoing.senders);
 		const routed = await this.routes(outgoing.recipients);
+		this.checkCredits(account, routed.length);
 
 		const id = newId();
 		const sent = nowIso();
@@ -176,8 +202,34 @@ export class Sender {
 			},
 			outbox.lease(),
 		);
-		if (!recorded) throw new SendError(402, NO_CREDITS);
+		// Another send spent them meanwhile.
+		if (!recorded) throw noCredits(account, routed.length, 'fewer');
 		return { id, creditsRemaining: recorded.creditsRemaining, firstAttempt: outbox.attempt(id) };
+	}
+
+	/**
+	 * Refuses (402) a send the account's credits cannot pay for, as they were when its request came in; the charge with the
+	 * record (store.record) counts them again, so two sends at once never overspend.
+	 */
+	private checkCredits(account: Account, recipients: number): void {
+		if (account.credits < recipients) throw noCredits(account, recipients);
+	}
+
+	/**
+	 * Refuses (413) a send whose text, HTML and attachments alone are larger than --max-message-size: encoding only adds to
+	 * them, so the composed message would be too. Base64 of n characters holds 3n/4 bytes.
+	 */
+	private checkContentSize(request: SendRequest): void {
+		const bytes =
+			Buffer.byteLength(request.text ?? '') +
+			Buffer.byteLength(request.html ?? '') +
+			(request.attachments ?? []).reduce((sum, attachment) => sum + Math.floor((attachment.content.length * 3) / 4), 0);
+		if (bytes > this.options.maxMessageSize) {
+			throw new SendError(
+				413,
+				`The text, HTML and attachments of the message are ${bytes} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`,
+			);
+		}
 	}
 
 	/** Refuses (403) an address that is not one of the account's: its private addresses and every address of its domains. */
@@ -192,11 +244,21 @@ export class Sender {
 		}
 	}
 
-	/** Each recipient with its route: local inboxes, or the relay; refused (422) when some need the relay and there is none. */
+	/**
+	 * Each recipient with its route: local inboxes, or the relay; refused (422) when some need the relay and there is none.
+	 * A recipient a sandbox server keeps (no relay, every domain accepted) is routed to its inbox here, with a note saying so.
+	 */
 	async routes(recipients: (EmailAddress & { field: RecipientField })[]): Promise<NewOutgoing['recipients']> {
 		const routed: NewOutgoing['recipients'] = [];
-		for (const r of recipients)
-			routed.push({ address: r.address, field: r.field, route: (await this.options.isLocalDomain(r.domain)) ? 'local' : 'relay' });
+		for (const r of recipients) {
+			const route = await this.options.routeOf(r.domain);
+			routed.push({
+				address: r.address,
+				field: r.field,
+				route: route === 'relay' ? 'relay' : 'local',
+				note: route === 'kept' ? keptNote(r.domain) : null,
+			});
+		}
 		const external = routed.filter((r) => r.route === 'relay').map((r) => r.address);
 		if (external.length && !this.options.hasRelay) {
 			throw new SendError(

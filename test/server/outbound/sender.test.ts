@@ -15,7 +15,13 @@ import {
 } from '../../helpers/outgoing';
 import { query } from '../../helpers/database';
 
-const NO_CREDITS = { error: 'Payment Required', message: 'You must purchase more outgoing message credits before you can send' };
+/** The 402 of an account `name` with `has` credits, for a message of `needs` recipients. */
+const noCredits = (name: string, needs: number, has: number) => ({
+	error: 'Payment Required',
+	message:
+		`You must purchase more outgoing message credits before you can send: this message needs ${needs} (one per recipient) and ` +
+		`account "${name}" has ${has}. An administrator adds credits with: mailroom credits add "${name}" <n>`,
+});
 
 describe('sending with a relay: checks, composition and charge', () => {
 	const setup = sendingSetup();
@@ -132,14 +138,16 @@ describe('sending with a relay: checks, composition and charge', () => {
 			poor.key,
 		);
 		expect(res.status).toBe(402);
-		expect(res.body).toEqual(NO_CREDITS);
+		expect(res.body).toEqual(noCredits('poor', 2, 1));
 		expect(await credits(server, poor.key)).toBe(1);
 		expect(await listOutgoing(server, poor.key)).toEqual([]);
 		expect(await messages('p1@local.test')).toHaveLength(0);
 		expect(relay.received.length).toBe(relayedBefore);
 
 		const zero = await senderAccount(server, 'zero', 'zero@local.test', 0);
-		expect((await send<ErrorBody>({ from: 'zero@local.test', to: 'p1@local.test', text: 't' }, zero.key)).body).toEqual(NO_CREDITS);
+		expect((await send<ErrorBody>({ from: 'zero@local.test', to: 'p1@local.test', text: 't' }, zero.key)).body).toEqual(
+			noCredits('zero', 1, 0),
+		);
 	});
 
 	it('sends from any address in a domain the account owns', async () => {
@@ -148,7 +156,9 @@ describe('sending with a relay: checks, composition and charge', () => {
 		await query(server, "INSERT INTO domains (domain, owner, created) VALUES ('owned.test', ?, '2026-01-01T00:00:00.000Z')", [owner.id]);
 		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);
 		expect(res.status).toBe(200);
-		expect(res.body.recipients).toEqual([{ address: 'someone@owned.test', field: 'to', route: 'local', status: 'delivered', error: null }]);
+		expect(res.body.recipients).toEqual([
+			{ address: 'someone@owned.test', field: 'to', route: 'local', status: 'delivered', error: null, note: null },
+		]);
 	});
 });
 
@@ -214,7 +224,7 @@ describe('sending to cc and bcc', () => {
 			text: 't',
 		});
 		expect(res.status).toBe(402);
-		expect(res.body).toEqual(NO_CREDITS);
+		expect(res.body).toEqual(noCredits('short', 3, 2));
 		expect(await credits(server, short.key)).toBe(2);
 		expect(await listOutgoing(server, short.key)).toEqual([]);
 		for (const inbox of ['short-to@local.test', 'short-bcc@local.test']) expect(await messages(inbox)).toEqual([]);
@@ -256,6 +266,60 @@ describe('sending without a relay', () => {
 			expect(await credits(server, account.key)).toBe(1);
 			expect((await server.api('/api/addresses/in@local.test/messages')).body).toEqual([]);
 			expect((await post('short')).body.status).toBe('delivered');
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('checks credits, then the size of what it was given, before it decodes or composes anything', async () => {
+		const server = await startTestMailroom({ domains: ['local.test'], maxMessageSize: 2000 });
+		try {
+			const broke = await senderAccount(server, 'broke', 'broke@local.test', 0);
+			// An attachment that is no base64 would be refused (400) when decoded: without credits it never is.
+			const undecoded = await postOutgoing<ErrorBody>(server, broke.key, {
+				...{ from: 'broke@local.test', to: 'in@local.test', text: 't' },
+				attachments: [{ filename: 'a.bin', content: 'not base64!' }],
+			});
+			expect(undecoded.status).toBe(402);
+			expect(undecoded.body).toEqual(noCredits('broke', 1, 0));
+
+			const paying = await senderAccount(server, 'paying', 'paying@local.test', 1);
+			const tooLarge = await postOutgoing<ErrorBody>(server, paying.key, {
+				...{ from: 'paying@local.test', to: 'in@local.test', text: 'a'.repeat(1500) },
+				attachments: [{ filename: 'a.bin', content: Buffer.alloc(501).toString('base64') }],
+			});
+			expect(tooLarge.status).toBe(413);
+			expect(tooLarge.body.message).toBe(
+				'The text, HTML and attachments of the message are 2001 bytes, more than the maximum message size of 2000 bytes',
+			);
+			expect(await credits(server, paying.key)).toBe(1);
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+describe('sending large bodies', () => {
+	it('composes a text and an HTML body of several hundred KB, and an attachment, byte for byte, into the local copy', async () => {
+		// Over the spool threshold, the local copy is parsed from a spool file, as large SMTP mail is.
+		const server = await startTestMailroom({ domains: ['local.test'], spoolThreshold: 512 * 1024 });
+		try {
+			const account = await senderAccount(server, 'large', 'large@local.test', 1);
+			// Characters of 1 to 4 bytes of UTF-8 (an emoji is a surrogate pair), so pieces of the text end inside characters.
+			const line = 'Grüße 😀 aus Zürich — ' + '€'.repeat(20) + ' plain ASCII to the end of the line';
+			const text = Array.from({ length: 8_000 }, (_, i) => `${i} ${line}`).join('\n');
+			const html = `<p>${'<b>ß😀</b> html '.repeat(20_000)}</p>`;
+			const attachment = Buffer.alloc(300_001, 'binary data \u00ff ');
+			const res = await postOutgoing(server, account.key, {
+				...{ from: 'large@local.test', to: 'large-in@local.test', subject: 'large', text, html },
+				attachments: [{ filename: 'large.bin', content: attachment.toString('base64') }],
+			});
+			expect(res.body.status).toBe('delivered');
+			const { parsed } = await receivedCopy(server, 'large-in@local.test');
+			expect(parsed.text).toBe(text);
+			expect(parsed.html).toBe(html);
+			expect(parsed.attachments).toHaveLength(1);
+			expect(parsed.attachments[0].content.equals(attachment)).toBe(true);
 		} finally {
 			await server.stop();
 		}

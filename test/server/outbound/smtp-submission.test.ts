@@ -227,7 +227,10 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 			CRLF,
 		);
 		const replies = await submitRaw(server, poor.key, 'poor@local.test', ['p1@local.test', 'p2@remote.test', 'p3@local.test'], raw);
-		expect(replies.at(-1)).toBe('554 5.7.0 You must purchase more outgoing message credits before you can send');
+		const refusal = (recipients: number) =>
+			`5.7.0 You must purchase more outgoing message credits before you can send: this message needs ${recipients} (one per recipient) ` +
+			'and account "poor" has 2. An administrator adds credits with: mailroom credits add "poor" <n>';
+		expect(replies.at(-1)).toBe(`554 ${refusal(3)}`);
 		expect(await credits(server, poor.key)).toBe(2);
 		expect(await listOutgoing(server, poor.key)).toEqual([]);
 		expect(await subjects(server, 'p1@local.test')).toEqual([]);
@@ -240,7 +243,7 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 			ok: false,
 			error: 'SMTPDataError',
 			code: 554,
-			message: '5.7.0 You must purchase more outgoing message credits before you can send',
+			message: refusal(3),
 		});
 	});
 

@@ -69,7 +69,9 @@ describe('Mailroom node: Email Send', () => {
 		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			httpCode: '402',
-			message: 'You must purchase more outgoing message credits before you can send',
+			message:
+				'You must purchase more outgoing message credits before you can send: this message needs 1 (one per recipient) and account "bob" has 0. ' +
+				'An administrator adds credits with: mailroom credits add "bob" <n>',
 		});
 	});
 });
