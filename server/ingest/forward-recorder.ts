@@ -62,7 +62,7 @@ export class ForwardRecorder {
 					from: record.inbox,
 					subject: record.subject,
 					sent: nowIso(),
-					recipients: [{ address: forward.value, field: 'to', route }],
+					recipients: [{ address: forward.value, field: 'to', route, note: null }],
 					inReplyTo: null,
 					raw,
 					ip: record.ip,

@@ -32,6 +32,9 @@ export const OutgoingRecipientSchema = Type.Object({
 	route: RouteSchema,
 	status: sendStatus(),
 	error: Nullable(Type.String(), { description: "this recipient's last failure (the relay's reply when it gave one)" }),
+	note: Nullable(Type.String(), {
+		description: 'what to know of its route: set when a server with no relay that accepts every domain kept the copy in its inbox here',
+	}),
 });
 export type OutgoingRecipient = Static<typeof OutgoingRecipientSchema>;
 
@@ -70,7 +73,7 @@ const exampleRecord = {
 	sent: '2026-11-28T09:45:12.004Z',
 	lastError: null,
 	attempts: 1,
-	recipients: [{ address: 'bob@example.org', field: 'to', route: 'relay', status: 'delivered', error: null }],
+	recipients: [{ address: 'bob@example.org', field: 'to', route: 'relay', status: 'delivered', error: null, note: null }],
 } satisfies Static<TObject<typeof outgoingProperties>>;
 
 /** A sent message as GET /api/outgoing-messages returns it. */

@@ -16,8 +16,12 @@ export interface OutgoingRow {
 
 export function toOutgoingRecord(row: OutgoingRow): OutgoingRecord {
 	// Rows recorded before cc and bcc existed name no field: all their recipients were To recipients.
-	const stored = JSON.parse(row.recipients_json) as (Omit<OutgoingRecipient, 'field'> & { field?: RecipientField })[];
-	const recipients = stored.map((r): OutgoingRecipient => ({ ...r, field: r.field ?? 'to' }));
+	// Those recorded before notes existed have none.
+	const stored = JSON.parse(row.recipients_json) as (Omit<OutgoingRecipient, 'field' | 'note'> & {
+		field?: RecipientField;
+		note?: string | null;
+	})[];
+	const recipients = stored.map((r): OutgoingRecipient => ({ ...r, field: r.field ?? 'to', note: r.note ?? null }));
 	const inField = (field: RecipientField) => recipients.filter((r) => r.field === field).map((r) => r.address);
 	return {
 		_id: row.id,

@@ -272,7 +272,8 @@ export interface NewOutgoing {
 	from: string;
 	subject: string;
 	sent: string;
-	recipients: { address: string; field: RecipientField; route: Route }[];
+	/** `note`: what the sender should know of this recipient's route (a sandbox server kept its copy here). */
+	recipients: { address: string; field: RecipientField; route: Route; note: string | null }[];
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
 	raw: Buffer;

@@ -21,7 +21,10 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		from: 'me@local.test',
 		subject: 'hello',
 		sent: new Date(NOW).toISOString(),
-		recipients: to.map((address, i) => ({ address, field: i ? 'cc' : 'to', route: address.endsWith('@local.test') ? 'local' : 'relay' })),
+		recipients: to.map((address, i) => ({
+			...{ address, field: i ? 'cc' : 'to', route: address.endsWith('@local.test') ? 'local' : 'relay' },
+			note: address.startsWith('kept') ? 'kept here' : null,
+		})),
 		inReplyTo: null,
 		raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
 		ip: '192.0.2.1',
@@ -38,20 +41,21 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 
 	it('takes one credit per recipient and records the message with its outbox entry, leased to the sender', async () => {
 		const { outgoing } = current();
-		const sent = message(['a@local.test', 'b@remote.test'], { inReplyTo: 'received-1' });
+		const sent = message(['a@local.test', 'b@remote.test', 'kept@local.test'], { inReplyTo: 'received-1' });
 		const recorded = await outgoing.record(sent, leaseTo('node-a'));
-		expect(recorded?.creditsRemaining).toBe(98);
+		expect(recorded?.creditsRemaining).toBe(97);
 		expect(recorded?.record).toMatchObject({
 			_id: sent.id,
 			to: ['a@local.test'],
-			cc: ['b@remote.test'],
+			cc: ['b@remote.test', 'kept@local.test'],
 			bcc: [],
 			status: 'queued',
 			attempts: 0,
 			inReplyTo: 'received-1',
 			recipients: [
-				{ address: 'a@local.test', field: 'to', route: 'local', status: 'queued', error: null },
-				{ address: 'b@remote.test', field: 'cc', route: 'relay', status: 'queued', error: null },
+				{ address: 'a@local.test', field: 'to', route: 'local', status: 'queued', error: null, note: null },
+				{ address: 'b@remote.test', field: 'cc', route: 'relay', status: 'queued', error: null, note: null },
+				{ address: 'kept@local.test', field: 'cc', route: 'local', status: 'queued', error: null, note: 'kept here' },
 			],
 		});
 		expect(await outgoing.get(sent.id)).toEqual(recorded?.record);
@@ -186,7 +190,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		expect((await outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id]);
 	});
 
-	it('reads sent messages recorded before cc and bcc: all their recipients were To recipients', async () => {
+	it('reads sent messages recorded before cc, bcc and notes: all their recipients were To recipients, with no note', async () => {
 		const recipients = [
 			{ address: 'first@local.test', route: 'local', status: 'delivered', error: null },
 			{ address: 'second@remote.test', route: 'relay', status: 'failed', error: '550 No such user here' },
@@ -210,7 +214,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 				sent: '2026-01-02T03:04:05.678Z',
 				lastError: '550 No such user here',
 				attempts: 1,
-				recipients: recipients.map((r) => ({ ...r, field: 'to' })),
+				recipients: recipients.map((r) => ({ ...r, field: 'to', note: null })),
 			},
 		]);
 	});

@@ -121,8 +121,12 @@ export function composePage(root: HTMLElement, [mode, address, id]: string[]): v
 					attachments: [...draft.attachments, ...attached],
 				});
 				showCredits(sent.creditsRemaining);
+				// The warnings (no subject, a copy kept here rather than sent out) are what the sender would not see otherwise.
 				status.ok(
-					`Sent to ${sent.recipients.length === 1 ? '1 recipient' : `${sent.recipients.length} recipients`}; see Sent for its delivery.`,
+					[
+						`Sent to ${sent.recipients.length === 1 ? '1 recipient' : `${sent.recipients.length} recipients`}; see Sent for its delivery.`,
+						...sent.warnings.map((warning) => `Note: ${warning}.`),
+					].join(' '),
 				);
 				form.reset();
 				draft = { ...EMPTY, from: from.value };

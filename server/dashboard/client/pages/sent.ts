@@ -44,6 +44,7 @@ function sentTable(sent: OutgoingRecord[]): Node {
 						`${recipient.address} (${recipient.field}) `,
 						h('span', { class: `badge ${recipient.status}` }, recipient.status),
 						recipient.error ? ` ${recipient.error}` : '',
+						recipient.note ? h('span', { class: 'hint' }, ` ${recipient.note}`) : '',
 					),
 				),
 			),

@@ -222,7 +222,7 @@ describe('PostgreSQL store: several nodes on one database', () => {
 			from: 'me@local.test',
 			subject: 'hello',
 			sent: new Date().toISOString(),
-			recipients: ['a@remote.test', 'b@remote.test'].map((address) => ({ address, field: 'to', route: 'relay' })),
+			recipients: ['a@remote.test', 'b@remote.test'].map((address) => ({ address, field: 'to', route: 'relay', note: null })),
 			inReplyTo: null,
 			raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
 			ip: '192.0.2.1',
