@@ -84,7 +84,10 @@ function exampleMessage(code: number, path: string): string {
 		case 401:
 			return 'This operation needs an API key in the Service-Key (or Mailsac-Key) header';
 		case 402:
-			return 'You must purchase more outgoing message credits before you can send';
+			return (
+				'You must purchase more outgoing message credits before you can send: this message needs 1 (one per recipient) and ' +
+				'account "Acme QA" has 0. An administrator adds credits with: mailroom credits add "Acme QA" <n>'
+			);
 		case 403:
 			if (has('domain')) return 'example.com is owned by another account';
 			if (path === '/api/outgoing-messages')
