@@ -76,7 +76,8 @@ export class SmtpSubmission {
 		const submitted = await asSmtp(async () => {
 			const message = SubmittedMessage.read(raw);
 			const from = parseEmailAddress(envelope.from)!;
-			const authors = message.from.map(addressOfTheAccount);
+			// Each must be the account's: From as both readings find it, Sender, Resent-From and Resent-Sender.
+			const authors = message.authors.map(addressOfTheAccount);
 			const recipients = new Map<string, Recipient>();
 			for (const address of envelope.to) {
 				const to = parseEmailAddress(address)!;
@@ -90,7 +91,7 @@ export class SmtpSubmission {
 					recipients: [...recipients.values()],
 					subject: message.subject,
 					inReplyTo: null,
-					raw: (id, sent) => message.asSent(messageIdOf(id, authors[0]), sent),
+					raw: (id, sent) => message.asSent(messageIdOf(id, addressOfTheAccount(message.from[0])), sent),
 				},
 				client,
 			);
@@ -99,9 +100,9 @@ export class SmtpSubmission {
 	}
 }
 
-/** An author of the From header, to be checked as the account's; one that is no valid address never is. */
+/** An author of the message (From, Sender, Resent-From, Resent-Sender), to be checked as the account's; one that is no valid address never is. */
 function addressOfTheAccount(address: string): EmailAddress {
 	const email = parseEmailAddress(address);
-	if (!email) throw new SendError(403, `${address} in the From header is not an address of your account`);
+	if (!email) throw new SendError(403, `${address} in the message's header is not an address of your account`);
 	return email;
 }

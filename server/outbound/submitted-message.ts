@@ -3,6 +3,7 @@ import { headerDecoder, type HeaderLine } from '../parse/header-decoder';
 import type { AddressObject as MpAddressObject } from 'mailparser';
 import type { RecipientField } from '../schemas/outgoing';
 import { SendError } from './send-error';
+import { authorAddresses, isAuthorField } from './author-fields';
 
 /**
  * The header of a message an account submits over SMTP (RFC 6409) is read for what the checks and Sent mail need: its
@@ -16,9 +17,9 @@ const BLIND_FIELDS = new Set(['bcc', 'resent-bcc']);
 
 /** A header block larger than this is refused (mailparser's own limit on a MIME part's header). */
 const MAX_HEADER_BYTES = 1024 * 1024;
-/** From, To and Cc longer than this together are refused: address parsing costs microseconds per byte, on the event loop. */
+/** Address fields longer than this together are refused: address parsing costs microseconds per byte, on the event loop. */
 const MAX_ADDRESS_HEADER_BYTES = 16 * 1024;
-const ADDRESS_FIELDS = new Set(['from', 'to', 'cc']);
+const ADDRESS_FIELDS = new Set(['from', 'to', 'cc', 'sender', 'resent-from', 'resent-sender']);
 /** What is decoded: the addresses, and the subject for Sent mail. */
 const READ_FIELDS = new Set([...ADDRESS_FIELDS, 'subject']);
 
@@ -41,6 +42,8 @@ export class SubmittedMessage {
 		private readonly rest: Buffer,
 		/** Lower-cased addresses of the From header. */
 		readonly from: string[],
+		/** Every address the message says wrote or sent it (From, Sender, Resent-From, Resent-Sender), as either reading finds them. */
+		readonly authors: string[],
 		private readonly to: Set<string>,
 		private readonly cc: Set<string>,
 		readonly subject: string,
@@ -69,11 +72,17 @@ export class SubmittedMessage {
 		const read = lines.filter((line) => READ_FIELDS.has(line.key));
 		const addressBytes = read.reduce((bytes, line) => bytes + (ADDRESS_FIELDS.has(line.key) ? line.line.length : 0), 0);
 		if (addressBytes > MAX_ADDRESS_HEADER_BYTES) {
-			throw new SendError(400, `The message's From, To and Cc headers are longer than ${MAX_ADDRESS_HEADER_BYTES} bytes together`);
+			throw new SendError(
+				400,
+				`The message's address headers (From, Sender, To, Cc, Resent-From, Resent-Sender) are longer than ${MAX_ADDRESS_HEADER_BYTES} bytes together`,
+			);
 		}
 		if (count('from') !== 1) {
 			throw new SendError(400, `The message has ${count('from') || 'no'} From headers; it needs exactly one, naming its sender`);
 		}
+		if (count('sender') > 1) throw new SendError(400, `The message has ${count('sender')} Sender headers; it may have one`);
+		// Under RFC 5322's grammar first: a field a lenient reader and a strict one would read differently is refused here.
+		const strictAuthors = lines.flatMap(({ key, line }) => (isAuthorField(key) ? authorAddresses(key, line) : []));
 
 		const headers = headerDecoder.processHeaders(read.map(({ key, line }) => ({ key, line: line.replace(/\r?\n$/, '') })));
 		const addresses = (key: string) => flattenAddresses(headers.get(key) as MpAddressObject | MpAddressObject[] | undefined);
@@ -85,6 +94,7 @@ export class SubmittedMessage {
 			fields.filter((_field, i) => !BLIND_FIELDS.has(lines[i].key)),
 			raw.subarray(length),
 			from,
+			[...new Set([...from, ...strictAuthors])],
 			all(addresses('to')),
 			all(addresses('cc')),
 			withoutNul((headers.get('subject') as string | undefined) ?? ''),

@@ -220,6 +220,41 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 		expect(await subjects(server, 'x@local.test')).toEqual([]);
 	});
 
+	it('reads From, Sender, Resent-From and Resent-Sender as RFC 5322 does: a field another parser could read as someone else is refused', async () => {
+		const before = await credits(server, alice.key);
+		const submit = async (...header: string[]) =>
+			(await submitRaw(server, alice.key, 'alice@local.test', ['x@local.test'], [...header, 'To: x@local.test', '', 'x'].join(CRLF))).at(
+				-1,
+			);
+		// Folded, without a comma: one mailbox named "boss@local.test" to a lenient parser, two mailboxes to Python's.
+		expect(await submit('From: alice@local.test', ' boss@local.test')).toBe(
+			'554 5.6.0 The From header "alice@local.test boss@local.test" is not a list of addresses as RFC 5322 writes them ' +
+				'(a comma between addresses, a display name before <address>)',
+		);
+		expect(await submit('From: alice@local.test boss@local.test')).toMatch(/^554 5\.6\.0 The From header /);
+		expect(await submit('From: alice@local.test', 'Sender: alice@local.test, boss@local.test')).toMatch(
+			/^554 5\.6\.0 The Sender header "alice@local.test, boss@local.test" is not one address as RFC 5322 writes it/,
+		);
+		for (const field of ['Sender', 'Resent-From', 'Resent-Sender']) {
+			expect(await submit('From: alice@local.test', `${field}: Boss <boss@local.test>`)).toBe(
+				'550 5.7.1 boss@local.test is not an address of your account: send from one of its private addresses or an address in one of its domains',
+			);
+		}
+		expect(await submit('From: undisclosed:;')).toBe('554 5.6.0 The From header names no address');
+		expect(await credits(server, alice.key)).toBe(before);
+		expect(await subjects(server, 'x@local.test')).toEqual([]);
+
+		// The account's own addresses, in any spelling RFC 5322 reads (obsolete phrase, encoded word, comment), go out.
+		const sent = await submit(
+			'From: Alice J. Example <alice@local.test>',
+			'Sender: =?utf-8?q?Alice_=C3=89?= <alice@local.test>',
+			'Resent-From: alice@local.test (Alice)',
+			'Subject: own addresses',
+		);
+		expect(sent).toMatch(/^250 /);
+		expect(await credits(server, alice.key)).toBe(before - 1);
+	});
+
 	it('answers 554 5.7.0 when the credits do not cover every recipient, sending and charging nothing', async () => {
 		const poor = await senderAccount(server, 'poor', 'poor@local.test', 2);
 		const relayedBefore = relay.received.length;

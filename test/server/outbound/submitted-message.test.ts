@@ -107,9 +107,17 @@ describe('SubmittedMessage', () => {
 		});
 		expect(refusal(message('From: Nobody', '', 'x'))).toEqual({
 			statusCode: 400,
-			message: 'The From header of the message names no valid address',
+			message:
+				'The From header "Nobody" is not a list of addresses as RFC 5322 writes them (a comma between addresses, a display name before <address>)',
 		});
-		expect(refusal(message('From: undisclosed-recipients:;', '', 'x')).statusCode).toBe(400);
+		expect(refusal(message('From: undisclosed-recipients:;', '', 'x'))).toEqual({
+			statusCode: 400,
+			message: 'The From header names no address',
+		});
+		expect(refusal(message('From: a@local.test', 'Sender: a@local.test', 'Sender: b@local.test', '', 'x'))).toEqual({
+			statusCode: 400,
+			message: 'The message has 2 Sender headers; it may have one',
+		});
 	});
 
 	it('refuses a header over 1 MB, and address headers over 16 KB together (400)', () => {
@@ -118,7 +126,7 @@ describe('SubmittedMessage', () => {
 		const manyAddresses = Array.from({ length: 1000 }, (_, i) => `r${i}@remote.test`).join(', ');
 		expect(refusal(message('From: ann@local.test', `To: ${manyAddresses}`, '', 'x'))).toEqual({
 			statusCode: 400,
-			message: "The message's From, To and Cc headers are longer than 16384 bytes together",
+			message: "The message's address headers (From, Sender, To, Cc, Resent-From, Resent-Sender) are longer than 16384 bytes together",
 		});
 	});
 });
