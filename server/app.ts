@@ -1,4 +1,5 @@
 import type { MailroomConfig } from './config/settings';
+import { HTTP_LISTENER, METRICS_LISTENER, SMTP_LISTENER, listenError, type ListenerSettings } from './config/listen-errors';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
 import { localDomainRule } from './mail/local-domains';
@@ -329,9 +330,11 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	let smtpPort: number;
 	let metricsPort: number | undefined;
 	try {
-		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
-		await http.listen({ port: config.httpPort, host: config.httpHost });
-		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost);
+		// Each failure names its listener and the setting that chose the port.
+		const named = (listener: ListenerSettings) => (err: NodeJS.ErrnoException) => Promise.reject(listenError(err, listener, config));
+		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost).catch(named(SMTP_LISTENER));
+		await http.listen({ port: config.httpPort, host: config.httpHost }).catch(named(HTTP_LISTENER));
+		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost).catch(named(METRICS_LISTENER));
 	} catch (err) {
 		// A port in use, say: nothing of this start may linger (threads, the database) in the caller's process.
 		await close();

@@ -53,9 +53,12 @@ async function takenPort(): Promise<{ port: number; release: () => Promise<void>
 	};
 }
 
-/** `mailroom serve` on `dataDir` with its SMTP port where something listens already: it cannot start. */
-const serveOnTakenPort = (dataDir: string, taken: { port: number }) =>
-	runCli(['serve', ...asFlags({ 'data-dir': dataDir, 'smtp-port': String(taken.port), 'http-port': '0', 'parse-workers': '1' })]);
+/** `mailroom serve` on `dataDir` with one of its ports (by default the SMTP port) where something listens already: it cannot start. */
+const serveOnTakenPort = (dataDir: string, taken: { port: number }, portFlag = 'smtp-port') =>
+	runCli([
+		'serve',
+		...asFlags({ 'data-dir': dataDir, 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1', [portFlag]: String(taken.port) }),
+	]);
 
 /** Opens the database the way an operator would after a stop, and checks it. */
 function inspectDatabase(dataDir: string): { integrity: string; messages: { subject: string }[] } {
@@ -255,13 +258,26 @@ describe('mailroom CLI', () => {
 			expect(size.stderr).toMatch(/^mailroom: MAILROOM_MAX_MESSAGE_SIZE: size must look like 25MB, 512KB or 1048576, got "lots"/);
 		});
 
-		it('says so clearly when a port is taken', async () => {
+		it('names the port in use, its listener and its setting: the SMTP port given as a flag, the metrics port as a variable', async () => {
 			const taken = await takenPort();
 			try {
-				const result = await serveOnTakenPort(newDataDir(), taken);
-				expect(result.code).not.toBe(0);
-				expect(result.stderr).toMatch(/EADDRINUSE/);
-				expect(result.stderr).not.toMatch(/\n\s+at /);
+				const smtp = await serveOnTakenPort(newDataDir(), taken);
+				expect(smtp.code).toBe(2);
+				expect(smtp.stderr).toBe(
+					`mailroom: The SMTP port ${taken.port} on 127.0.0.1 is already in use (--smtp-port / MAILROOM_SMTP_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
+				const metrics = await runCli(
+					['serve', ...asFlags({ 'data-dir': newDataDir(), 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1' })],
+					{
+						MAILROOM_METRICS_PORT: String(taken.port),
+					},
+				);
+				expect(metrics.code).toBe(2);
+				expect(metrics.stderr).toBe(
+					`mailroom: The metrics port ${taken.port} on 127.0.0.1 is already in use (--metrics-port / MAILROOM_METRICS_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
 			} finally {
 				await taken.release();
 			}
@@ -328,12 +344,16 @@ describe('mailroom CLI', () => {
 			}
 		});
 
-		it('keeps the admin key for the next start when the first start fails (a port in use): nothing is created before the server listens', async () => {
+		it('keeps the admin key for the next start when the first start fails (its HTTP port in use): nothing is created before the server listens', async () => {
 			const dataDir = newDataDir();
 			const taken = await takenPort();
 			try {
-				const failed = await serveOnTakenPort(dataDir, taken);
-				expect(failed.code).not.toBe(0);
+				const failed = await serveOnTakenPort(dataDir, taken, 'http-port');
+				expect(failed.code).toBe(2);
+				expect(failed.stderr).toBe(
+					`mailroom: The HTTP port ${taken.port} on 127.0.0.1 is already in use (--http-port / MAILROOM_HTTP_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
 				expect(failed.stdout).not.toMatch(KEY);
 			} finally {
 				await taken.release();
