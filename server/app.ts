@@ -20,6 +20,7 @@ import { RetentionSweep } from './retention/retention-sweep';
 import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 import { Readiness } from './http/readiness';
+import { DiskSpace } from './http/disk-space';
 import { Metrics } from './metrics/metrics';
 import { MetricsListener } from './metrics/metrics-listener';
 import { registerQueueGauges } from './metrics/queue-gauges';
@@ -209,7 +210,14 @@ function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webh
 }
 
 /** The SMTP listener: mail in, and mail submitted by accounts. */
-function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, spool: Spool, sender: Sender, metrics: Metrics) {
+function buildSmtp(
+	{ config, log }: Context,
+	storage: Storage,
+	{ ingest, spool }: { ingest: Ingest; spool: Spool },
+	sender: Sender,
+	disk: DiskSpace,
+	metrics: Metrics,
+) {
 	const { store, isOwnedDomain, resolveRecipient } = storage;
 	return new SmtpIngest({
 		hostname: config.hostname,
@@ -228,6 +236,7 @@ function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, s
 		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
+		storeFailed: (err) => disk.failed(err),
 		spool,
 		log,
 		metrics: metrics.smtp,
@@ -298,10 +307,14 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const { ingest, spool } = startIngest(context, metrics);
 	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
 	followOtherNodes(context, store, ingest, delivery);
-	const smtp = buildSmtp(context, storage, ingest, spool, delivery.sender, metrics);
+	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
+	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });
+	ingest.on('stored', () => disk.stored());
+	const smtp = buildSmtp(context, storage, { ingest, spool }, delivery.sender, disk, metrics);
 	const readiness = new Readiness({
 		ping: () => store.ping(),
 		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
+		disk,
 	});
 	const http = await buildHttp(context, store, delivery, readiness, metrics);
 	const metricsListener = buildMetricsListener(context, metrics, store, delivery);
