@@ -1,4 +1,5 @@
 import type { MailroomConfig } from './config/settings';
+import { HTTP_LISTENER, METRICS_LISTENER, SMTP_LISTENER, listenError, type ListenerSettings } from './config/listen-errors';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
 import { domainRoutes } from './mail/local-domains';
@@ -19,6 +20,7 @@ import { RetentionSweep } from './retention/retention-sweep';
 import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 import { Readiness } from './http/readiness';
+import { DiskSpace } from './http/disk-space';
 import { Metrics } from './metrics/metrics';
 import { MetricsListener } from './metrics/metrics-listener';
 import { registerQueueGauges } from './metrics/queue-gauges';
@@ -210,7 +212,14 @@ function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webh
 }
 
 /** The SMTP listener: mail in, and mail submitted by accounts. */
-function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, spool: Spool, sender: Sender, metrics: Metrics) {
+function buildSmtp(
+	{ config, log }: Context,
+	storage: Storage,
+	{ ingest, spool }: { ingest: Ingest; spool: Spool },
+	sender: Sender,
+	disk: DiskSpace,
+	metrics: Metrics,
+) {
 	const { store, isOwnedDomain, resolveRecipient } = storage;
 	return new SmtpIngest({
 		hostname: config.hostname,
@@ -229,6 +238,7 @@ function buildSmtp({ config, log }: Context, storage: Storage, ingest: Ingest, s
 		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
+		storeFailed: (err) => disk.failed(err),
 		spool,
 		log,
 		metrics: metrics.smtp,
@@ -299,10 +309,14 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const { ingest, spool } = startIngest(context, metrics);
 	const delivery = buildDelivery(context, storage, ingest, spool, relay, metrics);
 	followOtherNodes(context, store, ingest, delivery);
-	const smtp = buildSmtp(context, storage, ingest, spool, delivery.sender, metrics);
+	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
+	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });
+	ingest.on('stored', () => disk.stored());
+	const smtp = buildSmtp(context, storage, { ingest, spool }, delivery.sender, disk, metrics);
 	const readiness = new Readiness({
 		ping: () => store.ping(),
 		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
+		disk,
 	});
 	const http = await buildHttp(context, store, delivery, readiness, metrics);
 	const metricsListener = buildMetricsListener(context, metrics, store, delivery);
@@ -331,9 +345,11 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	let smtpPort: number;
 	let metricsPort: number | undefined;
 	try {
-		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost);
-		await http.listen({ port: config.httpPort, host: config.httpHost });
-		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost);
+		// Each failure names its listener and the setting that chose the port.
+		const named = (listener: ListenerSettings) => (err: NodeJS.ErrnoException) => Promise.reject(listenError(err, listener, config));
+		smtpPort = await smtp.listen(config.smtpPort, config.smtpHost).catch(named(SMTP_LISTENER));
+		await http.listen({ port: config.httpPort, host: config.httpHost }).catch(named(HTTP_LISTENER));
+		metricsPort = await metricsListener?.listen(config.metricsPort!, config.metricsHost).catch(named(METRICS_LISTENER));
 	} catch (err) {
 		// A port in use, say: nothing of this start may linger (threads, the database) in the caller's process.
 		await close();

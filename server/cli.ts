@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import './compile-cache';
+import { constants } from 'node:os';
 import { Command, Option } from 'commander';
 import { ConfigError, SETTINGS, resolveConfig } from './config/settings';
 import { AccountError, DomainError, StoreOpenError, StoreUnavailableError, type Store } from './store/store';
 import { openStore } from './store/open-store';
 import { isDomain } from './mail/email-address';
 import { CopyStoreError } from './store/copy/copy-store-error';
+import type { Logger } from './log';
 
 const DATA_DIR = SETTINGS.find((setting) => setting.key === 'dataDir')!;
 const DATABASE_URL = SETTINGS.find((setting) => setting.key === 'databaseUrl')!;
@@ -64,9 +66,11 @@ const serveOptions = SETTINGS.map((setting) => {
 });
 serve.action(async (options: Record<string, string | undefined>) => {
 	const flags = Object.fromEntries(serveOptions.map(({ key, attribute }) => [key, options[attribute]]));
+	const config = resolveConfig(flags);
 	// Loaded here, not at the top: the admin commands need only the store, and start in a third of the time without it.
-	const { startMailroom } = await import('./app.js');
-	const mailroom = await startMailroom(resolveConfig(flags));
+	const [{ startMailroom }, { createLogger }] = await Promise.all([import('./app.js'), import('./log.js')]);
+	const log = createLogger(config.logLevel);
+	const mailroom = await startMailroom(config, log);
 	if (mailroom.bootstrap) {
 		// One write, so no log line of the running server can land in the middle of it.
 		console.log(
@@ -77,18 +81,37 @@ serve.action(async (options: Record<string, string | undefined>) => {
 			].join('\n'),
 		);
 	}
-	const stop = () => {
-		mailroom.close().then(
-			() => process.exit(0),
-			(err: Error) => {
-				console.error(`mailroom: shutdown failed: ${err.message}`);
-				process.exit(1);
-			},
-		);
-	};
-	process.once('SIGTERM', stop);
-	process.once('SIGINT', stop);
+	stopOnSignals(() => mailroom.close(), log);
 });
+
+/**
+ * Stops the server on SIGTERM or SIGINT, and exits 0 once it has stopped. A second signal does not cut the stop short: npm
+ * start passes a Ctrl-C on to the server, which so gets SIGINT twice. A third forces the exit, with the code a shell gives a
+ * process that signal ended (128 + its number: 130 for SIGINT, 143 for SIGTERM).
+ */
+function stopOnSignals(close: () => Promise<void>, log: Logger): void {
+	let received = 0;
+	const onSignal = (signal: NodeJS.Signals) => {
+		received += 1;
+		if (received === 1) {
+			log.info({ signal }, 'Mailroom is stopping');
+			close().then(
+				() => process.exit(0),
+				(err: Error) => {
+					console.error(`mailroom: shutdown failed: ${err.message}`);
+					process.exit(1);
+				},
+			);
+		} else if (received === 2) {
+			log.warn({ signal }, 'Shutdown is under way (SMTP transactions in progress finish first); a further signal forces the exit');
+		} else {
+			log.error({ signal }, 'Forced exit: the shutdown was cut short (the database is recovered at the next start)');
+			process.exit(128 + constants.signals[signal]);
+		}
+	};
+	process.on('SIGTERM', onSignal);
+	process.on('SIGINT', onSignal);
+}
 
 const accounts = program.command('accounts').description('manage accounts');
 withStoreOptions(accounts.command('create <name>'))

@@ -127,6 +127,18 @@ export function parseSize(value: string): number {
 	return bytes;
 }
 
+/** Bytes as a size is given (units of 1024): "25 MB", "3.1 MB", "512 KB", "0 B". */
+export function describeSize(bytes: number): string {
+	const [unit, scale] = (
+		[
+			['GB', 1024 ** 3],
+			['MB', 1024 ** 2],
+			['KB', 1024],
+		] as const
+	).find(([, of]) => bytes >= of) ?? ['B', 1];
+	return `${Number((bytes / scale).toFixed(1))} ${unit}`;
+}
+
 function oneOf<T extends string>(name: string, values: readonly T[]) {
 	return (value: string) => {
 		if (!values.includes(value as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);

@@ -1,10 +1,13 @@
 import { STORE_CHECK_TIMEOUT_MS, type Phase, type Readiness as ReadinessReport } from '../schemas/health';
+import { SharedCheck } from './shared-check';
 
 export interface ReadinessOptions {
 	/** Resolves when the store answers a query (Store.ping). */
 	ping: () => Promise<void>;
 	/** Whether each listener accepts connections now. */
 	listening: { smtp: () => boolean; http: () => boolean };
+	/** What keeps this node from storing mail for lack of disk space (DiskSpace). */
+	disk: { problems: () => Promise<string[]> };
 }
 
 /** How long a store check that settled serves the checks after it. */
@@ -19,10 +22,18 @@ type StoreCheck = { problem?: string };
  */
 export class Readiness {
 	private phase: Phase = 'starting';
-	private inFlight?: Promise<StoreCheck>;
-	private settled?: { at: number; check: StoreCheck };
+	private readonly store: SharedCheck<StoreCheck>;
 
-	constructor(private readonly options: ReadinessOptions) {}
+	constructor(private readonly options: ReadinessOptions) {
+		this.store = new SharedCheck(
+			() =>
+				options.ping().then(
+					(): StoreCheck => ({}),
+					(err: Error) => ({ problem: `the store did not answer: ${err.message}` }),
+				),
+			REUSE_MS,
+		);
+	}
 
 	/** Everything is up: the node may get traffic. */
 	running(): void {
@@ -43,31 +54,25 @@ export class Readiness {
 		if (smtp === 'closed') problems.push('the SMTP listener is closed');
 		if (http === 'closed') problems.push('the HTTP listener is closed');
 		// While starting or stopping the answer is no anyway, and the store may be opening or closing.
-		const store = this.phase === 'running' ? await this.checkStore() : undefined;
+		const running = this.phase === 'running';
+		const [store, disk] = running ? await Promise.all([this.checkStore(), this.options.disk.problems()]) : [undefined, undefined];
 		if (store?.problem) problems.push(store.problem);
+		if (disk) problems.push(...disk);
 		return {
 			ready: problems.length === 0,
 			phase: this.phase,
-			checks: { store: store ? (store.problem ? 'unavailable' : 'ok') : 'unchecked', smtp, http },
+			checks: {
+				store: store ? (store.problem ? 'unavailable' : 'ok') : 'unchecked',
+				disk: disk ? (disk.length ? 'full' : 'ok') : 'unchecked',
+				smtp,
+				http,
+			},
 			problems,
 		};
 	}
 
 	/** The store's answer: the last one if it is recent, else a query shared with any asked meanwhile, waited for at most the timeout. */
 	private async checkStore(): Promise<StoreCheck> {
-		if (this.settled && Date.now() - this.settled.at < REUSE_MS) return this.settled.check;
-		if (!this.inFlight) {
-			const query = this.options.ping().then(
-				(): StoreCheck => ({}),
-				(err: Error) => ({ problem: `the store did not answer: ${err.message}` }),
-			);
-			this.inFlight = query;
-			void query.then((check) => {
-				this.inFlight = undefined;
-				this.settled = { at: Date.now(), check };
-			});
-		}
-		const query = this.inFlight;
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<StoreCheck>((resolve) => {
 			timer = setTimeout(
@@ -76,7 +81,7 @@ export class Readiness {
 			);
 		});
 		try {
-			return await Promise.race([query, timeout]);
+			return await Promise.race([this.store.answer(), timeout]);
 		} finally {
 			clearTimeout(timer);
 		}

@@ -12,8 +12,11 @@ export interface IngestThreadData {
 
 export type IngestRequest = { id: number; mail: IncomingMail } | 'close';
 
-/** `unavailable`: the store could not be reached (a StoreUnavailableError, whose class a thread's message does not carry). */
-export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string; unavailable: boolean };
+/**
+ * `unavailable`: the store could not be reached (a StoreUnavailableError, whose class a thread's message does not carry);
+ * `code`: the error's code, if it has one (SQLITE_FULL, ENOSPC: readiness looks for a full disk in it).
+ */
+export type IngestReply = { id: number; stored: StoredMail } | { id: number; error: string; unavailable: boolean; code?: string };
 
 /** What the thread sends the main thread: replies that became ready together, and the figures of the commits behind them. */
 export interface IngestThreadMessage {
@@ -62,6 +65,12 @@ port.on('message', (request: IngestRequest) => {
 		.then((opened) => opened.store(mail))
 		.then(
 			(stored) => reply({ id, stored }),
-			(err: Error) => reply({ id, error: err.message, unavailable: err instanceof StoreUnavailableError }),
+			(err: Error & { code?: unknown }) =>
+				reply({
+					id,
+					error: err.message,
+					unavailable: err instanceof StoreUnavailableError,
+					code: typeof err.code === 'string' ? err.code : undefined,
+				}),
 		);
 });

@@ -5,13 +5,19 @@ import type { IncomingMail } from '../mail/incoming-mail';
 import type { MessageRecord } from '../schemas/message';
 import type { Logger } from '../log';
 import { StoreUnavailableError, type CommitFigures } from '../store/store';
-import type { IngestRequest, IngestThreadData, IngestThreadMessage } from './ingest-thread';
+import type { IngestReply, IngestRequest, IngestThreadData, IngestThreadMessage } from './ingest-thread';
 import type { RecordedEffects, StoredMail } from './message-writer';
 
 /** A thread that ends sooner than this after its start is restarted only after this long, so a failing start does not spin. */
 const QUICK_RESTART_MS = 1000;
 /** The ingest thread's young generation (two 8 MB semi-spaces and room for large new objects): see startThread. */
 const INGEST_YOUNG_GENERATION_MB = 24;
+
+/** The error the ingest thread answered with, as the main thread's callers tell it: its class and code kept. */
+function failureOf(answer: Extract<IngestReply, { error: string }>): Error {
+	const err = answer.unavailable ? new StoreUnavailableError(answer.error) : new Error(answer.error);
+	return answer.code === undefined ? err : Object.assign(err, { code: answer.code });
+}
 
 interface Waiting {
 	resolve: (stored: StoredMail) => void;
@@ -105,7 +111,7 @@ export class Ingest extends EventEmitter<IngestEvents> {
 			for (const answer of replies) {
 				const waiting = this.waiting.get(answer.id)!;
 				this.waiting.delete(answer.id);
-				if ('error' in answer) waiting.reject(answer.unavailable ? new StoreUnavailableError(answer.error) : new Error(answer.error));
+				if ('error' in answer) waiting.reject(failureOf(answer));
 				else waiting.resolve(answer.stored);
 			}
 		});

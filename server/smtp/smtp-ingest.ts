@@ -12,6 +12,7 @@ import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import type { Logger } from '../log';
 import type { SmtpMetrics, SmtpRefusalReason } from '../metrics/smtp-metrics';
 import { StoreUnavailableError, type Account } from '../store/store';
+import { isOutOfSpace } from '../store/out-of-space';
 import { ConnectionsPerIp, plainIp } from './client-address';
 import { smtpError } from './smtp-error';
 import { SmtpAuth, sessionUser } from './smtp-auth';
@@ -53,6 +54,8 @@ export interface SmtpIngestOptions {
 	/** Maps the address a message was sent to onto the inbox that holds it. */
 	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	ingest: Ingest;
+	/** Told of every message that could not be stored, with why (readiness looks for a disk that is full). */
+	storeFailed?: (err: Error) => void;
 	/** Where messages of at least its threshold are written while they are received and stored. */
 	spool: Spool;
 	log: Logger;
@@ -199,9 +202,11 @@ export class SmtpIngest {
 			this.options.log.warn({ ip }, 'SMTP client disconnected in the middle of DATA');
 			return err;
 		}
+		this.options.storeFailed?.(err);
 		// The database away (PostgreSQL): expected, and temporary for the sender, as for the API's 503.
 		const unavailable = err instanceof StoreUnavailableError;
 		if (unavailable) this.options.log.warn({ err: err.message }, 'the store is unavailable');
+		else if (isOutOfSpace(err)) this.options.log.warn({ err: err.message, ip }, 'a message could not be stored for lack of disk space');
 		else
 			this.options.log.error(
 				{ err, ip },

@@ -138,7 +138,10 @@ describe('a start that fails part-way (its HTTP port taken)', () => {
 				httpHost: '127.0.0.1',
 				httpPort: (taken.address() as AddressInfo).port,
 			});
-			await expect(start).rejects.toThrow(/EADDRINUSE/);
+			await expect(start).rejects.toMatchObject({
+				code: 'EADDRINUSE',
+				message: `The HTTP port ${(taken.address() as AddressInfo).port} on 127.0.0.1 is already in use (--http-port / MAILROOM_HTTP_PORT): stop what holds it or choose another port`,
+			});
 			expect(await accepts('127.0.0.1', smtpPort)).toBe(false);
 			await waitFor(() => threadCount() <= threads, `the threads to end (${threadCount()} now, ${threads} before)`);
 			// The store was closed: a second start on the same folder and SMTP port opens it and serves.

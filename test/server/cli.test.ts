@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import {
 import { enc, expectError, sendMail } from '../helpers/messages';
 import { accepts, freePort, untilRefused } from '../helpers/ports';
 import { mimeMessage } from '../helpers/raw-messages';
+import type { RawSmtp } from '../helpers/raw-smtp';
 import { startTestRelay, type TestRelay } from '../helpers/smtp-relay';
 import { selfSignedCertificate } from '../helpers/tls';
 import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
@@ -53,9 +54,12 @@ async function takenPort(): Promise<{ port: number; release: () => Promise<void>
 	};
 }
 
-/** `mailroom serve` on `dataDir` with its SMTP port where something listens already: it cannot start. */
-const serveOnTakenPort = (dataDir: string, taken: { port: number }) =>
-	runCli(['serve', ...asFlags({ 'data-dir': dataDir, 'smtp-port': String(taken.port), 'http-port': '0', 'parse-workers': '1' })]);
+/** `mailroom serve` on `dataDir` with one of its ports (by default the SMTP port) where something listens already: it cannot start. */
+const serveOnTakenPort = (dataDir: string, taken: { port: number }, portFlag = 'smtp-port') =>
+	runCli([
+		'serve',
+		...asFlags({ 'data-dir': dataDir, 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1', [portFlag]: String(taken.port) }),
+	]);
 
 /** Opens the database the way an operator would after a stop, and checks it. */
 function inspectDatabase(dataDir: string): { integrity: string; messages: { subject: string }[] } {
@@ -255,13 +259,26 @@ describe('mailroom CLI', () => {
 			expect(size.stderr).toMatch(/^mailroom: MAILROOM_MAX_MESSAGE_SIZE: size must look like 25MB, 512KB or 1048576, got "lots"/);
 		});
 
-		it('says so clearly when a port is taken', async () => {
+		it('names the port in use, its listener and its setting: the SMTP port given as a flag, the metrics port as a variable', async () => {
 			const taken = await takenPort();
 			try {
-				const result = await serveOnTakenPort(newDataDir(), taken);
-				expect(result.code).not.toBe(0);
-				expect(result.stderr).toMatch(/EADDRINUSE/);
-				expect(result.stderr).not.toMatch(/\n\s+at /);
+				const smtp = await serveOnTakenPort(newDataDir(), taken);
+				expect(smtp.code).toBe(2);
+				expect(smtp.stderr).toBe(
+					`mailroom: The SMTP port ${taken.port} on 127.0.0.1 is already in use (--smtp-port / MAILROOM_SMTP_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
+				const metrics = await runCli(
+					['serve', ...asFlags({ 'data-dir': newDataDir(), 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1' })],
+					{
+						MAILROOM_METRICS_PORT: String(taken.port),
+					},
+				);
+				expect(metrics.code).toBe(2);
+				expect(metrics.stderr).toBe(
+					`mailroom: The metrics port ${taken.port} on 127.0.0.1 is already in use (--metrics-port / MAILROOM_METRICS_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
 			} finally {
 				await taken.release();
 			}
@@ -328,12 +345,16 @@ describe('mailroom CLI', () => {
 			}
 		});
 
-		it('keeps the admin key for the next start when the first start fails (a port in use): nothing is created before the server listens', async () => {
+		it('keeps the admin key for the next start when the first start fails (its HTTP port in use): nothing is created before the server listens', async () => {
 			const dataDir = newDataDir();
 			const taken = await takenPort();
 			try {
-				const failed = await serveOnTakenPort(dataDir, taken);
-				expect(failed.code).not.toBe(0);
+				const failed = await serveOnTakenPort(dataDir, taken, 'http-port');
+				expect(failed.code).toBe(2);
+				expect(failed.stderr).toBe(
+					`mailroom: The HTTP port ${taken.port} on 127.0.0.1 is already in use (--http-port / MAILROOM_HTTP_PORT): ` +
+						'stop what holds it or choose another port\n',
+				);
 				expect(failed.stdout).not.toMatch(KEY);
 			} finally {
 				await taken.release();
@@ -377,29 +398,56 @@ describe('mailroom CLI', () => {
 			expect(inspectDatabase(dataDir)).toEqual({ integrity: 'ok', messages: [{ subject: `before ${signal}` }] });
 		});
 
-		it('lets an SMTP transaction in flight at SIGTERM finish with 250 and stores its message', async () => {
+		it('lets an SMTP transaction in flight at SIGTERM finish with 250 and stores its message, a second signal meanwhile notwithstanding', async () => {
 			const dataDir = newDataDir();
 			const served = await serve(dataDir);
-			const { client, greeting } = await served.smtp();
-			expect(greeting).toMatch(/^220 /);
-			expect(await client.command('EHLO client.test')).toMatch(/^250 /m);
-			expect(await client.command('MAIL FROM:<late@sender.test>')).toMatch(/^250 /);
-			expect(await client.command('RCPT TO:<inflight@example.test>')).toMatch(/^250 /);
-			expect(await client.command('DATA')).toMatch(/^354 /);
-			client.write('From: late@sender.test\r\nTo: inflight@example.test\r\nSubject: in flight\r\n\r\nfirst half of the body\r\n');
+			const client = await inFlight(served);
 
 			served.child.kill('SIGTERM');
 			await untilRefused(served.where.smtpPort); // shutdown has begun: no new connections
+			// npm start passes a Ctrl-C on to the server, which so gets a second signal while it stops.
+			served.child.kill('SIGINT');
+			await waitFor(() => served.output.includes('Shutdown is under way'), 'the server to say it goes on stopping');
 
 			client.write('second half of the body\r\n.\r\n');
 			expect(await client.reply()).toMatch(/^250 .*stored/i);
 			// Whatever the server says after that, until it closes the connection, is a 421.
 			expect((await client.untilClosed()).every((line) => /^421 /.test(line))).toBe(true);
 			expect(await served.exited).toEqual({ code: 0, signal: null });
+			expect(served.output).toContain('Mailroom stopped');
+			// A clean close checkpoints the write-ahead log into the database and removes it with its index.
+			expect(readdirSync(dataDir).sort()).toEqual(['mailroom.sqlite', 'spool']);
 			expect(inspectDatabase(dataDir)).toEqual({ integrity: 'ok', messages: [{ subject: 'in flight' }] });
+		});
+
+		it('exits at a third signal while it stops, saying so, with 128 + the signal number', async () => {
+			const served = await serve(newDataDir());
+			const client = await inFlight(served); // holds the stop up, so each signal finds it still stopping
+
+			served.child.kill('SIGINT');
+			await untilRefused(served.where.smtpPort);
+			served.child.kill('SIGINT');
+			await waitFor(() => served.output.includes('Shutdown is under way'), 'the server to say it goes on stopping');
+			served.child.kill('SIGINT');
+			expect(await served.exited).toEqual({ code: 130, signal: null });
+			expect(served.output).toContain('Forced exit: the shutdown was cut short');
+			expect(served.output).not.toContain('Mailroom stopped');
+			client.close();
 		});
 	});
 });
+
+/** An SMTP transaction into `served` left in the middle of its DATA: the server's stop waits for it. */
+async function inFlight(served: ServeProcess): Promise<RawSmtp> {
+	const { client, greeting } = await served.smtp();
+	expect(greeting).toMatch(/^220 /);
+	expect(await client.command('EHLO client.test')).toMatch(/^250 /m);
+	expect(await client.command('MAIL FROM:<late@sender.test>')).toMatch(/^250 /);
+	expect(await client.command('RCPT TO:<inflight@example.test>')).toMatch(/^250 /);
+	expect(await client.command('DATA')).toMatch(/^354 /);
+	client.write('From: late@sender.test\r\nTo: inflight@example.test\r\nSubject: in flight\r\n\r\nfirst half of the body\r\n');
+	return client;
+}
 
 /** A data folder whose server has run once (its admin key is returned), ready to be changed before the next start. */
 async function usedDataDir(use: (server: ServeProcess, key: string) => Promise<void>): Promise<{ dataDir: string; key: string }> {

@@ -31,10 +31,12 @@ export function healthRoutes(app: HttpApp, { readiness }: HttpDeps): void {
 		{
 			config: unlimited,
 			schema: {
-				summary: 'Readiness: 200 when this node should get traffic, 503 (saying why) while starting, stopping or without its store',
+				summary:
+					'Readiness: 200 when this node should get traffic, 503 (saying why) while starting, stopping, without its store or its disk full',
 				description:
 					'Needs no key. Ready: the server has started and is not shutting down, the store answered a query (within 2 s; asked at ' +
-					'most about once a second) and both the SMTP and HTTP listeners are up. Point load balancers here.',
+					'most about once a second), the disk it writes mail to has room for a message of the largest size (and no message ' +
+					'failed for lack of space in the last seconds), and both the SMTP and HTTP listeners are up. Point load balancers here.',
 				security: [],
 				response: { 200: refTo(ReadinessSchema), 503: refTo(ReadinessSchema) },
 			},
