@@ -162,7 +162,7 @@ export function addressRoutes(app: HttpApp, { addresses, deletion, webhooks }: H
 				description: 'Addresses you already hold are returned unchanged. 403 if any belongs to another account.',
 				body: Type.Object(
 					{ addresses: Type.Array(Type.String({ maxLength: 254 }), { minItems: 1, maxItems: MAX_BULK_ADDRESSES }) },
-					{ examples: [{ addresses: ['signup-test-1@example.com', 'signup-test-2@example.com'] }] },
+					{ additionalProperties: false, examples: [{ addresses: ['signup-test-1@example.com', 'signup-test-2@example.com'] }] },
 				),
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},

@@ -105,7 +105,7 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 							...expects('an address of the domain, or null or "" to remove the catch-all address'),
 						}),
 					},
-					{ examples: [{ catchAll: 'inbox@mail.example.com' }] },
+					{ additionalProperties: false, examples: [{ catchAll: 'inbox@mail.example.com' }] },
 				),
 				response: domainResponse,
 			},

@@ -176,6 +176,20 @@ describe('Addresses API', () => {
 			}
 		});
 
+		it('refuses a field the body does not take (a typo), naming it, and changes nothing', async () => {
+			await server.api(path('typo@example.test'), { method: 'POST', key: ann.key, body: { info: 'kept' } });
+			for (const route of [path('typo@example.test'), forwardingPath('typo@example.test')]) {
+				const typo = await server.api(route, {
+					method: 'PUT',
+					key: ann.key,
+					body: { webhok: 'https://example.org/hook', info: 'changed' },
+				});
+				expectError(typo, 400, /webhok/);
+			}
+			const record = await server.api<ForwardingRecord>(path('typo@example.test'), { key: ann.key });
+			expect(record.body).toMatchObject({ webhook: null, info: 'kept' });
+		});
+
 		it('refuses other accounts (403), callers without a key (401) and unreserved addresses (404)', async () => {
 			await server.api(path('guarded@example.test'), { method: 'POST', key: ann.key });
 			for (const route of [path('guarded@example.test'), forwardingPath('guarded@example.test')]) {
