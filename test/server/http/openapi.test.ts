@@ -103,6 +103,11 @@ describe('OpenAPI document', () => {
 		expect(Object.keys(doc.body.components.schemas)).toEqual(
 			expect.arrayContaining(['Error', 'Message', 'Forwarding', 'WebhookSubscription']),
 		);
+		// An error names the field at fault where there is one: optional.
+		expect(doc.body.components.schemas.Error).toMatchObject({
+			required: ['error', 'message'],
+			properties: { error: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+		});
 	});
 
 	it('documents every route with a summary, its parameters and a schema for every response', async () => {
