@@ -12,6 +12,7 @@ import {
 	type Sent,
 } from '../api.js';
 import { busy, formatBytes, h, pageHeading, StatusLine } from '../dom.js';
+import { clearFormErrors, showFormError } from '../field-errors.js';
 import { base64Of, blobBase64 } from '../base64.js';
 
 /** An attachment as POST /api/outgoing-messages takes it. */
@@ -120,6 +121,7 @@ export function composePage(root: HTMLElement, [mode, address, id]: string[]): v
 					...(draft.inReplyTo ? { inReplyTo: draft.inReplyTo } : {}),
 					attachments: [...draft.attachments, ...attached],
 				});
+				clearFormErrors(form);
 				showCredits(sent.creditsRemaining);
 				status.ok(
 					`Sent to ${sent.recipients.length === 1 ? '1 recipient' : `${sent.recipients.length} recipients`}; see Sent for its delivery.`,
@@ -128,7 +130,7 @@ export function composePage(root: HTMLElement, [mode, address, id]: string[]): v
 				draft = { ...EMPTY, from: from.value };
 				carried.replaceChildren();
 			} catch (error) {
-				status.error(error);
+				showFormError(form, status, error);
 			}
 		});
 	});
