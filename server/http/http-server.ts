@@ -10,7 +10,7 @@ import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
 import { registerBodyParsers } from './request-bodies';
 import { refuseNulCharacters } from './nul-characters';
-import { validationMessage } from './validation-messages';
+import { validationProblem } from './validation-messages';
 import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
 import { AccountError, DomainError, StoreUnavailableError } from '../store/store';
@@ -52,8 +52,11 @@ export async function buildHttpServer(deps: HttpDeps) {
 			},
 		},
 		schemaController: { compilersFactory: lazyCompilers() },
-		// Every validation error as one sentence naming the field and what it takes.
-		schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
+		// Every validation error as one sentence naming the field and what it takes, and the field for a form to mark.
+		schemaErrorFormatter: (errors, context) => {
+			const { message, field } = validationProblem(errors, context);
+			return new HttpError(400, message, field);
+		},
 		// An address may be 254 characters, and some clients percent-encode most of them (3 bytes each).
 		routerOptions: { maxParamLength: 1024 },
 		// Malformed percent-encoding and over-long parameters: the same error shape as every other error.
@@ -67,7 +70,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	refuseNulCharacters(app);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {
-		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
+		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.field));
 		// Before the response has begun (once it has, the connection is cut short of its Content-Length): as if it had gone a moment sooner.
 		if (err instanceof DeletedWhileReadError) return reply.code(404).send(errorBody(404, err.message));
 		if (err.validation) return reply.code(400).send(errorBody(400, err.message));

@@ -77,9 +77,9 @@ function exampleMessage(code: number, path: string): string {
 	const has = (param: string) => path.includes(`{${param}}`);
 	switch (code) {
 		case 400:
-			if (has('email')) return 'params/email "alice@" is not a valid email address';
-			if (has('domain')) return 'params/domain "example..com" is not a valid domain name';
-			if (path === '/api/outgoing-messages') return 'body/to must name at least one recipient';
+			if (has('email')) return '"alice@" is not an email address';
+			if (has('domain')) return '"example..com" is not a domain name';
+			if (path === '/api/outgoing-messages') return 'to must name at least one recipient';
 			return 'The Service-Key and Mailsac-Key headers hold different keys: send one key';
 		case 401:
 			return 'This operation needs an API key in the Service-Key (or Mailsac-Key) header';
@@ -101,7 +101,7 @@ function exampleMessage(code: number, path: string): string {
 			if (has('attemptId')) return 'No webhook attempt VP7ZCk8GW-QsH2ci';
 			if (has('deliveryId')) return 'No webhook delivery VP7ZCk8GbBFSFz9o';
 			if (path === '/api/outgoing-messages')
-				return 'body/inReplyTo: no message VP7ZCk8ELgF-xcBQ in your inboxes (a reply answers mail of your private addresses and domains, by its _id)';
+				return 'No message VP7ZCk8ELgF-xcBQ in your inboxes for inReplyTo (a reply answers mail of your private addresses and domains, by its _id)';
 			return 'Not found';
 		case 408:
 			return 'No message subject "Your verification code" arrived at alice@example.com within 30 s';

@@ -5,14 +5,14 @@ import { badRequest } from './errors';
 /** The :email path parameter (already URL-decoded by the router), validated and lower-cased. */
 export function emailParam(value: string): EmailAddress {
 	const email = parseEmailAddress(value);
-	if (!email) throw badRequest(`params/email "${value}" is not a valid email address`);
+	if (!email) throw badRequest(`"${value}" is not an email address`);
 	return email;
 }
 
 /** The :domain path parameter, validated and lower-cased. */
 export function domainParam(value: string): string {
 	const domain = value.trim().toLowerCase();
-	if (!isDomain(domain)) throw badRequest(`params/domain "${value}" is not a valid domain name`);
+	if (!isDomain(domain)) throw badRequest(`"${value}" is not a domain name`);
 	return domain;
 }
 

@@ -14,6 +14,6 @@ export async function assertDeliverable(
 	for (const [field, url] of Object.entries(urls)) {
 		if (!url) continue;
 		const refusal = await policy.refusal(url, owner);
-		if (refusal) throw badRequest(`body/${field} would never be delivered to: ${refusal}`);
+		if (refusal) throw badRequest(`${field} would never be delivered: ${refusal}`, field);
 	}
 }

@@ -18,12 +18,12 @@ export interface Recipient extends NamedAddress {
 export function parseAddressField(field: string, value: string | string[]): NamedAddress[] {
 	const items = Array.isArray(value) ? value : [value];
 	if (items.some((item) => /[\r\n]/.test(item)))
-		throw new SendError(400, `body/${field} contains a line break (CR or LF); an address never does`);
+		throw new SendError(400, `${field} contains a line break (CR or LF); an address never does`, field);
 	return items
 		.flatMap((item) => addressparser(item, { flatten: true }))
 		.map((entry) => {
 			const email = parseEmailAddress(entry.address);
-			if (!email) throw new SendError(400, `body/${field} "${entry.address || entry.name}" is not a valid email address`);
+			if (!email) throw new SendError(400, `${field} "${entry.address || entry.name}" is not an email address`, field);
 			return { ...email, name: entry.name };
 		});
 }

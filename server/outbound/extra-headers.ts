@@ -32,16 +32,19 @@ export function checkExtraHeaders(headers: Record<string, string> = {}): Record<
 		if (!FIELD_NAME.test(name) || name.length > MAX_HEADER_NAME) {
 			throw new SendError(
 				400,
-				`body/headers: ${JSON.stringify(name)} is not a header name (RFC 5322: 1 to ${MAX_HEADER_NAME} printable ASCII characters, no space, colon or line break)`,
+				`headers has ${JSON.stringify(name)}, which is not a header name (RFC 5322: 1 to ${MAX_HEADER_NAME} printable ASCII characters, no space, colon or line break)`,
+				'headers',
 			);
 		}
 		if (SET_BY_MAILROOM.has(name.toLowerCase())) {
 			throw new SendError(
 				400,
-				`body/headers: Mailroom sets ${name} itself; use the body's fields (from, to, cc, bcc, replyTo, subject, inReplyTo, attachments) instead`,
+				`headers may not set ${name}: Mailroom sets it itself; use the fields from, to, cc, bcc, replyTo, subject, inReplyTo and attachments instead`,
+				`headers.${name}`,
 			);
 		}
-		if (/[\r\n]/.test(value)) throw new SendError(400, `body/headers/${name} contains a line break (CR or LF); a header value may not`);
+		if (/[\r\n]/.test(value))
+			throw new SendError(400, `headers.${name} contains a line break (CR or LF); a header value may not`, `headers.${name}`);
 	}
 	return headers;
 }

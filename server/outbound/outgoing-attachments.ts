@@ -11,7 +11,8 @@ export function decodeAttachments(attachments: OutgoingAttachment[] = []): Mail.
 		if (attachment.content.length % 4 !== 0 || !BASE64.test(attachment.content)) {
 			throw new SendError(
 				400,
-				`body/attachments/${i}/content is not base64 (RFC 4648: A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters, no line breaks)`,
+				`attachments[${i}].content is not base64 (RFC 4648: A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters, no line breaks)`,
+				`attachments[${i}].content`,
 			);
 		}
 		return {

@@ -52,7 +52,7 @@ export async function threadOf(id: string, accountId: string, messages: MessageS
 	if (!content || !record) {
 		throw new SendError(
 			404,
-			`body/inReplyTo: no message ${id} in your inboxes (a reply answers mail of your private addresses and domains, by its _id)`,
+			`No message ${id} in your inboxes for inReplyTo (a reply answers mail of your private addresses and domains, by its _id)`,
 		);
 	}
 	// Stored header names are lower-cased; the first of each name counts.
@@ -61,7 +61,7 @@ export async function threadOf(id: string, accountId: string, messages: MessageS
 	const messageId = messageIds(content.messageId)[0];
 	const replyTo = headers.get('reply-to');
 	if (replyTo !== undefined && replyTo.length > MAX_REPLY_TO) {
-		throw new SendError(400, `body/inReplyTo: the Reply-To of message ${id} is too long to read; give body/to`);
+		throw new SendError(400, `The Reply-To of message ${id} (inReplyTo) is too long to read: give the recipients in to`, 'to');
 	}
 	const fromReplyTo = replyTo === undefined ? [] : validAddresses(await replyToAddresses(replyTo));
 	return {

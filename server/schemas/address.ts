@@ -64,6 +64,7 @@ export const ForwardingUpdateSchema = Type.Object(
 	},
 	{
 		$id: 'ForwardingUpdate',
+		additionalProperties: false,
 		description: 'Forwarding settings of a private address. Every field is optional; fields left out keep their value.',
 		examples: [{ webhook: 'https://hooks.example.com/mailroom/alice', info: 'signup tests' }],
 	},

@@ -9,7 +9,7 @@ export function refTo<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
 }
 
 /**
- * A schema's own words for what it takes, used in the 400 answer when a value fails it ("body/webhook must be <words>"):
+ * A schema's own words for what it takes, used in the 400 answer when a value fails it ("webhook must be <words>"):
  * for unions, which Ajv would report branch by branch, and patterns, which mean nothing to a reader. An OpenAPI
  * extension field, so the document stays valid; the validator knows it as a keyword that checks nothing.
  */

@@ -60,6 +60,29 @@ function classify(ip: string): { range: string; ipv4?: string } {
 	return { range: range === 'rfc6052' ? 'localUseNat64' : range, ipv4: ipv4?.toString() };
 }
 
+/** The policy's ranges in words, as a refusal names them ("169.254.169.254 is a link-local address"). */
+const RANGE_WORDS: Record<string, string> = {
+	unspecified: 'the unspecified address (no one host)',
+	linkLocal: 'a link-local address',
+	multicast: 'a multicast address',
+	broadcast: 'the broadcast address',
+	metadata: 'a cloud metadata address',
+	loopback: 'a loopback address (this machine)',
+	private: 'a private network address',
+	uniqueLocal: 'a unique local address (a private IPv6 network)',
+	carrierGradeNat: "a carrier-grade NAT address (a provider's shared network)",
+	deprecatedSiteLocal: 'a site-local address (a private IPv6 network)',
+	reserved: 'a reserved address (for documentation, benchmarks or future use)',
+	localUseNat64: 'a local-use NAT64 address (a private IPv6 network)',
+};
+
+/** A range in words: its own, or its name spelt out ("someRange": "a some range address") for one added to ipaddr.js later. */
+function rangeWords(range: string): string {
+	if (RANGE_WORDS[range]) return RANGE_WORDS[range];
+	const words = range.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+	return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
+}
+
 const PRIVATE_REFUSALS: Record<Exclude<PrivateTargets, 'allowed'>, string> = {
 	'admins-only': 'only the webhooks of admin accounts may go to private addresses, unless --webhook-allow-hosts lists the host',
 	disabled: '--webhook-allow-private is false and --webhook-allow-hosts does not list the host',
@@ -69,8 +92,8 @@ const PRIVATE_REFUSALS: Record<Exclude<PrivateTargets, 'allowed'>, string> = {
 export function refusalReason(ip: string, privateTargets: PrivateTargets): string | null {
 	if (!ipaddr.isValid(ip)) return `${ip} is not an IP address`;
 	const { range, ipv4 } = classify(ip);
-	const what = `${ip}${ipv4 ? ` (the IPv4 address ${ipv4})` : ''} is ${/^[aeiou]/i.test(range) ? 'an' : 'a'} ${range} address`;
-	if (ALWAYS_REFUSED.has(range)) return `${what}; webhooks never go there`;
+	const what = `${ip}${ipv4 ? ` (the IPv4 address ${ipv4})` : ''} is ${rangeWords(range)}`;
+	if (ALWAYS_REFUSED.has(range)) return `${what}, which webhooks may not reach`;
 	if (privateTargets !== 'allowed' && PRIVATE.has(range)) return `${what}: ${PRIVATE_REFUSALS[privateTargets]}`;
 	return null;
 }

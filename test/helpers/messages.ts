@@ -20,11 +20,19 @@ export function omit<T extends object, K extends keyof T>(object: T, ...keys: K[
 	return copy as Omit<T, K>;
 }
 
-/** Every error the API gives has exactly this shape. */
-export function expectError(response: ApiResponse, status: number, message: RegExp = /./): void {
+/**
+ * Every error the API gives has exactly this shape: `{ error, message }`, and `field` when a 400 is about one field of the
+ * body or the query (`field` given: it names that one).
+ */
+export function expectError(response: ApiResponse, status: number, message: RegExp = /./, field?: string): void {
+	const body = response.body as { field?: unknown } | undefined;
 	expect({ status: response.status, body: response.body }).toEqual({
 		status,
-		body: { error: expect.any(String), message: expect.stringMatching(message) },
+		body: {
+			error: expect.any(String),
+			message: expect.stringMatching(message),
+			...(field !== undefined || body?.field !== undefined ? { field: field ?? expect.any(String) } : {}),
+		},
 	});
 }
 

@@ -58,13 +58,15 @@ export function rawRequest(
 	});
 }
 
-/** Why an answer is unacceptable, or undefined when it is a clean 4xx error: the `{ error, message }` JSON body, no stack trace. */
+/** Why an answer is unacceptable, or undefined when it is a clean 4xx error: the `{ error, message }` JSON body (`field` too on some 400s), no stack trace. */
 export function fault(answer: RawAnswer): string | undefined {
 	if (answer.status < 400 || answer.status > 499) return `status ${answer.status}`;
 	if (!answer.contentType.startsWith('application/json')) return `content type ${answer.contentType}`;
 	const body = JSON.parse(answer.text) as Record<string, unknown>;
-	if (Object.keys(body).sort().join() !== 'error,message' || typeof body.error !== 'string' || typeof body.message !== 'string')
-		return `body ${answer.text}`;
+	// `field`: a 400 about one body field or query parameter names it.
+	const keys = Object.keys(body).sort().join();
+	if (keys !== 'error,message' && !(keys === 'error,field,message' && typeof body.field === 'string')) return `body ${answer.text}`;
+	if (typeof body.error !== 'string' || typeof body.message !== 'string') return `body ${answer.text}`;
 	if (/\n\s+at |node_modules|\/dist\/|\.js:\d+/.test(answer.text)) return `stack trace ${answer.text}`;
 	return undefined;
 }

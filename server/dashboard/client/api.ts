@@ -25,18 +25,21 @@ export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		message: string,
+		/** The request field the server's 400 is about (`webhook`, `attachments[0].content`), when it names one. */
+		readonly field?: string,
 	) {
 		super(message);
 	}
 }
 
-/** The server's `{ error, message }` body as one sentence. */
-async function errorMessage(response: Response): Promise<string> {
+/** The server's `{ error, message, field? }` body as an ApiError: its message one sentence. */
+async function errorOf(response: Response): Promise<ApiError> {
+	const fallback = `${response.status} ${response.statusText}`;
 	try {
-		const body = (await response.json()) as { error?: string; message?: string };
-		return body.message || body.error || `${response.status} ${response.statusText}`;
+		const body = (await response.json()) as { error?: string; message?: string; field?: string };
+		return new ApiError(response.status, body.message || body.error || fallback, body.field);
 	} catch {
-		return `${response.status} ${response.statusText}`;
+		return new ApiError(response.status, fallback);
 	}
 }
 
@@ -53,7 +56,7 @@ export async function request(path: string, options: { method?: string; body?: u
 	});
 	if (response.ok) return response;
 	if (response.status === 401 && options.key === undefined) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
-	throw new ApiError(response.status, await errorMessage(response));
+	throw await errorOf(response);
 }
 
 export const getJson = async <T>(path: string): Promise<T> => (await request(path)).json() as Promise<T>;

@@ -119,19 +119,23 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox, config }: HttpD
 		async (request, reply) => {
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
-			if (query === undefined) throw badRequest('querystring must have query (or q)');
-			const messages = await accountInbox.search(account.id, parsedQuery(query), budgetFor(reply));
+			if (query === undefined) throw badRequest('query (or q) is required', 'query');
+			const messages = await accountInbox.search(
+				account.id,
+				parsedQuery(query, request.query.query === undefined ? 'q' : 'query'),
+				budgetFor(reply),
+			);
 			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${messages}}`);
 		},
 	);
 }
 
-/** The query parsed; 400 saying what is wrong (and what the language offers) when it cannot be run. */
-function parsedQuery(query: string): SearchQuery {
+/** The query parsed; 400 saying what is wrong (and what the language offers) when it cannot be run, about `field` (query or q). */
+function parsedQuery(query: string, field: string): SearchQuery {
 	try {
 		return parseSearchQuery(query);
 	} catch (err) {
-		if (err instanceof SearchQueryError) throw badRequest(err.message);
+		if (err instanceof SearchQueryError) throw badRequest(err.message, field);
 		throw err;
 	}
 }

@@ -78,7 +78,7 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 				summary: 'Create an API key; the answer is the only time the key itself is shown',
 				body: Type.Object(
 					{ label: Type.String({ maxLength: 200, default: '', description: 'what the key is for' }) },
-					{ examples: [{ label: 'CI pipeline' }] },
+					{ additionalProperties: false, examples: [{ label: 'CI pipeline' }] },
 				),
 				response: {
 					200: NewApiKeySchema,

@@ -31,8 +31,8 @@ function forwardingChanges(email: string, body: ForwardingUpdateBody = {}): Forw
 	if (body.webhookSlack !== undefined) changes.webhookSlack = body.webhookSlack || null;
 	if (body.forward !== undefined) {
 		const target = body.forward ? parseEmailAddress(body.forward) : null;
-		if (body.forward && !target) throw badRequest(`body/forward "${body.forward}" is not a valid email address`);
-		if (target?.address === email) throw badRequest(`body/forward: ${email} cannot forward to itself`);
+		if (body.forward && !target) throw badRequest(`forward "${body.forward}" is not an email address`, 'forward');
+		if (target?.address === email) throw badRequest(`forward cannot be ${email}: an address does not forward to itself`, 'forward');
 		changes.forward = target?.address ?? null;
 	}
 	return changes;
@@ -162,16 +162,16 @@ export function addressRoutes(app: HttpApp, { addresses, deletion, webhooks }: H
 				description: 'Addresses you already hold are returned unchanged. 403 if any belongs to another account.',
 				body: Type.Object(
 					{ addresses: Type.Array(Type.String({ maxLength: 254 }), { minItems: 1, maxItems: MAX_BULK_ADDRESSES }) },
-					{ examples: [{ addresses: ['signup-test-1@example.com', 'signup-test-2@example.com'] }] },
+					{ additionalProperties: false, examples: [{ addresses: ['signup-test-1@example.com', 'signup-test-2@example.com'] }] },
 				),
 				response: { 200: recordList, ...errorResponses(400, 401, 403, 429) },
 			},
 		},
 		async (request) => {
 			const account = requireAccount(request);
-			const emails = request.body.addresses.map((input) => {
+			const emails = request.body.addresses.map((input, i) => {
 				const email = parseEmailAddress(input);
-				if (!email) throw badRequest(`body/addresses: "${input}" is not a valid email address`);
+				if (!email) throw badRequest(`addresses[${i}] "${input}" is not an email address`, `addresses[${i}]`);
 				return email;
 			});
 			for (const { address, domain } of emails) await assertNotOthers(addresses, account.id, address, domain);

@@ -3,13 +3,14 @@ import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest, forbidden, notFound } from '../errors';
-import { domainParam, emailParam } from '../params';
+import { domainParam } from '../params';
 import { DomainParams, NoContent, errorResponses } from '../schemas';
 import { DomainSchema, type DomainRecord } from '../../schemas/domain';
 import { ForwardingSchema } from '../../schemas/address';
 import { MessageSchema } from '../../schemas/message';
 import { DateTime, Nullable, expects, refTo } from '../../schemas/shared';
 import { DomainError, type DomainStore } from '../../store/store';
+import { parseEmailAddress } from '../../mail/email-address';
 
 /** A request naming one domain (:domain). */
 type DomainRequest = FastifyRequest & { params: { domain: string } };
@@ -105,7 +106,7 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 							...expects('an address of the domain, or null or "" to remove the catch-all address'),
 						}),
 					},
-					{ examples: [{ catchAll: 'inbox@mail.example.com' }] },
+					{ additionalProperties: false, examples: [{ catchAll: 'inbox@mail.example.com' }] },
 				),
 				response: domainResponse,
 			},
@@ -114,8 +115,10 @@ export function domainRoutes(app: HttpApp, { config, addresses, domains, message
 			const domain = await ownDomain(request, domains);
 			let catchAll: string | null = null;
 			if (request.body.catchAll) {
-				const email = emailParam(request.body.catchAll);
-				if (email.domain !== domain._id) throw badRequest(`body/catchAll ${email.address} is not an address of ${domain._id}`);
+				const email = parseEmailAddress(request.body.catchAll);
+				if (!email) throw badRequest(`catchAll "${request.body.catchAll}" is not an email address`, 'catchAll');
+				if (email.domain !== domain._id)
+					throw badRequest(`catchAll must be an address of ${domain._id}; ${email.address} is not`, 'catchAll');
 				catchAll = email.address;
 			}
 			await addresses.setCatchAll(domain._id, catchAll, domain.owner);

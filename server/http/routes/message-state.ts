@@ -4,7 +4,7 @@ import { requireAccount } from '../auth';
 import { accessibleInbox, messageNotFound } from '../inbox-access';
 import { MessageParams, errorResponses } from '../schemas';
 import { FolderSchema, MessageSchema } from '../../schemas/message';
-import { refTo } from '../../schemas/shared';
+import { expects, refTo } from '../../schemas/shared';
 
 /** The path parameters of one message, and one more. */
 const withParam = <Name extends string, T extends TSchema>(name: Name, schema: T) =>
@@ -74,7 +74,7 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 		{
 			schema: {
 				summary: 'Mark a message read (true) or unread (false)',
-				params: withParam('read', Type.Boolean()),
+				params: withParam('read', Type.Boolean({ ...expects('true or false, for read or unread') })),
 				response: { 200: Type.Object({ _id: Type.String(), read: Type.Boolean() }), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},
@@ -114,7 +114,10 @@ export function messageStateRoutes(app: HttpApp, { addresses, messageState }: Ht
 				description:
 					'Unlike PUT .../star, which toggles, this sets the star, so a retried request cannot undo itself. Starring sets savedBy to ' +
 					'your account id (a message starred already keeps its savedBy); unstarring sets it to null.',
-				params: withParam('starred', Type.Boolean({ description: 'true: star; false: unstar' })),
+				params: withParam(
+					'starred',
+					Type.Boolean({ description: 'true: star; false: unstar', ...expects('true or false, to star or unstar') }),
+				),
 				response: { 200: refTo(MessageSchema), ...errorResponses(400, 401, 403, 404, 429) },
 			},
 		},

@@ -25,7 +25,7 @@ async function sendingAccount(request: FastifyRequest & { body: SendRequest }, d
 	const account = await deps.accounts.forKey(bodyKey);
 	if (!account) throw unauthorized('The API key in _serviceKey is unknown or revoked');
 	if (request.account && request.account.id !== account.id)
-		throw badRequest('The API key header (Service-Key or Mailsac-Key) and body/_serviceKey belong to different accounts');
+		throw badRequest('The API key header (Service-Key or Mailsac-Key) and _serviceKey belong to different accounts', '_serviceKey');
 	return account;
 }
 
@@ -47,7 +47,7 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 					'Every distinct recipient costs one credit, all charged at once or none (402). Bcc recipients get the message and no copy names them. ' +
 					`At most ${MAX_ATTACHMENTS} attachments and ${MAX_HEADERS} extra headers; the composed message is held to --max-message-size (413). ` +
 					'With inReplyTo, the message answers one of your received messages (In-Reply-To, References; to and subject default from it). ' +
-					'The API key may be sent in the Service-Key header or in body/_serviceKey.',
+					'The API key may be sent in the Service-Key header or in the body as _serviceKey.',
 				body: SendRequestSchema,
 				response: { 200: SentSchema, ...errorResponses(400, 401, 402, 403, 404, 413, 422, 429) },
 			},
@@ -61,7 +61,7 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 				});
 				return { ...record, id: record._id, creditsRemaining, warnings };
 			} catch (err) {
-				if (err instanceof SendError) throw new HttpError(err.statusCode, err.message);
+				if (err instanceof SendError) throw new HttpError(err.statusCode, err.message, err.field);
 				throw err;
 			}
 		},

@@ -45,7 +45,7 @@ export function waitForRoutes(app: HttpApp, { addresses, waiters }: HttpDeps): v
 			const { from, subject, text, since, timeout } = request.query;
 			// The format allows what Date cannot represent (a leap second, 23:59:60).
 			const sinceMs = since === undefined ? arrived : Date.parse(since);
-			if (Number.isNaN(sinceMs)) throw badRequest(`querystring/since "${since}" is not a time Mailroom can compare with`);
+			if (Number.isNaN(sinceMs)) throw badRequest(`since "${since}" is not a time Mailroom can compare with`, 'since');
 			const outcome = await waiters.wait(
 				{ inbox: address, since: sinceMs, filter: { from, subject, text }, timeout, caller: callerOf(request) },
 				// Aborted when the client closes the connection: its waiter goes at once.

@@ -137,36 +137,51 @@ describe('Dashboard in a real browser', () => {
 		expect(
 			await webhook.evaluate((input: { ownerDocument: { activeElement: unknown } }) => input.ownerDocument.activeElement === input),
 		).toBe(true);
-		// The server's own message is shown when it refuses a value.
+		// The server's own message is shown under the field it names (its 400's `field`), which is marked invalid.
+		const problem = page.locator('#settings-webhook-problem');
+		const generalLine = page.locator('#settings-panel p[role=status]');
+		/** The field marked with `message`: aria-invalid, the message under it and in its description, nothing in the general line. */
+		const expectWebhookMarked = async (message: string) => {
+			await problem.filter({ hasText: message }).waitFor();
+			expect(await problem.textContent()).toBe(message);
+			expect(await webhook.getAttribute('aria-invalid')).toBe('true');
+			expect((await webhook.getAttribute('aria-describedby'))!.split(' ')).toContain('settings-webhook-problem');
+			expect(await webhook.evaluate((input: { nextElementSibling: { id: string } | null }) => input.nextElementSibling?.id)).toBe(
+				'settings-webhook-problem',
+			);
+			expect(await generalLine.textContent()).toBe('');
+		};
 		await webhook.fill('ftp://example.test/hook');
 		await page.getByRole('button', { name: 'Save Settings' }).click();
-		await page.locator('#settings-panel .status.error').waitFor();
-		const refusal = await page.locator('#settings-panel .status.error').textContent();
 		const direct = await mailroom.api<ErrorBody>(`/api/addresses/${encodeURIComponent(address)}`, {
 			method: 'PUT',
 			key: mailroom.adminKey,
 			body: { webhook: 'ftp://example.test/hook' },
 		});
-		expect(direct.status).toBe(400);
-		expect(refusal).toBe(direct.body.message);
+		expect(direct.body).toMatchObject({ field: 'webhook', message: 'webhook must be an http(s) URL, or null or "" to clear it' });
+		await expectWebhookMarked(direct.body.message);
+		await screenshot(page, '02-manage-email-addresses-field-error');
 
 		await webhook.fill(good.url);
 		await page.getByLabel('Web socket forwarding').check();
 		await page.getByLabel('Info').fill('dashboard test');
 		await page.getByRole('button', { name: 'Save Settings' }).click();
 		await status(`Settings saved for ${address}.`).waitFor();
+		// Saved: the field is no longer marked.
+		expect(await problem.count()).toBe(0);
+		expect(await webhook.getAttribute('aria-invalid')).toBeNull();
+		expect(await webhook.getAttribute('aria-describedby')).toBe('settings-webhook-hint');
 		await page.getByRole('row').filter({ hasText: address }).filter({ hasText: good.url }).waitFor();
 		await screenshot(page, '02-manage-email-addresses-settings');
 		const record = await mailroom.api(`/api/addresses/${encodeURIComponent(address)}`, { key: mailroom.adminKey });
 		expect(record.body).toMatchObject({ _id: address, webhook: good.url, info: 'dashboard test', enablews: true, forward: null });
 
 		await saveWebhook(failingAddress, failing.url);
-		// A target the SSRF policy refuses is refused when it is set, the server's reason shown...
+		// A target the SSRF policy refuses is refused when it is set, the server's reason shown at the field...
 		await page.getByRole('row').filter({ hasText: refusedAddress }).getByRole('button', { name: 'Settings' }).click();
 		await page.getByLabel('Forward to Custom Webhook').fill('http://169.254.169.254/hook');
 		await page.getByRole('button', { name: 'Save Settings' }).click();
-		await page.locator('#settings-panel .status.error').filter({ hasText: '169.254.169.254' }).waitFor();
-		expect(await page.locator('#settings-panel .status.error').textContent()).toMatch(/169\.254\.169\.254 is a linkLocal address/);
+		await expectWebhookMarked('webhook would never be delivered: 169.254.169.254 is a link-local address, which webhooks may not reach');
 		// ...and at delivery, should it be in the record anyway (set before the policy was tightened): Recent Activity shows that.
 		await query(mailroom, 'UPDATE addresses SET webhook = ? WHERE email = ?', ['http://169.254.169.254/hook', refusedAddress]);
 	});

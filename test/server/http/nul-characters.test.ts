@@ -21,28 +21,28 @@ describe('NUL characters (U+0000)', () => {
 
 	it('refuses one in a path parameter, the query or the body with 400, naming the field', async () => {
 		const label = await server.api(`/api/addresses/mine@nul.test/messages/${id}/labels/a%00b`, { method: 'PUT', key });
-		expectError(label, 400, /^params\/label contains a NUL character/);
+		expectError(label, 400, /^The label in the path contains a NUL character/);
 		const query = await server.api('/api/addresses/mine@nul.test/wait-for-message?timeout=1000&subject=a%00b', { key });
-		expectError(query, 400, /^querystring\/subject contains a NUL character/);
+		expectError(query, 400, /^subject contains a NUL character/, 'subject');
 		const body = await server.api('/api/private-address-forwarding/mine@nul.test', { method: 'PUT', key, body: { info: 'a\u0000b' } });
-		expectError(body, 400, /^body\/info contains a NUL character/);
+		expectError(body, 400, /^info contains a NUL character/, 'info');
 		const nested = await server.api('/api/outgoing-messages', {
 			method: 'POST',
 			key,
 			body: { from: 'mine@nul.test', to: ['x@nul.test'], subject: 's', text: 't', headers: { 'X-Note': 'a\u0000b' } },
 		});
-		expectError(nested, 400, /^body\/headers\/X-Note contains a NUL character/);
+		expectError(nested, 400, /^headers\.X-Note contains a NUL character/, 'headers.X-Note');
 		// Found however deep it lies (the body is walked without recursion: this one nests deeper than the call stack).
 		const depth = 200_000;
 		const deep = `{"info":${'['.repeat(depth)}"a\\u0000b"${']'.repeat(depth)}}`;
 		const deepResponse = await server.api('/api/private-address-forwarding/mine@nul.test', { method: 'PUT', key, body: deep });
 		expectError(deepResponse, 400);
 		expect((deepResponse.body as { message: string }).message).toBe(
-			`body/info${'/0'.repeat(depth)} contains a NUL character (U+0000), which the API does not take`,
+			`info${'[0]'.repeat(depth)} contains a NUL character (U+0000), which the API does not take`,
 		);
 		// In the name of a field, the object holding it is named.
 		const name = await server.api('/api/private-address-forwarding/mine@nul.test', { method: 'PUT', key, body: { 'in\u0000fo': 'x' } });
-		expectError(name, 400, /^body contains a NUL character/);
+		expectError(name, 400, /^A field name in the body contains a NUL character/);
 		// Nothing was changed or sent.
 		const record = (await server.api<MessageRecord>(`/api/addresses/mine@nul.test/messages/${id}`, { key })).body;
 		expect(record.labels).toEqual([]);

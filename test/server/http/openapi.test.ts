@@ -46,6 +46,44 @@ function operationsOf(doc: OpenApiDocument) {
 
 const ERROR_REF = '#/components/schemas/Error';
 
+/** A schema as far as the walk of request bodies reads it. */
+interface JsonSchema {
+	$ref?: string;
+	type?: string | string[];
+	properties?: Record<string, JsonSchema>;
+	additionalProperties?: boolean | JsonSchema;
+	items?: JsonSchema;
+	anyOf?: JsonSchema[];
+	oneOf?: JsonSchema[];
+	allOf?: JsonSchema[];
+	enum?: unknown[];
+}
+
+/** Body objects that are maps by design, their keys the sender's own (`METHOD /path field`): their values have a schema. */
+const OPEN_MAPS = ['POST /api/outgoing-messages headers'];
+
+/** Every object schema in `schema`, $refs followed, with where it is (`attachments[].filter`; '' for the body itself). */
+function objectsIn(
+	schema: JsonSchema | undefined,
+	components: Record<string, JsonSchema>,
+	where = '',
+): { where: string; schema: JsonSchema }[] {
+	if (!schema) return [];
+	if (schema.$ref) return objectsIn(components[schema.$ref.split('/').pop()!], components, where);
+	const found: { where: string; schema: JsonSchema }[] = [];
+	// OpenAPI 3.0 has no null type: @fastify/swagger writes null as an object that is null only.
+	const isNull = schema.enum?.length === 1 && schema.enum[0] === null;
+	const isObject = !isNull && (schema.type === 'object' || !!schema.properties);
+	if (isObject) found.push({ where, schema });
+	for (const [name, property] of Object.entries(schema.properties ?? {}))
+		found.push(...objectsIn(property, components, where ? `${where}.${name}` : name));
+	if (typeof schema.additionalProperties === 'object') found.push(...objectsIn(schema.additionalProperties, components, `${where}.*`));
+	found.push(...objectsIn(schema.items, components, `${where}[]`));
+	for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+		found.push(...objectsIn(branch, components, where));
+	return found;
+}
+
 describe('OpenAPI document', () => {
 	let server: TestMailroom;
 	beforeAll(async () => {
@@ -65,6 +103,11 @@ describe('OpenAPI document', () => {
 		expect(Object.keys(doc.body.components.schemas)).toEqual(
 			expect.arrayContaining(['Error', 'Message', 'Forwarding', 'WebhookSubscription']),
 		);
+		// An error names the field at fault where there is one: optional.
+		expect(doc.body.components.schemas.Error).toMatchObject({
+			required: ['error', 'message'],
+			properties: { error: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+		});
 	});
 
 	it('documents every route with a summary, its parameters and a schema for every response', async () => {
@@ -203,6 +246,25 @@ describe('OpenAPI document', () => {
 		expect(doc.paths['/api/private-addresses-bulk'].post.requestBody!.required).toBe(true);
 		expect(doc.paths['/api/addresses/{email}/webhooks'].post.requestBody!.required).toBe(true);
 		expect(JSON.stringify(doc)).not.toContain('x-optional-body');
+	});
+
+	it('closes every object of every request body, so a field no route takes is refused rather than ignored', async () => {
+		const { body: doc } = await server.api<OpenApiDocument>('/openapi.json');
+		const problems: string[] = [];
+		let objects = 0;
+		for (const { name, operation } of operationsOf(doc)) {
+			for (const media of Object.values(operation.requestBody?.content ?? {})) {
+				for (const { where, schema } of objectsIn(media.schema as JsonSchema, doc.components.schemas as Record<string, JsonSchema>)) {
+					objects++;
+					const field = `${name} ${where || '(the body)'}`;
+					if (OPEN_MAPS.includes(field)) {
+						if (typeof schema.additionalProperties !== 'object') problems.push(`${field}: a map whose values have no schema`);
+					} else if (schema.additionalProperties !== false) problems.push(`${field}: open (additionalProperties is not false)`);
+				}
+			}
+		}
+		expect(problems).toEqual([]);
+		expect(objects).toBeGreaterThanOrEqual(10); // the walk did reach the bodies, nested objects included
 	});
 
 	it('serves the docs page and its Swagger UI assets locally', async () => {

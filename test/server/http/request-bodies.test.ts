@@ -44,7 +44,7 @@ describe('request bodies', () => {
 		expect(reserved).toMatchObject({ status: 200, body: { _id: 'empty@request-bodies.test' } satisfies Partial<ForwardingRecord> });
 		expect(await send('PUT', `/api/addresses/${enc('empty@request-bodies.test')}`, '', headers)).toEqual({
 			status: 400,
-			body: { error: 'Bad Request', message: 'body is required: send a JSON object, with Content-Type: application/json' },
+			body: { error: 'Bad Request', message: 'A body is required: send a JSON object, with Content-Type: application/json' },
 		});
 	});
 

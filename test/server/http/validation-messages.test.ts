@@ -12,7 +12,7 @@ const AJV_PHRASES = [
 	/must match a schema in anyOf/,
 	/must match format/,
 	/must be [<>]=/,
-	/, (body|querystring|params|headers)\//, // several errors joined: one problem told branch by branch
+	/\b(body|querystring|params|headers)\//, // the validator's name of the request part, not the field as the request writes it
 ];
 
 interface Parameter {
@@ -58,87 +58,183 @@ describe('validation messages: one sentence naming the field and what it takes',
 			'PUT',
 			`/api/addresses/${enc(inbox)}`,
 			{ webhook: 'ftp://example.org/' },
-			'body/webhook must be an http(s) URL, or null or "" to clear it',
+			'webhook must be an http(s) URL, or null or "" to clear it',
+			'webhook',
 		],
-		['PUT', `/api/addresses/${enc(inbox)}`, { webhook: 42 }, 'body/webhook must be an http(s) URL, or null or "" to clear it'],
+		['PUT', `/api/addresses/${enc(inbox)}`, { webhook: 42 }, 'webhook must be an http(s) URL, or null or "" to clear it', 'webhook'],
 		[
 			'PUT',
 			`/api/addresses/${enc(inbox)}`,
 			{ webhookSlack: 'slack' },
-			'body/webhookSlack must be an http(s) URL, or null or "" to clear it',
+			'webhookSlack must be an http(s) URL, or null or "" to clear it',
+			'webhookSlack',
 		],
-		['PUT', `/api/addresses/${enc(inbox)}`, { forward: 'nope' }, 'body/forward must be an email address, or null or "" to stop forwarding'],
+		[
+			'PUT',
+			`/api/addresses/${enc(inbox)}`,
+			{ forward: 'nope' },
+			'forward must be an email address, or null or "" to stop forwarding',
+			'forward',
+		],
 		[
 			'PUT',
 			`/api/addresses/${enc(inbox)}`,
 			{ webhookSlackToFrom: 'yes please' },
-			'body/webhookSlackToFrom must be one of true, false or null',
+			'webhookSlackToFrom must be one of true, false or null',
+			'webhookSlackToFrom',
 		],
 		[
 			'POST',
 			'/api/outgoing-messages',
 			{ from: inbox, to: [{}], text: 'x' },
-			'body/to must be one address, a comma-separated list of addresses, or an array of at most 50 addresses',
+			'to must be one address, a comma-separated list of addresses, or an array of at most 50 addresses',
+			'to',
 		],
 		// A value of the right kind that is wrong in one way: that way.
 		[
 			'PUT',
 			`/api/addresses/${enc(inbox)}`,
 			{ webhook: `https://example.org/${'x'.repeat(2048)}` },
-			'body/webhook must be at most 2048 characters long',
+			'webhook must be at most 2048 characters long',
+			'webhook',
 		],
-		['POST', `/api/addresses/${enc(inbox)}/webhooks`, { url: 'example.org/hook' }, 'body/url must be an http(s) URL'],
+		['POST', `/api/addresses/${enc(inbox)}/webhooks`, { url: 'example.org/hook' }, 'url must be an http(s) URL', 'url'],
 		[
 			'POST',
 			`/api/addresses/${enc(inbox)}/webhooks`,
 			{ url: 'https://example.org/', filter: { to: 'x' } },
-			'body/filter has a field it does not take: "to"',
+			'filter.to is not a field of filter; its fields are from, subject and hasAttachments',
+			'filter.to',
 		],
-		['POST', '/api/outgoing-messages', { to: 'a@b.test', text: 'x' }, 'body/from is required'],
+		['POST', '/api/outgoing-messages', { to: 'a@b.test', text: 'x' }, 'from is required', 'from'],
 		[
 			'POST',
 			'/api/outgoing-messages',
 			{ from: inbox, to: 'a@b.test', text: 'x', attachments: [{ filename: 'a.pdf', content: 'AA==', contentType: 'pdf' }] },
-			'body/attachments/0/contentType must be a MIME type such as application/pdf',
+			'attachments[0].contentType must be a MIME type such as application/pdf',
+			'attachments[0].contentType',
 		],
-		['POST', '/api/private-addresses-bulk', { addresses: [] }, 'body/addresses must have at least 1 item'],
+		['POST', '/api/private-addresses-bulk', { addresses: [] }, 'addresses must have at least 1 item', 'addresses'],
 		[
 			'PUT',
 			'/api/domains/validation.test',
 			{ catchAll: 'nope' },
-			'body/catchAll must be an address of the domain, or null or "" to remove the catch-all address',
+			'catchAll must be an address of the domain, or null or "" to remove the catch-all address',
+			'catchAll',
 		],
 		// Enumerations list what they take.
-		['PUT', message('/folder/drafts'), undefined, 'params/folder must be one of inbox, all, spam or trash'],
+		['PUT', message('/folder/drafts'), undefined, '"drafts" is not a folder: inbox, all, spam or trash', undefined],
 		[
 			'GET',
 			message('/headers?messageHeadersFormat=xml'),
 			undefined,
-			'querystring/messageHeadersFormat must be one of json, json-ordered or plain',
+			'messageHeadersFormat must be one of json, json-ordered or plain',
+			'messageHeadersFormat',
 		],
-		['GET', '/api/webhook-activity?status=lost', undefined, 'querystring/status must be one of delivered, retrying, failed or refused'],
-		['GET', `/api/body/${enc(inbox)}/:id?images=2`, undefined, 'querystring/images must be 0 or 1'],
+		['GET', '/api/webhook-activity?status=lost', undefined, 'status must be one of delivered, retrying, failed or refused', 'status'],
+		['GET', `/api/body/${enc(inbox)}/:id?images=2`, undefined, 'images must be 0 or 1', 'images'],
 		// Other kinds, ranges and forms.
-		['PUT', message('/read/maybe'), undefined, 'params/read must be true or false'],
+		['PUT', message('/read/maybe'), undefined, '"maybe" is not true or false, for read or unread', undefined],
 		[
 			'GET',
 			`/api/addresses/${enc(inbox)}/messages/not!an!id`,
 			undefined,
-			'params/messageId must be a message id: 1 to 64 letters, digits, _ or -',
+			'"not!an!id" is not a message id: 1 to 64 letters, digits, _ or -',
+			undefined,
 		],
-		['GET', `/api/addresses/${enc(inbox)}/messages?limit=5000`, undefined, 'querystring/limit must be at most 1000'],
-		['GET', `/api/addresses/${enc(inbox)}/messages?limit=many`, undefined, 'querystring/limit must be a whole number'],
+		['GET', `/api/addresses/${enc(inbox)}/messages?limit=5000`, undefined, 'limit must be at most 1000', 'limit'],
+		['GET', `/api/addresses/${enc(inbox)}/messages?limit=many`, undefined, 'limit must be a whole number', 'limit'],
 		[
 			'GET',
 			`/api/addresses/${enc(inbox)}/messages?until=yesterday`,
 			undefined,
-			'querystring/until must be an ISO 8601 date-time with a time zone, such as 2026-11-22T10:22:07.601Z',
+			'until must be an ISO 8601 date-time with a time zone, such as 2026-11-22T10:22:07.601Z',
+			'until',
 		],
-		['GET', `/api/addresses/${enc(inbox)}/wait-for-message?subjct=x`, undefined, 'querystring has a field it does not take: "subjct"'],
-		['PUT', message('/labels/' + 'x'.repeat(65)), undefined, 'params/label must be at most 64 characters long'],
-	] as const)('%s %s %j: %s', async (method, path, body, expected) => {
+		[
+			'GET',
+			`/api/addresses/${enc(inbox)}/wait-for-message?subjct=x`,
+			undefined,
+			'subjct is not a query parameter of this request; its parameters are from, subject, text, since and timeout',
+			'subjct',
+		],
+		['PUT', message('/labels/' + 'x'.repeat(65)), undefined, 'The label in the path must be at most 64 characters long', undefined],
+		['GET', '/api/addresses/alice/messages', undefined, '"alice" is not an email address', undefined],
+		// A field no route takes (a typo) is named, with the fields the object does take.
+		[
+			'PUT',
+			`/api/private-address-forwarding/${enc(inbox)}`,
+			{ webhok: 'https://example.org/hook' },
+			'webhok is not a field of this request; its fields are webhook, forward, enablews, info, webhookSlack and webhookSlackToFrom',
+			'webhok',
+		],
+		['POST', '/api/me/keys', { lable: 'CI' }, 'lable is not a field of this request; its only field is label', 'lable'],
+		[
+			'POST',
+			'/api/private-addresses-bulk',
+			{ addresses: ['a@validation.test'], owner: 'me' },
+			'owner is not a field of this request; its only field is addresses',
+			'owner',
+		],
+		[
+			'PUT',
+			'/api/domains/validation.test',
+			{ catchAll: '', catchall: '' },
+			'catchall is not a field of this request; its only field is catchAll',
+			'catchall',
+		],
+		[
+			'POST',
+			`/api/addresses/${enc(inbox)}/webhooks`,
+			{ url: 'https://example.org/', filtr: { subject: 'x' } },
+			'filtr is not a field of this request; its fields are url and filter',
+			'filtr',
+		],
+		[
+			'POST',
+			'/api/outgoing-messages',
+			{ from: inbox, to: 'a@b.test', text: 'x', attachments: [{ filename: 'a.pdf', content: 'AA==', type: 'application/pdf' }] },
+			'attachments[0].type is not a field of attachments[0]; its fields are filename, contentType, content and contentId',
+			'attachments[0].type',
+		],
+	] as const)('%s %s %j: %s', async (method, path, body, expected, field) => {
 		const answer = await call(method, path.replace(':id', messageId), body);
 		expect(answer).toMatchObject({ status: 400, body: { error: 'Bad Request', message: expected } });
+		expect(answer.body.field).toBe(field);
+	});
+
+	it.each([
+		[
+			'PUT',
+			`/api/addresses/${enc(inbox)}`,
+			{ forward: inbox },
+			`forward cannot be ${inbox}: an address does not forward to itself`,
+			'forward',
+		],
+		[
+			'POST',
+			'/api/private-addresses-bulk',
+			{ addresses: ['fine@validation.test', 'nope'] },
+			'addresses[1] "nope" is not an email address',
+			'addresses[1]',
+		],
+		['GET', '/api/inbox-search', undefined, 'query (or q) is required', 'query'],
+		[
+			'GET',
+			`/api/addresses/${enc(inbox)}/wait-for-message?since=2016-12-31T23:59:60Z`,
+			undefined,
+			'since "2016-12-31T23:59:60Z" is not a time Mailroom can compare with',
+			'since',
+		],
+		[
+			'POST',
+			'/api/outgoing-messages',
+			{ from: inbox, to: 'a@b.test', text: 'x', attachments: [{ filename: 'a.pdf', content: 'A' }] },
+			'attachments[0].content is not base64 (RFC 4648: A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters, no line breaks)',
+			'attachments[0].content',
+		],
+	] as const)("the routes' own checks too: %s %s %j: %s", async (method, path, body, expected, field) => {
+		expect(await call(method, path, body)).toMatchObject({ status: 400, body: { error: 'Bad Request', message: expected, field } });
 	});
 
 	it('never answers with what the validator says on its own, on any route, for any parameter or body field', async () => {
@@ -146,12 +242,17 @@ describe('validation messages: one sentence naming the field and what it takes',
 		const values: Record<string, string> = { email: enc(inbox), messageId, domain: 'validation.test' };
 		const problems: string[] = [];
 		let answered400 = 0;
-		const check = async (method: string, path: string, body: unknown, what: string) => {
+		/** `isField`: the check is of a body field or query parameter, so a 400 names one (the one sent wrong, or one left out). */
+		const check = async (method: string, path: string, body: unknown, what: string, isField = false) => {
 			const answer = await call(method, path, body);
 			if (answer.status !== 400) return;
 			answered400++;
-			const text = answer.body.message;
-			if (!/^(body|querystring|params)[/ ]/.test(text)) problems.push(`${what}: "${text}" does not start with the field`);
+			const { message: text, field } = answer.body;
+			if (field !== undefined && !text.startsWith(field)) problems.push(`${what}: "${text}" does not start with its field ${field}`);
+			if (isField && field === undefined) problems.push(`${what}: "${text}" names no field`);
+			// A path parameter is named by its value or in words, and is no field of a form.
+			if (!isField && field === undefined && !/^("|The [a-z ]+ in the path |A body is required)/.test(text))
+				problems.push(`${what}: "${text}" names neither the value nor the parameter`);
 			for (const phrase of AJV_PHRASES) if (phrase.test(text)) problems.push(`${what}: "${text}" is the validator's own words`);
 		};
 		for (const [template, item] of Object.entries(doc.paths)) {
@@ -172,15 +273,19 @@ describe('validation messages: one sentence naming the field and what it takes',
 							`${path}?${parameter.name}=not%20valid!`,
 							undefined,
 							`${method} ${template} ?${parameter.name}`,
+							true,
 						);
 					}
 				}
 				const schema = operation.requestBody?.content?.['application/json']?.schema;
 				if (!schema || method === 'get') continue;
 				const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
-				await check(method.toUpperCase(), path, [], `${method} ${template} body []`);
+				const whole = await call(method.toUpperCase(), path, []);
+				if (whole.status === 400) answered400++;
+				if (whole.status === 400 && whole.body.message !== 'The body must be a JSON object')
+					problems.push(`${method} ${template} body []: "${whole.body.message}"`);
 				for (const field of Object.keys(resolved.properties ?? {}))
-					await check(method.toUpperCase(), path, { [field]: { not: ['valid'] } }, `${method} ${template} body/${field}`);
+					await check(method.toUpperCase(), path, { [field]: { not: ['valid'] } }, `${method} ${template} body ${field}`, true);
 			}
 		}
 		expect(problems).toEqual([]);

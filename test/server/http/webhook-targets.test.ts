@@ -29,35 +29,40 @@ describe('webhook targets checked when they are set', () => {
 			expectError(
 				await setWebhook(server, member.key, 'literal@targets.test', `http://127.0.0.1:${port}/hook`),
 				400,
-				/^body\/webhook would never be delivered to: 127\.0\.0\.1 is a loopback address: only the webhooks of admin accounts/,
+				/^webhook would never be delivered: 127\.0\.0\.1 is a loopback address \(this machine\): only the webhooks of admin accounts/,
 			);
 			expectError(
 				await setWebhook(server, member.key, 'compat@targets.test', `http://[::127.0.0.1]:${port}/`),
 				400,
-				/^body\/webhook would never be delivered to: ::7f00:1 \(the IPv4 address 127\.0\.0\.1\) is a loopback address/,
+				/^webhook would never be delivered: ::7f00:1 \(the IPv4 address 127\.0\.0\.1\) is a loopback address/,
 			);
 			const put = await server.api<ErrorBody>(`/api/addresses/${enc('literal@targets.test')}`, {
 				method: 'PUT',
 				key: member.key,
 				body: { webhookSlack: `http://10.1.2.3/slack` },
 			});
-			expectError(put, 400, /^body\/webhookSlack would never be delivered to: 10\.1\.2\.3 is a private address/);
+			expectError(put, 400, /^webhookSlack would never be delivered: 10\.1\.2\.3 is a private network address/, 'webhookSlack');
 			const subscription = await server.api<ErrorBody>(`/api/addresses/${enc('literal@targets.test')}/webhooks`, {
 				method: 'POST',
 				key: member.key,
 				body: { url: `http://localhost:${port}/sub` },
 			});
-			expectError(subscription, 400, /^body\/url would never be delivered to: localhost resolves only to refused addresses/);
+			expectError(subscription, 400, /^url would never be delivered: localhost resolves only to refused addresses/, 'url');
 			const reserve = await server.api<ErrorBody>(`/api/addresses/${enc('slack@targets.test')}`, {
 				method: 'POST',
 				key: member.key,
 				body: { webhook: `http://127.0.0.1:${port}/` },
 			});
-			expectError(reserve, 400, /^body\/webhook would never be delivered to/);
+			expectError(reserve, 400, /^webhook would never be delivered/, 'webhook');
 			expect((await server.api(`/api/addresses/${enc('slack@targets.test')}`, { key: member.key })).status).toBe(404); // nor reserved
 		});
 
 		it('refuses metadata and link-local targets to every account, admin included, in IPv4 and IPv6 forms', async () => {
+			expect((await setWebhook(server, server.adminKey, 'meta@targets.test', 'http://169.254.169.254/latest/meta-data/')).body).toEqual({
+				error: 'Bad Request',
+				message: 'webhook would never be delivered: 169.254.169.254 is a link-local address, which webhooks may not reach',
+				field: 'webhook',
+			});
 			for (const url of [
 				'http://169.254.169.254/latest/meta-data/',
 				'http://[::169.254.169.254]/',
@@ -67,7 +72,7 @@ describe('webhook targets checked when they are set', () => {
 				'http://100.100.100.200/',
 				'http://0.0.0.0/',
 			])
-				expectError(await setWebhook(server, server.adminKey, 'meta@targets.test', url), 400, /webhooks never go there$/);
+				expectError(await setWebhook(server, server.adminKey, 'meta@targets.test', url), 400, /, which webhooks may not reach$/);
 		});
 
 		it("takes an admin account's webhook to loopback, and anyone's to a public address or a name that does not resolve yet", async () => {
@@ -94,7 +99,7 @@ describe('webhook targets checked when they are set', () => {
 			expectError(
 				await setWebhook(server, server.adminKey, 'off@targets.test', `http://127.0.0.1:${port}/`),
 				400,
-				/127\.0\.0\.1 is a loopback address: --webhook-allow-private is false and --webhook-allow-hosts does not list the host$/,
+				/127\.0\.0\.1 is a loopback address \(this machine\): --webhook-allow-private is false and --webhook-allow-hosts does not list the host$/,
 			);
 		} finally {
 			await server.stop();

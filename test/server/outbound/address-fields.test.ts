@@ -23,7 +23,7 @@ describe('the address fields of a send', () => {
 		];
 		for (const [field, value] of cases) {
 			const res = await postOutgoing<ErrorBody>(server, alice.key, { ...mail, [field]: value });
-			expectError(res, 400, new RegExp(`^body/${field} contains a line break \\(CR or LF\\)`));
+			expectError(res, 400, new RegExp(`^${field} contains a line break \\(CR or LF\\)`), field);
 		}
 		expect(await credits(server, alice.key)).toBe(before);
 		expect(await listOutgoing(server, alice.key)).toHaveLength(sentBefore);
@@ -40,7 +40,7 @@ describe('the address fields of a send', () => {
 			cc: addresses('c', 20),
 			bcc: addresses('b', 11),
 		});
-		expectError(tooMany, 400, /^body\/to, body\/cc and body\/bcc name 51 distinct recipients together, more than the maximum of 50$/);
+		expectError(tooMany, 400, /^to, cc and bcc name 51 distinct recipients together, more than the maximum of 50$/);
 		// The same addresses named twice count once.
 		const repeated = await postOutgoing(server, alice.key, {
 			...mail,
@@ -53,7 +53,7 @@ describe('the address fields of a send', () => {
 		expect(repeated.body.cc).toEqual([]);
 
 		const noTo = { from: 'alice@local.test', cc: 'c@local.test', subject: 's', text: 't' };
-		expectError(await postOutgoing(server, alice.key, noTo), 400, /^body\/to is required \(unless inReplyTo/);
+		expectError(await postOutgoing(server, alice.key, noTo), 400, /^to is required \(unless inReplyTo/);
 	});
 
 	it('writes replyTo as the Reply-To header, names kept, and charges nothing for it', async () => {
@@ -71,6 +71,11 @@ describe('the address fields of a send', () => {
 			{ address: 'support@local.test', name: 'Support Desk' },
 			{ address: 'team@remote.test', name: '' },
 		]);
-		expectError(await postOutgoing(server, alice.key, { ...mail, replyTo: 'not an address' }), 400, /^body\/replyTo "not an address"/);
+		expectError(
+			await postOutgoing(server, alice.key, { ...mail, replyTo: 'not an address' }),
+			400,
+			/^replyTo "not an address" is not an email address$/,
+			'replyTo',
+		);
 	});
 });

@@ -53,15 +53,40 @@ describe('the attachments of a send', () => {
 		const send = (attachments: unknown) =>
 			postOutgoing(server, alice.key, { from: 'alice@local.test', to: 'refused@local.test', text: 't', attachments });
 		for (const content of ['not base64!', 'QUJD\r\nRE', 'QUJDR', 'QU=JD', 'QUJD===', 'QUJD RA==']) {
-			expectError(await send([{ filename: 'a.txt', content }]), 400, /^body\/attachments\/0\/content is not base64 \(RFC 4648/);
+			expectError(
+				await send([{ filename: 'a.txt', content }]),
+				400,
+				/^attachments\[0\]\.content is not base64 \(RFC 4648/,
+				'attachments[0].content',
+			);
 		}
 		const one = { filename: 'a.txt', content: 'QUJD' };
-		expectError(await send(Array.from({ length: 21 }, () => one)), 400, /^body\/attachments must have at most 20 items$/);
-		expectError(await send([{ ...one, name: 'a.txt' }]), 400, /^body\/attachments\/0 has a field it does not take: "name"$/);
+		expectError(await send(Array.from({ length: 21 }, () => one)), 400, /^attachments must have at most 20 items$/, 'attachments');
+		expectError(
+			await send([{ ...one, name: 'a.txt' }]),
+			400,
+			/^attachments\[0\]\.name is not a field of attachments\[0\]; /,
+			'attachments[0].name',
+		);
 		expectError(await send([{ content: 'QUJD' }]), 400, /filename/);
-		expectError(await send([{ ...one, filename: 'a\r\nb.txt' }]), 400, /body\/attachments\/0\/filename/);
-		expectError(await send([{ ...one, contentType: 'text/plain\r\nBcc: x@remote.test' }]), 400, /body\/attachments\/0\/contentType/);
-		expectError(await send([{ ...one, contentId: '<id@x>' }]), 400, /body\/attachments\/0\/contentId/);
+		expectError(
+			await send([{ ...one, filename: 'a\r\nb.txt' }]),
+			400,
+			/^attachments\[0\]\.filename must be a file name without control characters$/,
+			'attachments[0].filename',
+		);
+		expectError(
+			await send([{ ...one, contentType: 'text/plain\r\nBcc: x@remote.test' }]),
+			400,
+			/^attachments\[0\]\.contentType must be a MIME type/,
+			'attachments[0].contentType',
+		);
+		expectError(
+			await send([{ ...one, contentId: '<id@x>' }]),
+			400,
+			/^attachments\[0\]\.contentId must be a Content-ID/,
+			'attachments[0].contentId',
+		);
 		expect(await credits(server, alice.key)).toBe(before);
 		expect((await server.api('/api/addresses/refused@local.test/messages')).body).toEqual([]);
 	});

@@ -94,7 +94,7 @@ describe('replies (inReplyTo)', () => {
 		const [publicOne] = await sendMail(server, { to: 'open@local.test', subject: 'public' });
 		for (const id of [erinsOwn, toDomain, publicOne, 'no-such-message']) {
 			const res = await postOutgoing<ErrorBody>(server, frank.key, { from: 'frank@local.test', inReplyTo: id, text: 't' });
-			expectError(res, 404, new RegExp(`^body/inReplyTo: no message ${id} in your inboxes`));
+			expectError(res, 404, new RegExp(`^No message ${id} in your inboxes for inReplyTo`));
 		}
 		expect(await credits(server, frank.key)).toBe(10);
 	});

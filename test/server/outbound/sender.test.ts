@@ -95,12 +95,18 @@ describe('sending with a relay: checks, composition and charge', () => {
 			[{ from: 'alice@local.test', text: 'x' }, /\bto\b/],
 			[{ to: 'x@local.test', text: 'x' }, /\bfrom\b/],
 			[{ from: 'alice@local.test', to: 'x@local.test', subject: 's' }, /\btext\b/],
-			[{ from: 'alice@local.test', to: 'not an address', text: 'x' }, /body\/to "not an address"/],
-			[{ from: 'alice@@local.test', to: 'x@local.test', text: 'x' }, /body\/from/],
-			[{ from: 'alice@local.test', to: [], text: 'x' }, /body\/to/],
-			[{ from: 'alice@local.test', to: { address: 'x@local.test' }, text: 'x' }, /body\/to/],
-			[{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`), text: 'x' }, /body\/to/],
-			[{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`).join(', '), text: 'x' }, /body\/to.*50/],
+			[{ from: 'alice@local.test', to: 'not an address', text: 'x' }, /^to "not an address" is not an email address$/],
+			[{ from: 'alice@@local.test', to: 'x@local.test', text: 'x' }, /^from /],
+			[{ from: 'alice@local.test', to: [], text: 'x' }, /^to must have at least 1 item$/],
+			[{ from: 'alice@local.test', to: { address: 'x@local.test' }, text: 'x' }, /^to must be one address, /],
+			[
+				{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`), text: 'x' },
+				/^to must have at most 50 items$/,
+			],
+			[
+				{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`).join(', '), text: 'x' },
+				/^to, cc and bcc name 51 .*50$/,
+			],
 		];
 		for (const [body, message] of cases) {
 			const res = await send<ErrorBody>(body);

@@ -30,55 +30,70 @@ const resolver: Resolver = (hostname) => {
 		: Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
 };
 
+/** ipaddr.js's names of ranges: a refusal says what they are in words instead. */
+const RANGE_NAMES =
+	/linkLocal|uniqueLocal|carrierGradeNat|deprecatedSiteLocal|localUseNat64|rfc\d+|\ban? (metadata|unspecified|private) address/;
+
 describe('SSRF policy: refusalReason', () => {
 	it.each([
-		['169.254.169.254', 'linkLocal'],
-		['fe80::1', 'linkLocal'],
-		['0.0.0.0', 'unspecified'],
-		['::', 'unspecified'],
-		['224.0.0.1', 'multicast'],
-		['ff02::1', 'multicast'],
-		['255.255.255.255', 'broadcast'],
+		['169.254.169.254', 'a link-local address'],
+		['fe80::1', 'a link-local address'],
+		['0.0.0.0', 'the unspecified address (no one host)'],
+		['::', 'the unspecified address (no one host)'],
+		['224.0.0.1', 'a multicast address'],
+		['ff02::1', 'a multicast address'],
+		['255.255.255.255', 'the broadcast address'],
 		// Cloud metadata services outside 169.254/16: AWS over IPv6, Alibaba Cloud, Oracle Cloud.
-		['fd00:ec2::254', 'metadata'],
-		['100.100.100.200', 'metadata'],
-		['192.0.0.192', 'metadata'],
+		['fd00:ec2::254', 'a cloud metadata address'],
+		['100.100.100.200', 'a cloud metadata address'],
+		['192.0.0.192', 'a cloud metadata address'],
 		// IPv6 forms of 169.254.169.254: mapped, IPv4-compatible (::/96), NAT64, 6to4, Teredo (client bits inverted).
-		['::ffff:169.254.169.254', 'linkLocal'],
-		['::169.254.169.254', 'linkLocal'],
-		['64:ff9b::a9fe:a9fe', 'linkLocal'],
-		['2002:a9fe:a9fe::1', 'linkLocal'],
-		['2001:0:4136:e378:8000:63bf:5601:5601', 'linkLocal'],
-		['::2', 'unspecified'],
-	])('always refuses %s (%s), whoever the webhook is for', (ip, range) => {
+		['::ffff:169.254.169.254', 'a link-local address'],
+		['::169.254.169.254', 'a link-local address'],
+		['64:ff9b::a9fe:a9fe', 'a link-local address'],
+		['2002:a9fe:a9fe::1', 'a link-local address'],
+		['2001:0:4136:e378:8000:63bf:5601:5601', 'a link-local address'],
+		['::2', 'the unspecified address (no one host)'],
+	])('always refuses %s (%s), whoever the webhook is for', (ip, words) => {
 		for (const privateTargets of ['allowed', 'admins-only', 'disabled'] as const) {
-			expect(refusalReason(ip, privateTargets)).toMatch(new RegExp(`an? ${range} address; webhooks never go there$`));
+			const reason = refusalReason(ip, privateTargets)!;
+			expect(reason.endsWith(` is ${words}, which webhooks may not reach`)).toBe(true);
+			expect(reason).not.toMatch(RANGE_NAMES);
 		}
 	});
 
+	it('says a link-local address plainly', () => {
+		expect(refusalReason('169.254.169.254', 'allowed')).toBe('169.254.169.254 is a link-local address, which webhooks may not reach');
+	});
+
 	it.each([
-		'127.0.0.1',
-		'::1',
-		'10.1.2.3',
-		'192.168.1.10',
-		'172.16.0.1',
-		'100.64.0.1',
-		'fd12::1',
-		'fec0::1',
-		'192.0.2.1',
-		'240.0.0.1',
-		'2001:db8::1',
-		'::127.0.0.1',
-		'::7f00:1',
-		'::ffff:127.0.0.1',
-		'64:ff9b::7f00:1',
-		'64:ff9b:1::1',
-		'2002:7f00:1::1',
-		'2001:0:4136:e378:8000:63bf:80ff:fffe',
-	])('allows the private, loopback or reserved address %s only where private targets are', (ip) => {
+		['127.0.0.1', 'a loopback address (this machine)'],
+		['::1', 'a loopback address (this machine)'],
+		['10.1.2.3', 'a private network address'],
+		['192.168.1.10', 'a private network address'],
+		['172.16.0.1', 'a private network address'],
+		['100.64.0.1', "a carrier-grade NAT address (a provider's shared network)"],
+		['fd12::1', 'a unique local address (a private IPv6 network)'],
+		['fec0::1', 'a site-local address (a private IPv6 network)'],
+		['192.0.2.1', 'a reserved address (for documentation, benchmarks or future use)'],
+		['240.0.0.1', 'a reserved address (for documentation, benchmarks or future use)'],
+		['2001:db8::1', 'a reserved address (for documentation, benchmarks or future use)'],
+		['::127.0.0.1', 'a loopback address (this machine)'],
+		['::7f00:1', 'a loopback address (this machine)'],
+		['::ffff:127.0.0.1', 'a loopback address (this machine)'],
+		['64:ff9b::7f00:1', 'a loopback address (this machine)'],
+		['64:ff9b:1::1', 'a local-use NAT64 address (a private IPv6 network)'],
+		['2002:7f00:1::1', 'a loopback address (this machine)'],
+		['2001:0:4136:e378:8000:63bf:80ff:fffe', 'a loopback address (this machine)'],
+	])('allows the private, loopback or reserved address %s (%s) only where private targets are', (ip, words) => {
 		expect(refusalReason(ip, 'allowed')).toBeNull();
-		expect(refusalReason(ip, 'admins-only')).toMatch(/only the webhooks of admin accounts may go to private addresses/);
-		expect(refusalReason(ip, 'disabled')).toMatch(/--webhook-allow-private is false and --webhook-allow-hosts does not list the host/);
+		expect(refusalReason(ip, 'admins-only')).toContain(
+			` is ${words}: only the webhooks of admin accounts may go to private addresses, unless --webhook-allow-hosts lists the host`,
+		);
+		expect(refusalReason(ip, 'disabled')).toContain(
+			` is ${words}: --webhook-allow-private is false and --webhook-allow-hosts does not list the host`,
+		);
+		expect(refusalReason(ip, 'admins-only')).not.toMatch(RANGE_NAMES);
 	});
 
 	it('names the IPv4 address an IPv6 one carries', () => {
@@ -110,9 +125,13 @@ describe('TargetPolicy', () => {
 
 		it('refuses what delivery would always refuse: the scheme, and literal addresses in any form', async () => {
 			expect(await policy.refusal('ftp://example.org/', ADMIN)).toBe('ftp: URLs are not allowed');
-			expect(await policy.refusal('http://169.254.169.254/latest/meta-data/', ADMIN)).toMatch(/linkLocal address; webhooks never go there/);
+			expect(await policy.refusal('http://169.254.169.254/latest/meta-data/', ADMIN)).toMatch(
+				/is a link-local address, which webhooks may not reach$/,
+			);
 			expect(await policy.refusal('http://[::169.254.169.254]/', ADMIN)).toMatch(/the IPv4 address 169\.254\.169\.254/);
-			expect(await policy.refusal('http://[::127.0.0.1]/', MEMBER)).toMatch(/loopback address: only the webhooks of admin accounts/);
+			expect(await policy.refusal('http://[::127.0.0.1]/', MEMBER)).toMatch(
+				/loopback address \(this machine\): only the webhooks of admin accounts/,
+			);
 			expect(await policy.refusal('http://[::127.0.0.1]/', ADMIN)).toBeNull();
 		});
 
@@ -120,9 +139,13 @@ describe('TargetPolicy', () => {
 			expect(await policy.refusal('http://metadata.test/', ADMIN)).toMatch(
 				/^metadata\.test resolves only to refused addresses: 169\.254\.169\.254/,
 			);
-			expect(await policy.refusal('http://metadata6.test/', ADMIN)).toMatch(/the IPv4 address 169\.254\.169\.254\) is a linkLocal/);
+			expect(await policy.refusal('http://metadata6.test/', ADMIN)).toMatch(
+				/the IPv4 address 169\.254\.169\.254\) is a link-local address/,
+			);
 			expect(await policy.refusal('http://mixed.test/', ADMIN)).toBeNull();
-			expect(await policy.refusal('http://mixed.test/', MEMBER)).toMatch(/127\.0\.0\.1 is a loopback address: only the webhooks of admin/);
+			expect(await policy.refusal('http://mixed.test/', MEMBER)).toMatch(
+				/127\.0\.0\.1 is a loopback address \(this machine\): only the webhooks of admin/,
+			);
 			expect(await policy.refusal('http://internal.test/', MEMBER)).toBeNull(); // listed
 			expect(await policy.refusal('https://public.test/hook', MEMBER)).toBeNull();
 		});
@@ -155,13 +178,13 @@ describe('WebhookSender connects only to checked addresses', () => {
 
 	it('refuses a host name that resolves to a link-local (metadata) address', async () => {
 		const result = await sender.send(`http://metadata.test:${receiver.port}/`, await body(), {}, 'allowed');
-		expect(result.refused).toMatch(/metadata\.test resolves only to refused addresses: 169\.254\.169\.254 is a linkLocal address/);
+		expect(result.refused).toMatch(/metadata\.test resolves only to refused addresses: 169\.254\.169\.254 is a link-local address/);
 		expect(result.statusCode).toBeUndefined();
 	});
 
 	it('refuses a host name that resolves to loopback where private targets are not allowed; nothing reaches the receiver', async () => {
 		const result = await sender.send(`http://internal.test:${receiver.port}/`, await body(), {}, 'admins-only');
-		expect(result.refused).toMatch(/127\.0\.0\.1 is a loopback address: only the webhooks of admin accounts/);
+		expect(result.refused).toMatch(/127\.0\.0\.1 is a loopback address \(this machine\): only the webhooks of admin accounts/);
 		expect(receiver.requests).toHaveLength(0);
 	});
 
@@ -224,7 +247,9 @@ describe('webhook deliveries in a running server follow the policy', () => {
 		try {
 			const [messageId] = await sendMail(after, { to: email });
 			const status = await waitForStatus(after, key, email, messageId, 'refused');
-			expect(status.lastError).toMatch(/^refused: 127\.0\.0\.1 is a loopback address: only the webhooks of admin accounts/);
+			expect(status.lastError).toMatch(
+				/^refused: 127\.0\.0\.1 is a loopback address \(this machine\): only the webhooks of admin accounts/,
+			);
 			const [attempt] = await activity(after, key, '?status=refused');
 			expect(attempt).toMatchObject({ status: 'refused', statusCode: null, attempt: 1, nextRetry: null, error: status.lastError });
 			expect(receiver.requests).toHaveLength(0);

@@ -231,11 +231,11 @@ describe('websocket /incoming-messages', () => {
 	it('refuses a scope or frame it does not know with a 400 that says which values it takes, before the upgrade', async () => {
 		expect(await refusedUpgrade(`key=${enc(alice.key)}&scope=everything`)).toEqual({
 			status: 400,
-			body: { error: 'Bad Request', message: 'querystring/scope must be listed or account' },
+			body: { error: 'Bad Request', message: 'scope must be listed or account', field: 'scope' },
 		});
 		expect(await refusedUpgrade(`key=${enc(alice.key)}&scope=account&frame=headers`)).toEqual({
 			status: 400,
-			body: { error: 'Bad Request', message: 'querystring/frame must be full or record' },
+			body: { error: 'Bad Request', message: 'frame must be full or record', field: 'frame' },
 		});
 	});
 

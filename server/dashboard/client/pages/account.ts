@@ -1,5 +1,6 @@
 import { enc, getJson, request, sendJson, type ApiKeyView, type Me } from '../api.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
+import { clearFormErrors, showFormError } from '../field-errors.js';
 
 /** Outgoing credits, API keys and the webhook signing secret of the signed-in account. */
 export function accountPage(root: HTMLElement): void {
@@ -95,10 +96,11 @@ function apiKeys(): Node {
 						h('code', { id: 'new-key' }, key.key),
 					),
 				);
+				clearFormErrors(form);
 				status.ok(`Created the key ${key.label || key.id}.`);
 				await refresh();
 			} catch (error) {
-				status.error(error);
+				showFormError(form, status, error);
 			}
 		});
 	});

@@ -1,5 +1,6 @@
 import { enc, getJson, request, sendJson, type ForwardingRecord } from '../api.js';
 import { busy, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
+import { clearFormErrors, showFormError } from '../field-errors.js';
 
 /** The account's private addresses: reserve, release, and per address the forwarding Settings. */
 export function addressesPage(root: HTMLElement): void {
@@ -188,10 +189,11 @@ function settingsForm(record: ForwardingRecord, saved: () => void, close: () => 
 					enablews: enablews.checked,
 					info: info.value,
 				});
+				clearFormErrors(form);
 				status.ok(`Settings saved for ${record._id}.`);
 				saved();
 			} catch (error) {
-				status.error(error);
+				showFormError(form, status, error);
 			}
 		});
 	});

@@ -12,6 +12,7 @@ import {
 	type Sent,
 } from '../api.js';
 import { busy, formatBytes, h, pageHeading, StatusLine } from '../dom.js';
+import { clearFormErrors, showFormError } from '../field-errors.js';
 import { base64Of, blobBase64 } from '../base64.js';
 
 /** An attachment as POST /api/outgoing-messages takes it. */
@@ -120,6 +121,7 @@ export function composePage(root: HTMLElement, [mode, address, id]: string[]): v
 					...(draft.inReplyTo ? { inReplyTo: draft.inReplyTo } : {}),
 					attachments: [...draft.attachments, ...attached],
 				});
+				clearFormErrors(form);
 				showCredits(sent.creditsRemaining);
 				// The warnings (no subject, a copy kept here rather than sent out) are what the sender would not see otherwise.
 				status.ok(
@@ -132,7 +134,7 @@ export function composePage(root: HTMLElement, [mode, address, id]: string[]): v
 				draft = { ...EMPTY, from: from.value };
 				carried.replaceChildren();
 			} catch (error) {
-				status.error(error);
+				showFormError(form, status, error);
 			}
 		});
 	});

@@ -77,7 +77,11 @@ describe('Addresses API', () => {
 
 		it('needs a key (401) and a valid address and body (400)', async () => {
 			expectError(await server.api(path('nokey@example.test'), { method: 'POST' }), 401);
-			expectError(await server.api(path('not-an-address'), { method: 'POST', key: ann.key }), 400, /not a valid email address/);
+			expectError(
+				await server.api(path('not-an-address'), { method: 'POST', key: ann.key }),
+				400,
+				/^"not-an-address" is not an email address$/,
+			);
 			expectError(
 				await server.api(path('bad-body@example.test'), { method: 'POST', key: ann.key, body: { webhook: 'ftp://x.test' } }),
 				400,
@@ -174,6 +178,20 @@ describe('Addresses API', () => {
 				expectError(await server.api(route, { method: 'PUT', key: ann.key, body: { enablews: 'yes please' } }), 400);
 				expectError(await server.api(route, { method: 'PUT', key: ann.key, body: { info: 'x'.repeat(1001) } }), 400);
 			}
+		});
+
+		it('refuses a field the body does not take (a typo), naming it, and changes nothing', async () => {
+			await server.api(path('typo@example.test'), { method: 'POST', key: ann.key, body: { info: 'kept' } });
+			for (const route of [path('typo@example.test'), forwardingPath('typo@example.test')]) {
+				const typo = await server.api(route, {
+					method: 'PUT',
+					key: ann.key,
+					body: { webhok: 'https://example.org/hook', info: 'changed' },
+				});
+				expectError(typo, 400, /webhok/);
+			}
+			const record = await server.api<ForwardingRecord>(path('typo@example.test'), { key: ann.key });
+			expect(record.body).toMatchObject({ webhook: null, info: 'kept' });
 		});
 
 		it('refuses other accounts (403), callers without a key (401) and unreserved addresses (404)', async () => {

@@ -71,7 +71,7 @@ describe('Domains API and catch-all', () => {
 
 		it('needs a key and a valid domain', async () => {
 			expectError(await claim('nokey.test'), 401);
-			expectError(await claim('not_a_domain!', ann.key), 400, /not a valid domain/);
+			expectError(await claim('not_a_domain!', ann.key), 400, /^"not_a_domain!" is not a domain name$/);
 			expectError(await claim(`${'a'.repeat(64)}.test`, ann.key), 400);
 		});
 	});
@@ -149,7 +149,12 @@ describe('Domains API and catch-all', () => {
 
 		it('refuses an address of another domain, a bad body, other accounts and missing keys', async () => {
 			await claim('strict.test', ann.key);
-			expectError(await setCatchAll('strict.test', 'x@other.test', ann.key), 400, /not an address of strict.test/);
+			expectError(
+				await setCatchAll('strict.test', 'x@other.test', ann.key),
+				400,
+				/^catchAll must be an address of strict\.test; x@other\.test is not$/,
+				'catchAll',
+			);
 			expectError(await setCatchAll('strict.test', 'not an address', ann.key), 400);
 			expectError(await server.api('/api/domains/strict.test', { method: 'PUT', key: ann.key, body: {} }), 400);
 			expectError(await setCatchAll('strict.test', 'x@strict.test', bob.key), 403);
