@@ -60,9 +60,9 @@ const named = (addresses: NamedAddress[]) => header(addresses.map(({ name, addre
 /** The To recipients: the body's, else (answering a message) the original's Reply-To or From. */
 function toRecipients(request: SendRequest, thread: Thread | undefined): NamedAddress[] {
 	if (request.to !== undefined) return parseAddressField('to', request.to);
-	if (!thread) throw new SendError(400, 'to is required (unless inReplyTo names a message to answer)');
+	if (!thread) throw new SendError(400, 'to is required (unless inReplyTo names a message to answer)', 'to');
 	if (thread.recipients.length === 0) {
-		throw new SendError(400, `to is required: message ${request.inReplyTo} has no valid From or Reply-To address to answer`);
+		throw new SendError(400, `to is required: message ${request.inReplyTo} has no valid From or Reply-To address to answer`, 'to');
 	}
 	return thread.recipients;
 }
@@ -103,11 +103,11 @@ export class Sender {
 		const warnings: string[] = [];
 
 		const senders = parseAddressField('from', request.from);
-		if (senders.length !== 1) throw new SendError(400, 'from must be exactly one email address');
+		if (senders.length !== 1) throw new SendError(400, 'from must be exactly one email address', 'from');
 		const from = senders[0];
 		const thread = request.inReplyTo === undefined ? undefined : await threadOf(request.inReplyTo, account.id, messages, addresses);
 		const to = toRecipients(request, thread);
-		if (to.length === 0) throw new SendError(400, 'to must name at least one recipient');
+		if (to.length === 0) throw new SendError(400, 'to must name at least one recipient', 'to');
 		const recipients = distinctRecipients({
 			to,
 			cc: parseAddressField('cc', request.cc ?? []),
@@ -120,7 +120,7 @@ export class Sender {
 				`to, cc and bcc name ${recipients.length} distinct recipients together, more than the maximum of ${MAX_RECIPIENTS}`,
 			);
 		}
-		if (!request.text && !request.html) throw new SendError(400, 'text or html is required');
+		if (!request.text && !request.html) throw new SendError(400, 'text or html is required', 'text');
 		const headers = checkExtraHeaders(request.headers);
 		// Refused before anything is decoded or composed: neither costs memory or time for a send that cannot go.
 		this.checkCredits(account, recipients.length);

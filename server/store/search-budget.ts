@@ -12,6 +12,8 @@ export interface SearchBudget {
 	limitMs: number;
 	/** Aborted when the caller is gone (the HTTP client closed the connection): the search gives up with SearchAbandonedError. */
 	signal?: AbortSignal;
+	/** performance.now() when the search last let the event loop turn (or began): see `between`. */
+	heldSince: number;
 }
 
 /** The search took longer than its limit (--search-timeout): the API answers 503 naming it. */
@@ -29,10 +31,15 @@ export class SearchAbandonedError extends Error {
 }
 
 /** A budget of `limitMs` from now. */
-export const budgetOf = (limitMs: number, signal?: AbortSignal): SearchBudget => ({ deadline: Date.now() + limitMs, limitMs, signal });
+export const budgetOf = (limitMs: number, signal?: AbortSignal): SearchBudget => ({
+	deadline: Date.now() + limitMs,
+	limitMs,
+	signal,
+	heldSince: performance.now(),
+});
 
 /** The budget of a search nobody limits (a caller of the store other than the API): still done in pieces, never stopped. */
-export const unbounded = (): SearchBudget => ({ deadline: Infinity, limitMs: Infinity });
+export const unbounded = (): SearchBudget => ({ deadline: Infinity, limitMs: Infinity, heldSince: performance.now() });
 
 /** Throws when the budget says to stop: the caller gone, or the time spent. */
 export function checkBudget(budget: SearchBudget): void {
@@ -40,9 +47,16 @@ export function checkBudget(budget: SearchBudget): void {
 	if (Date.now() > budget.deadline) throw new SearchTimeoutError(budget.limitMs);
 }
 
-/** Between two pieces of a search's work: lets the event loop turn, then checks the budget. */
+/**
+ * Between two pieces of a search's work: lets the event loop turn once the search has held it for PIECE_MS since it last
+ * did (quick pieces follow one another without a turn, which would cost a common search more than its work), then checks
+ * the budget.
+ */
 export async function between(budget: SearchBudget): Promise<void> {
-	await nextTurn();
+	if (performance.now() - budget.heldSince >= PIECE_MS) {
+		await nextTurn();
+		budget.heldSince = performance.now();
+	}
 	checkBudget(budget);
 }
 
@@ -53,6 +67,8 @@ export async function between(budget: SearchBudget): Promise<void> {
 export const PIECE_MS = 10;
 
 export function nextSpan(span: number, tookMs: number, bounds: { min: number; max: number }): number {
+	// Far under: grow fast, so that a search over many quick pieces needs few of them.
+	if (tookMs < PIECE_MS / 8) return Math.min(bounds.max, span * 8);
 	if (tookMs < PIECE_MS / 2) return Math.min(bounds.max, span * 2);
 	if (tookMs > PIECE_MS * 2) return Math.max(bounds.min, Math.floor(span / 2));
 	return span;

@@ -1,12 +1,11 @@
 import type { Statement } from 'better-sqlite3';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from './database';
 import type { AddressObject, MessageRecord } from '../../schemas/message';
 import type { MessageFilter } from '../../schemas/wait-for';
 import type { MessageMatcher } from '../store';
 import { containsIgnoringCase, sentBy } from '../../mail/filter-match';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
-import { nextSpan } from '../search-budget';
+import { between, nextSpan, unbounded } from '../search-budget';
 
 /** The messages of an inbox the first piece compares; later pieces compare more or fewer as the last took (see nextSpan). */
 const FIRST_PIECE = 64;
@@ -55,6 +54,7 @@ export class SqliteMessageMatcher implements MessageMatcher {
 	async oldestMatching(inbox: string, since: number, filter: MessageFilter): Promise<MessageRecord | undefined> {
 		const values = { inbox, since, from: filter.from ?? null, subject: filter.subject ?? null, text: filter.text ?? null };
 		let [afterReceived, afterSeq, piece] = [-Infinity, 0, FIRST_PIECE];
+		const budget = unbounded();
 		for (;;) {
 			const started = performance.now();
 			const rows = this.selectPiece.all({ ...values, afterReceived, afterSeq, piece }) as [number, number, number][];
@@ -63,7 +63,7 @@ export class SqliteMessageMatcher implements MessageMatcher {
 			if (rows.length < piece) return undefined;
 			[afterReceived, afterSeq] = rows[rows.length - 1];
 			piece = nextSpan(piece, performance.now() - started, PIECES);
-			await nextTurn();
+			await between(budget);
 		}
 	}
 }

@@ -91,26 +91,29 @@ describe('sending with a relay: checks, composition and charge', () => {
 		const badJson = await send<ErrorBody>('{"to": "x@local.test",');
 		expect(badJson.status).toBe(400);
 		expect(badJson.body.message).toMatch(/JSON/);
-		const cases: [Record<string, unknown>, RegExp][] = [
-			[{ from: 'alice@local.test', text: 'x' }, /\bto\b/],
-			[{ to: 'x@local.test', text: 'x' }, /\bfrom\b/],
-			[{ from: 'alice@local.test', to: 'x@local.test', subject: 's' }, /\btext\b/],
-			[{ from: 'alice@local.test', to: 'not an address', text: 'x' }, /^to "not an address" is not an email address$/],
-			[{ from: 'alice@@local.test', to: 'x@local.test', text: 'x' }, /^from /],
-			[{ from: 'alice@local.test', to: [], text: 'x' }, /^to must have at least 1 item$/],
-			[{ from: 'alice@local.test', to: { address: 'x@local.test' }, text: 'x' }, /^to must be one address, /],
+		// The field at fault is also named apart (`field`), for forms to mark; a limit of several fields names none.
+		const cases: [Record<string, unknown>, RegExp, string | undefined][] = [
+			[{ from: 'alice@local.test', text: 'x' }, /^to is required/, 'to'],
+			[{ to: 'x@local.test', text: 'x' }, /\bfrom\b/, 'from'],
+			[{ from: 'alice@local.test', to: 'x@local.test', subject: 's' }, /^text or html is required$/, 'text'],
+			[{ from: 'alice@local.test', to: 'not an address', text: 'x' }, /^to "not an address" is not an email address$/, 'to'],
+			[{ from: 'alice@@local.test', to: 'x@local.test', text: 'x' }, /^from /, 'from'],
+			[{ from: 'alice@local.test', to: [], text: 'x' }, /^to must have at least 1 item$/, 'to'],
+			[{ from: 'alice@local.test', to: { address: 'x@local.test' }, text: 'x' }, /^to must be one address, /, 'to'],
 			[
 				{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`), text: 'x' },
 				/^to must have at most 50 items$/,
+				'to',
 			],
 			[
 				{ from: 'alice@local.test', to: Array.from({ length: 51 }, (_, i) => `r${i}@local.test`).join(', '), text: 'x' },
 				/^to, cc and bcc name 51 .*50$/,
+				undefined,
 			],
 		];
-		for (const [body, message] of cases) {
+		for (const [body, message, field] of cases) {
 			const res = await send<ErrorBody>(body);
-			expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'Bad Request' });
+			expect({ body, status: res.status, error: res.body.error, field: res.body.field }).toEqual({ body, status: 400, error: 'Bad Request', field });
 			expect(res.body.message).toMatch(message);
 		}
 		expect(await credits(server, alice.key)).toBe(before);
