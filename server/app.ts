@@ -271,6 +271,7 @@ function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: 
 		durable: () => store.durable(),
 		readiness,
 		metrics: metrics.http,
+		searches: metrics.searches,
 	});
 }
 

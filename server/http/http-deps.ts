@@ -22,6 +22,7 @@ import type { Webhooks } from '../webhooks/webhooks';
 import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 import type { MailWaiters } from '../waiting/mail-waiters';
 import type { HttpMetrics } from '../metrics/http-metrics';
+import type { SearchMetrics } from '../metrics/search-metrics';
 import type { Readiness } from './readiness';
 
 /** What route plugins are given. */
@@ -52,6 +53,8 @@ export interface HttpDeps {
 	readiness: Readiness;
 	/** Where every answered request is counted. */
 	metrics: HttpMetrics;
+	/** Where account-wide searches are counted, running and by how they ended. */
+	searches: SearchMetrics;
 }
 
 /** The server routes are added to: their schemas type each request and reply (TypeBox). */

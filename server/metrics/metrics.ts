@@ -3,6 +3,7 @@ import { SmtpMetrics } from './smtp-metrics';
 import { IngestMetrics } from './ingest-metrics';
 import { WebhookMetrics } from './webhook-metrics';
 import { HttpMetrics } from './http-metrics';
+import { SearchMetrics } from './search-metrics';
 
 /**
  * The metrics of one server, in a registry of its own (not prom-client's global one), so servers sharing a process (the
@@ -15,6 +16,7 @@ export class Metrics {
 	readonly ingest = new IngestMetrics(this.registry);
 	readonly webhooks = new WebhookMetrics(this.registry);
 	readonly http = new HttpMetrics(this.registry);
+	readonly searches = new SearchMetrics(this.registry);
 
 	/**
 	 * Adds the process's own figures (CPU, memory, event loop lag, garbage collection, handles) under their standard names.

@@ -37,12 +37,16 @@ conditions answer 400. Terms of 3 characters or more are found through a trigram
 (only short or excluded terms, states, labels, dates) looks at the newest ${SCAN_LIMIT.toLocaleString('en')} messages (in its dates) of each domain and address.`;
 
 /** Reads across all private addresses and domains of the caller's account. */
-export function accountInboxRoutes(app: HttpApp, { accountInbox, config }: HttpDeps): void {
-	/** The search's budget: --search-timeout from now, and given up when the client closes the connection first. */
-	const budgetFor = (reply: FastifyReply): SearchBudget => {
+export function accountInboxRoutes(app: HttpApp, { accountInbox, config, searches }: HttpDeps): void {
+	/**
+	 * Runs a search within its budget: --search-timeout from now, and given up when the client closes the connection first
+	 * (or has closed it already: while the key was looked up, say), counted in the search metrics.
+	 */
+	const searched = (reply: FastifyReply, search: (budget: SearchBudget) => Promise<string>): Promise<string> => {
 		const gone = new AbortController();
-		reply.raw.once('close', () => gone.abort());
-		return budgetOf(config.searchTimeout, gone.signal);
+		if (reply.raw.closed) gone.abort();
+		else reply.raw.once('close', () => gone.abort());
+		return searches.count(() => search(budgetOf(config.searchTimeout, gone.signal)));
 	};
 
 	app.get(
@@ -91,10 +95,8 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox, config }: HttpD
 			if (andTo === undefined && andFrom === undefined && andSubjectIncludes === undefined && andRead === undefined) {
 				throw badRequest('Give at least one of andTo, andFrom, andSubjectIncludes, andRead');
 			}
-			const messages = await accountInbox.filter(
-				account.id,
-				{ to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead },
-				budgetFor(reply),
+			const messages = await searched(reply, (budget) =>
+				accountInbox.filter(account.id, { to: andTo, from: andFrom, subject: andSubjectIncludes, read: andRead }, budget),
 			);
 			return sendJson(reply, `{"messages":${messages}}`);
 		},
@@ -120,11 +122,8 @@ export function accountInboxRoutes(app: HttpApp, { accountInbox, config }: HttpD
 			const account = requireAccount(request);
 			const query = request.query.query ?? request.query.q;
 			if (query === undefined) throw badRequest('query (or q) is required', 'query');
-			const messages = await accountInbox.search(
-				account.id,
-				parsedQuery(query, request.query.query === undefined ? 'q' : 'query'),
-				budgetFor(reply),
-			);
+			const parsed = parsedQuery(query, request.query.query === undefined ? 'q' : 'query');
+			const messages = await searched(reply, (budget) => accountInbox.search(account.id, parsed, budget));
 			return sendJson(reply, `{"query":${JSON.stringify(query)},"messages":${messages}}`);
 		},
 	);

@@ -2,12 +2,12 @@ import { SCAN_LIMIT, SEARCH_LIMIT, type AccountInbox, type InboxFilter } from '.
 import type { SearchQuery } from '../../mail/search-query';
 import { matchesNothing, planFilter, planSearch, receivedIn, type Check, type SearchPlan, type TextCheck } from '../search-plan';
 import { bodyWordQuery } from './body-words';
-import type { Db } from './database';
+import { cancelBackend, type Db } from './database';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
 import { indexedText, searchedText } from './search-index';
-import { checkBudget, SearchTimeoutError, unbounded, type SearchBudget } from '../search-budget';
+import { checkBudget, SearchAbandonedError, SearchTimeoutError, unbounded, type SearchBudget } from '../search-budget';
 
-/** PostgreSQL's code for a statement cancelled, here by statement_timeout. */
+/** PostgreSQL's code for a statement cancelled: by statement_timeout, or by pg_cancel_backend once the caller is gone. */
 const QUERY_CANCELED = '57014';
 
 /**
@@ -134,22 +134,55 @@ export class PostgresAccountInbox implements AccountInbox {
 	}
 
 	/**
-	 * Runs the search's statements in one transaction whose statements PostgreSQL cancels once the budget's time is up, so
-	 * that no statement holds a connection of the pool past it; between statements the budget is checked (see findOn).
+	 * Runs the search's statements in one transaction whose statements PostgreSQL cancels once the budget's time is up, or
+	 * once its caller is gone, so that no statement holds a connection of the pool past either; between statements the
+	 * budget is checked (see findOn).
 	 */
 	private async find(account: string, plan: SearchPlan, budget: SearchBudget): Promise<string> {
 		if (matchesNothing(plan)) return '[]';
+		checkBudget(budget);
 		try {
 			return await this.db.transaction(async (tx) => {
-				if (Number.isFinite(budget.deadline)) {
-					const left = Math.max(1, Math.ceil(budget.deadline - Date.now()));
-					await tx.row(`SELECT set_config('statement_timeout', $1, true)`, [`${left}ms`]);
-				}
-				return this.findOn(tx, account, plan, budget);
+				const { pid } = await this.limit(tx, budget);
+				return await this.cancelledWhenGone(pid, budget, () => this.findOn(tx, account, plan, budget));
 			});
 		} catch (err) {
-			if ((err as { code?: unknown }).code === QUERY_CANCELED) throw new SearchTimeoutError(budget.limitMs);
-			throw err;
+			if ((err as { code?: unknown }).code !== QUERY_CANCELED) throw err;
+			throw budget.signal?.aborted ? new SearchAbandonedError() : new SearchTimeoutError(budget.limitMs);
+		}
+	}
+
+	/**
+	 * Sets the transaction's statement_timeout to the budget's time left, if it has a limit, and reads the pid of its
+	 * backend, if the budget has a caller who may go: one statement for both, none for neither.
+	 */
+	private async limit(tx: Db, { deadline, signal }: SearchBudget): Promise<{ pid?: number }> {
+		const params = Number.isFinite(deadline) ? [`${Math.max(1, Math.ceil(deadline - Date.now()))}ms`] : [];
+		const columns = [
+			...(signal ? ['pg_backend_pid() AS pid'] : []),
+			...(params.length ? [`set_config('statement_timeout', $1, true)`] : []),
+		];
+		return columns.length ? (await tx.row<{ pid?: number }>(`SELECT ${columns.join(', ')}`, params))! : {};
+	}
+
+	/**
+	 * Runs `work`, cancelling the statement that backend `pid` runs once the budget's caller goes away. The work's end
+	 * waits for the cancel to be made, so that it cannot reach the backend once its connection is back in the pool.
+	 */
+	private async cancelledWhenGone<T>(pid: number | undefined, budget: SearchBudget, work: () => Promise<T>): Promise<T> {
+		const { signal } = budget;
+		if (!signal || pid === undefined) return work();
+		let cancelled: Promise<void> | undefined;
+		const cancel = () => {
+			cancelled = cancelBackend(this.db, pid);
+		};
+		signal.addEventListener('abort', cancel, { once: true });
+		try {
+			checkBudget(budget);
+			return await work();
+		} finally {
+			signal.removeEventListener('abort', cancel);
+			await cancelled;
 		}
 	}
 

@@ -1,4 +1,4 @@
-import { Pool, types, type CustomTypesConfig, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
+import { Client, Pool, types, type CustomTypesConfig, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import type { Logger } from '../../log';
 import { StoreUnavailableError } from '../store';
 import { POSTGRES, type Sql, type SqlDb } from '../sql/sql-db';
@@ -96,11 +96,20 @@ export { prepared, type Prepared } from '../sql/sql-db';
 /** Statements on the database: on the pool, or on the one connection of a transaction or session. */
 export type Db = SqlDb;
 
+/**
+ * Cancels the statement the backend `pid` runs now, if any (pg_cancel_backend): node-postgres takes no AbortSignal. It
+ * runs on a connection of its own, not one of the pool's, which may all be held by statements waiting to be cancelled.
+ * A cancel that cannot be made (the database is away, or refuses another connection) is given up: a search's
+ * statement_timeout still ends its statement. Every Db of this engine is made here, so each can.
+ */
+export const cancelBackend = (db: Db, pid: number): Promise<void> => (db as Statements).cancelBackend(pid);
+
 /** Runs one statement; a failure to reach the database becomes a StoreUnavailableError. */
 abstract class Statements implements Db {
 	readonly dialect = POSTGRES;
 	abstract readonly outside: Db;
 	abstract transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+	abstract cancelBackend(pid: number): Promise<void>;
 	protected abstract send<Row extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<Row>>;
 
 	constructor(readonly target: Target) {}
@@ -150,6 +159,22 @@ export class PoolDb extends Statements {
 		return this.pool.query<Row>(config);
 	}
 
+	async cancelBackend(pid: number): Promise<void> {
+		const { options } = this.pool;
+		// The password is not enumerable in the pool's options (pg-pool hides it from logs): named.
+		const client = new Client({ ...options, password: options.password, application_name: 'mailroom cancel' });
+		// Its breaking while connected must not crash the process: the cancel is then given up.
+		client.on('error', () => undefined);
+		try {
+			await client.connect();
+			await client.query('SELECT pg_cancel_backend($1)', [pid]);
+		} catch {
+			// Given up: statement_timeout still ends the statement.
+		} finally {
+			await client.end().catch(() => undefined);
+		}
+	}
+
 	/**
 	 * Runs `use` with one connection of the pool to itself (for a transaction, or for session-level advisory locks). A
 	 * connection that broke meanwhile is closed rather than handed to the next user.
@@ -186,10 +211,14 @@ class ClientDb extends Statements {
 	constructor(
 		private readonly client: PoolClient,
 		target: Target,
-		readonly outside: Db,
+		readonly outside: PoolDb,
 		private readonly inTransaction: boolean,
 	) {
 		super(target);
+	}
+
+	cancelBackend(pid: number): Promise<void> {
+		return this.outside.cancelBackend(pid);
 	}
 
 	/** Runs `work` on this connection: in the transaction it is in, or in a new one. */

@@ -16,7 +16,7 @@ import {
 } from '../search-plan';
 import { recordsJson } from '../records-json';
 import { recordJsonHead } from './messages';
-import { between, nextSpan, unbounded, type SearchBudget } from '../search-budget';
+import { between, checkBudget, nextSpan, unbounded, type SearchBudget } from '../search-budget';
 
 /** A message is the account's when its inbox is one of its private addresses or in one of its domains. */
 const OWNED = `(m.inbox IN (SELECT email FROM addresses WHERE owner = @account)
@@ -172,6 +172,8 @@ export class SqliteAccountInbox implements AccountInbox {
 
 	private async find(account: string, plan: SearchPlan, budget: SearchBudget): Promise<string> {
 		if (matchesNothing(plan)) return '[]';
+		// Not even a first piece for a caller gone already.
+		checkBudget(budget);
 		const params = new Parameters(account);
 		return plan.indexed.length ? this.findIndexed(plan, params, budget) : this.scan(plan, params, budget);
 	}

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import nodemailer from 'nodemailer';
+import http from 'node:http';
+import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
-import { expectError, sendMail } from '../../../helpers/messages';
+import { enc, expectError, sendMail } from '../../../helpers/messages';
+import { scrape } from '../../../helpers/metrics';
+import { waitFor } from '../../../helpers/webhook-receiver';
 
 /** What GET /api/inbox-search answers. */
 interface SearchResult {
@@ -100,5 +104,69 @@ describe('a search that takes longer than --search-timeout', () => {
 		// "ab" is too short for the index, and in no body: each of the 3 MB is compared, which takes more than a millisecond.
 		const searched = await server.api(`/api/inbox-search?query=ab`, { key: account.key });
 		expectError(searched, 503, /^The search took longer than 0\.001 s, the most one may take \(--search-timeout\)$/);
+	});
+});
+
+describe('a search whose client goes away', () => {
+	let server: TestMailroom;
+	let account: { id: string; key: string };
+	/**
+	 * 19 excluded pairs of letters that no message holds, then a pair that none holds either: each of the 500 records is
+	 * compared with all 20, a second of work or more on either engine, and nothing found.
+	 */
+	const SLOW_QUERY = `${[...'bcdefghijklmnopqrst'].map((letter) => `-${letter}${letter}`).join(' ')} zz`;
+	const path = `/api/inbox-search?query=${enc(SLOW_QUERY)}`;
+	/** The search metrics now: how many run, and how many ended for each reason. */
+	const searches = async () => {
+		const scraped = await scrape(server.metricsUrl);
+		const ended = (reason: string) => scraped.value('mailroom_searches_ended_total', { reason }) ?? 0;
+		return {
+			running: scraped.value('mailroom_searches_running'),
+			ended: { answered: ended('answered'), timeout: ended('timeout'), abandoned: ended('abandoned'), failed: ended('failed') },
+		};
+	};
+	/** Waits until no search runs; how the searches ended by then. */
+	const untilNoneRuns = () =>
+		waitFor(async () => {
+			const now = await searches();
+			return now.running === 0 ? now.ended : undefined;
+		}, 'no search to run');
+
+	beforeAll(async () => {
+		server = await startTestMailroom({ metricsPort: 0, searchTimeout: 60_000 });
+		account = await server.createAccount('impatient');
+		await server.domains.claim('gone.test', account.id);
+		// 5 messages to 100 addresses each: 500 records of 64 KiB, each searched.
+		const to = Array.from({ length: 100 }, (_, i) => `box${i}@gone.test`);
+		const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, ignoreTLS: true, pool: true });
+		try {
+			for (let i = 0; i < 5; i++) await transport.sendMail({ from: 'a@sender.test', to, text: REPEATED_BODY });
+		} finally {
+			transport.close();
+		}
+	}, 60_000);
+	afterAll(() => server.stop());
+
+	it('stops its work once the client closes the connection, and answers nothing', async () => {
+		const request = http.request({ host: '127.0.0.1', port: server.httpPort, path, headers: { 'Service-Key': account.key } });
+		const closed = new Promise((resolve) => request.on('error', resolve));
+		request.end();
+		await waitFor(async () => (await searches()).running === 1, 'the search to start');
+		request.destroy();
+		await closed;
+		expect(await untilNoneRuns()).toEqual({ answered: 0, timeout: 0, abandoned: 1, failed: 0 });
+	});
+
+	it('does no work for a client that closed the connection as soon as it had sent the search', async () => {
+		const { ended: before } = await searches();
+		const socket = net.connect(server.httpPort, '127.0.0.1');
+		socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nService-Key: ${account.key}\r\n\r\n`, () => socket.destroy());
+		const total = (ended: typeof before) => Object.values(ended).reduce((sum, count) => sum + count);
+		await waitFor(async () => total((await searches()).ended) > total(before), 'the search to end');
+		const after = await untilNoneRuns();
+		expect({ abandoned: after.abandoned - before.abandoned, answered: after.answered - before.answered }).toEqual({
+			abandoned: 1,
+			answered: 0,
+		});
 	});
 });
