@@ -59,17 +59,20 @@ function ftsQuery({ columns, text }: TextCheck): { query: string; exact: boolean
 }
 
 /**
- * The seqs the first piece of an indexed search covers; later pieces cover more or fewer as the last took (see nextSpan).
- * The index decides an exact search alone, at a small cost per message, so its first piece covers many: each piece loads
- * the terms' index entries anew, which in small pieces cost a common search more than its work (p50 1.6 -> 2.6 ms over
- * 100,000 messages). A message whose body must be compared (a term the index only narrows down, looked for in the
- * first 64K characters of the body) can cost a millisecond, so such a search starts small; addresses and subjects are short.
+ * An indexed search takes the index's matches newest first, CANDIDATES at a time (each such query loads the terms' index
+ * entries anew, so not few at a time), and checks them in batches, the event loop free between batches. A batch aims at
+ * PIECE_MS of work (see nextSpan): a message whose body must be compared against up to 20 terms costs milliseconds, one
+ * decided by the index and its columns microseconds, so the first batch is small or large by that.
  */
-const FIRST_SPAN = { exact: 1 << 17, compared: 1024 };
-const SPANS = { min: 16, max: 1 << 20 };
-/** The messages of a source a piece of a scan looks at, at first. */
-const FIRST_SCAN_PIECE = 256;
-const SCAN_PIECES = { min: 8, max: SCAN_LIMIT };
+const CANDIDATES = 4096;
+const FIRST_BATCH = { compared: 4, decided: CANDIDATES };
+const BATCHES = { min: 1, max: CANDIDATES };
+/** The messages of a source a piece of a scan looks at, at first; a message with its body to compare costs milliseconds. */
+const FIRST_SCAN_PIECE = { compared: 4, decided: 256 };
+const SCAN_PIECES = { min: 1, max: SCAN_LIMIT };
+
+/** Whether a check compares a message's body (up to its first 64K characters): the costly kind. */
+const comparesBody = (checks: Check[]) => checks.some((check) => check.kind === 'text' && check.columns.includes('body'));
 
 /** Named parameters of a statement, as conditions are written. */
 class Parameters {
@@ -129,7 +132,6 @@ export class SqliteAccountInbox implements AccountInbox {
 	private readonly unreadOfInbox: Statement;
 	private readonly unreadOfDomain: Statement;
 	private readonly recordBySeq: Statement;
-	private readonly newestSeq: Statement;
 	private readonly queries = new Map<string, Statement>();
 
 	constructor(private readonly db: Db) {
@@ -143,7 +145,6 @@ export class SqliteAccountInbox implements AccountInbox {
 		this.unreadOfInbox = db.prepare('SELECT count(*) FROM messages WHERE inbox = ? AND read IS NOT 1').pluck();
 		this.unreadOfDomain = db.prepare('SELECT count(*) FROM messages WHERE domain = ? AND read IS NOT 1').pluck();
 		this.recordBySeq = db.prepare(`SELECT ${RECORD_JSON} FROM messages m WHERE m.seq = ?`).raw();
-		this.newestSeq = db.prepare('SELECT max(seq) FROM messages').pluck();
 	}
 
 	async list(account: string, limit: number, skip: number, since = -Infinity): Promise<{ messages: string; unread: number }> {
@@ -180,8 +181,8 @@ export class SqliteAccountInbox implements AccountInbox {
 
 	/**
 	 * Walks the full-text index newest first (rowid = seq) and stops at the limit. Negated texts the index can decide are
-	 * left out by the index itself (FTS5's NOT); the other checks are made on each message it yields. The walk goes in
-	 * pieces of a range of seqs each, the event loop free between them (see search-budget.ts).
+	 * left out by the index itself (FTS5's NOT); the other checks are made on each message it yields, in batches that each
+	 * take a few milliseconds, the event loop free between them (see CANDIDATES and search-budget.ts).
 	 */
 	private async findIndexed(plan: SearchPlan, params: Parameters, budget: SearchBudget): Promise<string> {
 		const negated = plan.checks.filter((check): check is TextCheck => check.kind === 'text' && isIndexable(check.text));
@@ -195,65 +196,68 @@ export class SqliteAccountInbox implements AccountInbox {
 			...plan.checks.filter((check) => !inIndex.has(check)),
 		];
 		const match = `(${found.map(({ query }) => `(${query})`).join(' AND ')})` + excluded.map(({ query }) => ` NOT (${query})`).join('');
-		const conditions = [
-			`messages_search MATCH ${params.add(match)}`,
-			's.rowid < @below AND s.rowid >= @from',
-			OWNED,
-			...checks.map((check) => condition(check, params)),
-			...receivedIn(plan, 'm.received', params),
-		];
-		const statement = this
-			.statement(`SELECT ${RECORD_JSON} FROM messages_search s JOIN messages m ON m.seq = s.rowid ${searchRowsFor(checks)}
-			WHERE ${conditions.join(' AND ')} ORDER BY s.rowid DESC LIMIT @wanted`);
+		const candidates = this.statement(
+			`SELECT s.rowid FROM messages_search s WHERE messages_search MATCH ${params.add(match)} AND s.rowid < @below
+				ORDER BY s.rowid DESC LIMIT ${CANDIDATES}`,
+		);
+		const conditions = ['m.seq IN (SELECT value FROM json_each(@seqs))', OWNED, ...checks.map((check) => condition(check, params))];
+		const checked = this.statement(`SELECT ${RECORD_JSON} FROM messages m ${searchRowsFor(checks)}
+			WHERE ${[...conditions, ...receivedIn(plan, 'm.received', params)].join(' AND ')} ORDER BY m.seq DESC`);
 		const rows: [string, number][] = [];
-		let [below, span] = [
-			((this.newestSeq.get() as number | null) ?? 0) + 1,
-			checks.some((check) => check.kind === 'text' && check.columns.includes('body')) ? FIRST_SPAN.compared : FIRST_SPAN.exact,
+		let [below, batch, pending, more] = [
+			Number.MAX_SAFE_INTEGER,
+			FIRST_BATCH[comparesBody(checks) ? 'compared' : 'decided'],
+			[] as number[],
+			true,
 		];
-		while (below > 0 && rows.length < SEARCH_LIMIT) {
-			const from = Math.max(0, below - span);
+		while (rows.length < SEARCH_LIMIT) {
+			if (pending.length === 0) {
+				if (!more) break;
+				pending = (candidates.all({ ...params.values, below }) as [number][]).map(([seq]) => seq);
+				more = pending.length === CANDIDATES;
+				if (pending.length === 0) break;
+				below = pending[pending.length - 1];
+			}
 			const started = performance.now();
-			rows.push(...(statement.all({ ...params.values, below, from, wanted: SEARCH_LIMIT - rows.length }) as [string, number][]));
-			span = nextSpan(span, performance.now() - started, SPANS);
-			below = from;
-			if (below > 0 && rows.length < SEARCH_LIMIT) await between(budget);
+			rows.push(...(checked.all({ ...params.values, seqs: JSON.stringify(pending.splice(0, batch)) }) as [string, number][]));
+			batch = nextSpan(batch, performance.now() - started, BATCHES);
+			if (rows.length < SEARCH_LIMIT) await between(budget);
 		}
-		return recordsJson(rows);
+		return recordsJson(rows.slice(0, SEARCH_LIMIT));
 	}
 
 	/**
 	 * Walks the newest SCAN_LIMIT messages (in the range of `received`) of each of the account's domains and inboxes,
 	 * each stopping at the limit, and merges them: a single query over the whole account would read and sort all of its
-	 * mail. Each walk goes in pieces, the event loop free between them (see search-budget.ts): a check matching nothing
-	 * is made on every message looked at.
+	 * mail. Each walk goes in pieces that each take a few milliseconds (a piece starts below the last message of the one
+	 * before it, by the index's order), the event loop free between them: a check matching nothing is made on every message
+	 * looked at.
 	 */
 	private async scan(plan: SearchPlan, params: Parameters, budget: SearchBudget): Promise<string> {
-		const checks = plan.checks.map((check) => condition(check, params));
 		const range = receivedIn(plan, 'received', params);
-		const newest = (column: 'inbox' | 'domain', what = '*') =>
-			`SELECT ${what} FROM messages INDEXED BY messages_${column}_received WHERE ${[`${column} = @source`, ...range].join(' AND ')}
-				ORDER BY received DESC, seq DESC`;
-		const walk = (column: 'inbox' | 'domain') =>
-			this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM (${newest(column)} LIMIT @piece OFFSET @skip) m
-					${searchRowsFor(plan.checks)}
-				WHERE ${['1', ...checks].join(' AND ')} ORDER BY m.received DESC, m.seq DESC LIMIT ${SEARCH_LIMIT}`);
-		const counted = (column: 'inbox' | 'domain') =>
-			this.statement(`SELECT count(*) FROM (${newest(column, 'seq')} LIMIT ${SCAN_LIMIT})`).pluck(true);
+		// Older than the last message looked at: (received, seq) below the boundary, in the index's order.
+		const older = ['received <= @lastReceived', '(received < @lastReceived OR seq < @lastSeq)'];
+		const pieceOf = (column: 'inbox' | 'domain') =>
+			this.statement(`SELECT seq, received FROM messages INDEXED BY messages_${column}_received
+				WHERE ${[`${column} = @source`, ...range, ...older].join(' AND ')} ORDER BY received DESC, seq DESC LIMIT @piece`);
+		const checked = this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM messages m ${searchRowsFor(plan.checks)}
+			WHERE ${['m.seq IN (SELECT value FROM json_each(@seqs))', ...plan.checks.map((check) => condition(check, params))].join(' AND ')}`);
 		const { domains, inboxes } = this.sources(params.values.account as string);
 		const rows: [received: number, seq: number, head: string, spam: number][] = [];
-		let piece = FIRST_SCAN_PIECE;
+		let piece = FIRST_SCAN_PIECE[comparesBody(plan.checks) ? 'compared' : 'decided'];
 		for (const [column, source] of [...domains.map((d) => ['domain', d] as const), ...inboxes.map((i) => ['inbox', i] as const)]) {
-			const values = { ...params.values, source };
-			const total = counted(column).get(values) as number;
-			let [skip, matched] = [0, 0];
+			let [lastReceived, lastSeq, looked, matched] = [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 0, 0];
 			// Newest first: once a source has given SEARCH_LIMIT matches, the rest of it is older than all of them.
-			while (skip < total && matched < SEARCH_LIMIT) {
+			while (looked < SCAN_LIMIT && matched < SEARCH_LIMIT) {
 				const started = performance.now();
-				const taken = Math.min(piece, total - skip);
-				const part = walk(column).all({ ...values, piece: taken, skip }) as typeof rows;
+				const values = { ...params.values, source, lastReceived, lastSeq, piece: Math.min(piece, SCAN_LIMIT - looked) };
+				const seqs = pieceOf(column).all(values) as [seq: number, received: number][];
+				if (seqs.length === 0) break;
+				const part = checked.all({ ...params.values, seqs: JSON.stringify(seqs.map(([seq]) => seq)) }) as typeof rows;
 				rows.push(...part);
 				matched += part.length;
-				skip += taken;
+				looked += seqs.length;
+				[lastSeq, lastReceived] = seqs[seqs.length - 1];
 				piece = nextSpan(piece, performance.now() - started, SCAN_PIECES);
 				await between(budget);
 			}
