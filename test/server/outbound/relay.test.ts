@@ -20,8 +20,8 @@ describe("the relay's replies", () => {
 		expect(res.body.status).toBe('failed');
 		expect(res.body.lastError).toMatch(/^550 .*No such user here/);
 		expect(res.body.recipients).toEqual([
-			{ address: 'bounce@remote.test', field: 'to', route: 'relay', status: 'failed', error: expect.stringMatching(/^550 /) },
-			{ address: 'fine@remote.test', field: 'to', route: 'relay', status: 'delivered', error: null },
+			{ address: 'bounce@remote.test', field: 'to', route: 'relay', status: 'failed', error: expect.stringMatching(/^550 /), note: null },
+			{ address: 'fine@remote.test', field: 'to', route: 'relay', status: 'delivered', error: null, note: null },
 		]);
 		const all = await send({ from: 'alice@local.test', to: 'bounce@remote.test', subject: 'all', text: 't' });
 		expect(all.body).toMatchObject({ status: 'failed', attempts: 1, recipients: [{ status: 'failed' }] });

@@ -50,7 +50,7 @@ describe('POST and GET /api/outgoing-messages', () => {
 			'subject',
 			'to',
 		]);
-		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual(['address', 'error', 'field', 'route', 'status']);
+		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual(['address', 'error', 'field', 'note', 'route', 'status']);
 		expect((await server.api('/api/outgoing-messages')).status).toBe(401);
 		expect((await server.api('/api/outgoing-messages?limit=0', { key: alice.key })).status).toBe(400);
 	});
