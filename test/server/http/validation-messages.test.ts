@@ -43,7 +43,8 @@ describe('validation messages: one sentence naming the field and what it takes',
 
 	beforeAll(async () => {
 		server = await startTestMailroom();
-		key = server.adminKey;
+		// Credits, so that a send's checks after the credit check (its attachments) are reached.
+		key = (await server.createAccount('fields', 10)).key;
 		expect((await call('POST', `/api/addresses/${enc(inbox)}`)).status).toBe(200);
 		[messageId] = await sendMail(server, { to: inbox });
 	});
