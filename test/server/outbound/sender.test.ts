@@ -113,7 +113,12 @@ describe('sending with a relay: checks, composition and charge', () => {
 		];
 		for (const [body, message, field] of cases) {
 			const res = await send<ErrorBody>(body);
-			expect({ body, status: res.status, error: res.body.error, field: res.body.field }).toEqual({ body, status: 400, error: 'Bad Request', field });
+			expect({ body, status: res.status, error: res.body.error, field: res.body.field }).toEqual({
+				body,
+				status: 400,
+				error: 'Bad Request',
+				field,
+			});
 			expect(res.body.message).toMatch(message);
 		}
 		expect(await credits(server, alice.key)).toBe(before);
