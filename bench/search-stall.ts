@@ -123,7 +123,8 @@ function row(
 ) {
 	const statuses = [...new Set(runs.map(({ status }) => status))].join(', ');
 	const times = runs.map(({ ms }) => ms);
-	const livez = latencySummary(latencies);
+	// A search quicker than one /livez request may see none begin while it runs.
+	const livez = latencies.length ? latencySummary(latencies) : { p50: '', p99: '', max: '' };
 	return [
 		ENGINE_NAME[engine],
 		what,
