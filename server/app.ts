@@ -133,7 +133,6 @@ function buildDelivery(
 	context: Context,
 	{ store, isOwnedDomain, resolveRecipient }: Storage,
 	ingest: Ingest,
-	spool: Spool,
 	relay: Relay | undefined,
 	metrics: Metrics,
 ) {
@@ -162,7 +161,6 @@ function buildDelivery(
 		relay,
 		resolveRecipient,
 		retryDelays: config.relayRetryDelays,
-		spool,
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
@@ -308,7 +306,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const storage = await openStorage(context);
 	const { store } = storage;
 	const { ingest, spool } = startIngest(context, metrics);
-	const delivery = buildDelivery(context, storage, ingest, spool, relay, metrics);
+	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
 	followOtherNodes(context, store, ingest, delivery);
 	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
 	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });

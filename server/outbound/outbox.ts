@@ -1,22 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
 import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
-import { isSpooled, type RawMessage, type SpooledBytes } from '../bytes/spooled-bytes';
 import { LeasedWork, type WorkQueue } from '../work/leased-work';
 import type { Relay } from './relay';
-
-/** The spool large SMTP mail waits in (server/smtp/spool.ts): a large local copy waits there too, and is parsed in pieces. */
-export interface LocalCopySpool {
-	/** Copies at least this large are spooled. */
-	threshold: number;
-	/** A new folder for one message; the path its raw source is written to. */
-	create(): string;
-	/** Removes a spooled message with what was parsed out of it; never throws. */
-	remove(message: SpooledBytes): void;
-}
 
 export interface OutboxOptions {
 	store: OutgoingStore;
@@ -30,7 +18,6 @@ export interface OutboxOptions {
 	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	/** Waits (ms) before retry 1, 2, ...; when used up, recipients still pending fail. */
 	retryDelays: number[];
-	spool: LocalCopySpool;
 	log: Logger;
 }
 
@@ -142,10 +129,9 @@ export class Outbox implements WorkQueue {
 
 	private async deliverLocally(entry: OutboxEntry, addresses: string[]): Promise<Map<string, Outcome>> {
 		if (addresses.length === 0) return new Map();
-		let raw: RawMessage | undefined;
+		const raw = sharedCopy(entry.raw);
 		let outcome: Outcome;
 		try {
-			raw = await this.localCopyOf(entry.raw);
 			const recipients = new Map<string, Recipient>();
 			for (const address of addresses) {
 				const recipient = await this.options.resolveRecipient(address, address.slice(address.lastIndexOf('@') + 1));
@@ -163,27 +149,8 @@ export class Outbox implements WorkQueue {
 			outcome = { status: 'delivered' };
 		} catch (err) {
 			outcome = { status: 'temporary', error: `storing the local copy failed: ${(err as Error).message}` };
-		} finally {
-			if (raw && isSpooled(raw)) this.options.spool.remove(raw);
 		}
 		return new Map(addresses.map((address) => [address, outcome]));
-	}
-
-	/**
-	 * The raw source as ingest takes it: a small one in memory the parser threads read without copying, a large one in a
-	 * spool file, parsed in pieces as large SMTP mail is (whole in memory, a 24 MB copy cost its parse hundreds of MB).
-	 */
-	private async localCopyOf(raw: Buffer): Promise<RawMessage> {
-		const { spool } = this.options;
-		if (raw.length < spool.threshold) return sharedCopy(raw);
-		const spooled = { spoolPath: spool.create(), byteLength: raw.length };
-		try {
-			await writeFile(spooled.spoolPath, raw);
-		} catch (err) {
-			spool.remove(spooled);
-			throw err;
-		}
-		return spooled;
 	}
 
 	private async relay(entry: OutboxEntry, addresses: string[]): Promise<Map<string, Outcome>> {

@@ -315,8 +315,7 @@ describe('sending without a relay', () => {
 
 describe('sending large bodies', () => {
 	it('composes a text and an HTML body of several hundred KB, and an attachment, byte for byte, into the local copy', async () => {
-		// Over the spool threshold, the local copy is parsed from a spool file, as large SMTP mail is.
-		const server = await startTestMailroom({ domains: ['local.test'], spoolThreshold: 512 * 1024 });
+		const server = await startTestMailroom({ domains: ['local.test'] });
 		try {
 			const account = await senderAccount(server, 'large', 'large@local.test', 1);
 			// Characters of 1 to 4 bytes of UTF-8 (an emoji is a surrogate pair), so pieces of the text end inside characters.
