@@ -10,6 +10,7 @@ import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
 import { ReadinessSchema } from '../schemas/health';
 import { LinkCheckSchema } from '../schemas/link-check';
+import { MessageAuthSchema } from '../schemas/sender-auth';
 import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
 
@@ -17,6 +18,7 @@ import { ID_PATTERN } from '../store/ids';
 export const SHARED_SCHEMAS = [
 	ErrorSchema,
 	AddressObjectSchema,
+	MessageAuthSchema,
 	MessageSchema,
 	AttachmentMetaSchema,
 	ForwardingSchema,

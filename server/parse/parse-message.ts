@@ -8,6 +8,8 @@ import { builtInSpamScorer, type SpamScorer } from './spam';
 import { assembleBody, bodyChunks, bodySample, type MessageBody } from '../bytes/message-body';
 import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../bytes/spooled-bytes';
 import { withoutNul } from './header-decoder';
+import { strippedReply } from './reply-text';
+import { findCodes } from './codes';
 import { inMemory, parseMimeStream, topLevelFields } from './mime-stream';
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions. parseMimeStream gives what
@@ -124,13 +126,31 @@ export interface MailparserFields {
 
 const PRIORITIES = new Set(['normal', 'high', 'low']);
 
+/** How much of a text the reply and code readers look at: a reply's new text and a code come first. */
+export const READ_TEXT_CHARS = 256 * 1024;
+/** How much of the new text a record keeps: records are listed by the hundred; the text endpoint has all of it. */
+export const STRIPPED_TEXT_CHARS = 16 * 1024;
+
+/** What the person wrote, and the codes of the message, from the start of its text. */
+function whatWasWritten(subject: string, text: string) {
+	const start = text.length > READ_TEXT_CHARS ? text.slice(0, READ_TEXT_CHARS) : text;
+	const { strippedText, strippedSignature } = strippedReply(start);
+	return {
+		strippedText: withoutNul(strippedText.length > STRIPPED_TEXT_CHARS ? strippedText.slice(0, STRIPPED_TEXT_CHARS) : strippedText),
+		strippedSignature: strippedSignature === null ? null : withoutNul(strippedSignature),
+		codes: findCodes(subject, start).map(withoutNul),
+	};
+}
+
 /** What Mailroom stores of a message, from what mailparser made of it. */
 export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = builtInSpamScorer): ParsedMail {
 	const html = mail.html === undefined || mail.html === false ? null : mail.html;
 	const text = mail.text || (html ? htmlBodyToText(html) : '');
 	const priority = mail.headers.get('priority');
+	const subject = withoutNul(mail.subject ?? '');
+	const sample = bodySample(text);
 	const parsed: Omit<ParsedMail, 'spam'> = {
-		subject: withoutNul(mail.subject ?? ''),
+		subject,
 		from: flattenAddresses(mail.from),
 		to: flattenAddresses(mail.to),
 		cc: optionalAddresses(mail.cc),
@@ -143,10 +163,11 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 		html,
 		links: extractLinks(text, html),
 		attachments: mail.attachments.map(toAttachment),
+		...whatWasWritten(subject, sample),
 	};
 	const spam = spamScorer.score({
 		...parsed,
-		text: bodySample(text),
+		text: sample,
 		html: html === null ? null : bodySample(html),
 		attachmentTypes: parsed.attachments.map((a) => a.contentType),
 	});
@@ -193,5 +214,8 @@ export function unparsedMessage(raw: RawMessage): ParsedMail {
 		links: [],
 		spam: 0.5,
 		attachments: [],
+		strippedText: '',
+		strippedSignature: null,
+		codes: [],
 	};
 }

@@ -1,5 +1,6 @@
 import type { MessageContent } from '../mail/message-content';
 import type { AddressObject, MessageRecord } from '../schemas/message';
+import type { MessageAuth } from '../schemas/sender-auth';
 import type { StreamedString } from '../bytes/streamed-json';
 import type { AttachmentLink } from '../schemas/payload';
 import { bodyProps } from './body-props';
@@ -29,6 +30,11 @@ export interface WebhookPayload {
 	html: StreamedString | null;
 	cc: AddressObject[] | null;
 	attachments: AttachmentLink[];
+	auth: MessageAuth | null;
+	strippedText: string | null;
+	strippedSignature: string | null;
+	codes: string[];
+	links: string[];
 }
 
 export async function buildPayload(
@@ -60,5 +66,10 @@ export async function buildPayload(
 		html,
 		cc: record.cc,
 		attachments,
+		auth: record.auth,
+		strippedText: record.strippedText,
+		strippedSignature: record.strippedSignature,
+		codes: record.codes,
+		links: record.links,
 	};
 }

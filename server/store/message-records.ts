@@ -1,9 +1,11 @@
 import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
+import type { MessageAuth } from '../schemas/sender-auth';
 
 /** The columns of a message record, in both engines' `messages` table. */
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
-	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
+	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
+	auth_json, stripped_text, stripped_signature, codes_json`;
 
 /** A row of RECORD_COLUMNS, as either engine reads it (integers as numbers, JSON as text). */
 export interface RecordRow {
@@ -28,6 +30,10 @@ export interface RecordRow {
 	labels_json: string;
 	read: number | null;
 	saved_by: string | null;
+	auth_json: string | null;
+	stripped_text: string | null;
+	stripped_signature: string | null;
+	codes_json: string;
 }
 
 export function toRecord(row: RecordRow): MessageRecord {
@@ -52,6 +58,10 @@ export function toRecord(row: RecordRow): MessageRecord {
 		read: row.read === null ? null : row.read === 1,
 		rtls: row.rtls === 1,
 		links: row.links_json === '[]' ? [] : (JSON.parse(row.links_json) as string[]),
+		auth: row.auth_json === null ? null : (JSON.parse(row.auth_json) as MessageAuth),
+		strippedText: row.stripped_text,
+		strippedSignature: row.stripped_signature,
+		codes: row.codes_json === '[]' ? [] : (JSON.parse(row.codes_json) as string[]),
 		spam: row.spam,
 	};
 }
@@ -74,6 +84,10 @@ export function sharedValues(mail: ParsedIncomingMail) {
 		rtls: mail.rtls ? 1 : 0,
 		links_json: JSON.stringify(parsed.links),
 		spam: parsed.spam,
+		auth_json: mail.auth ? JSON.stringify(mail.auth) : null,
+		stripped_text: parsed.strippedText,
+		stripped_signature: parsed.strippedSignature,
+		codes_json: JSON.stringify(parsed.codes),
 	};
 }
 
@@ -104,6 +118,10 @@ export function storedRecord(mail: ParsedIncomingMail, recipient: Recipient, id:
 		read: null,
 		rtls: mail.rtls,
 		links: parsed.links,
+		auth: mail.auth ?? null,
+		strippedText: parsed.strippedText,
+		strippedSignature: parsed.strippedSignature,
+		codes: parsed.codes,
 		spam: parsed.spam,
 	};
 }

@@ -63,6 +63,7 @@ export const TABLES: TableCopy[] = [
 		columns: [
 			'seq', 'id', 'inbox', 'original_inbox', 'domain', 'received', 'subject', 'from_json', 'to_json', 'cc_json', 'bcc_json', 'size',
 			'attachments_json', 'ip', 'via', 'rtls', 'links_json', 'spam', 'folder', 'labels_json', 'read', 'saved_by', 'content_id',
+			'auth_json', 'stripped_text', 'stripped_signature', 'codes_json',
 		],
 		identity: 'seq',
 	},

@@ -31,7 +31,8 @@ const LAST_RECEIVED = prepared(
 );
 
 const INSERT_MESSAGE = `INSERT INTO messages (${RECORD_COLUMNS}, content_id)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL, $18)`;
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL,
+		$18, $19, $20, $21, $22)`;
 
 /** A record of public mail. */
 const INSERT_RECORD = prepared('insert-record', INSERT_MESSAGE);
@@ -41,7 +42,7 @@ const INSERT_INDEXED_RECORD = prepared(
 	'insert-indexed-record',
 	`WITH stored AS (${INSERT_MESSAGE} RETURNING seq)
 	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
-		SELECT seq, ${searchValues((column) => `$${19 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
+		SELECT seq, ${searchValues((column) => `$${23 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
 );
 
 const INSERT_CONTENT = prepared(
@@ -108,7 +109,8 @@ export class PostgresMessageStore implements MessageStore {
 				const values = [
 					id, recipient.inbox, recipient.originalInbox, recipient.domain, received, subject, shared.from_json, shared.to_json,
 					shared.cc_json, shared.bcc_json, shared.size, shared.attachments_json, shared.ip, shared.via, shared.rtls,
-					shared.links_json, shared.spam, contentId,
+					shared.links_json, shared.spam, shared.auth_json, shared.stripped_text, shared.stripped_signature, shared.codes_json,
+					contentId,
 				];
 				if (isPrivate.has(recipient.inbox)) {
 					searchText ??= searchTextOf({ ...mail.parsed, subject, bodyStart: bodySample(mail.parsed.text) });

@@ -322,6 +322,14 @@ export const MIGRATIONS: Migration[] = [
 			CREATE INDEX messages_search_unworded ON messages_search USING gin (body gin_trgm_ops) WHERE body_words IS NULL;
 		`);
 	},
+	`
+	-- What a message says beyond its text (see the SQLite schema).
+	ALTER TABLE messages
+		ADD COLUMN auth_json ${TEXT},
+		ADD COLUMN stripped_text ${TEXT},
+		ADD COLUMN stripped_signature ${TEXT},
+		ADD COLUMN codes_json ${TEXT} NOT NULL DEFAULT '[]';
+	`,
 ];
 
 /**

@@ -17,7 +17,9 @@ export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"from":' || m.from_j
 	|| '","size":' || m.size || ',"attachments":' || coalesce(m.attachments_json, 'null') || ',"ip":' || ${json('ip')}
 	|| ',"via":' || ${json('via')} || ',"folder":' || ${json('folder')} || ',"labels":' || m.labels_json
 	|| ',"read":' || CASE WHEN m.read IS NULL THEN 'null' WHEN m.read = 1 THEN 'true' ELSE 'false' END
-	|| ',"rtls":' || CASE WHEN m.rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || m.links_json || ',"spam":' AS head, m.spam`;
+	|| ',"rtls":' || CASE WHEN m.rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || m.links_json
+	|| ',"auth":' || coalesce(m.auth_json, 'null') || ',"strippedText":' || coalesce(${json('stripped_text')}, 'null')
+	|| ',"strippedSignature":' || coalesce(${json('stripped_signature')}, 'null') || ',"codes":' || m.codes_json || ',"spam":' AS head, m.spam`;
 
 /** A row selected with RECORD_JSON. */
 export interface RecordJsonRow {

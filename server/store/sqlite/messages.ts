@@ -29,7 +29,9 @@ export function recordJsonHead(table?: string): string {
 	|| '","size":' || ${c('size')} || ',"attachments":' || coalesce(${c('attachments_json')}, 'null') || ',"ip":' || json_quote(${c('ip')})
 	|| ',"via":' || json_quote(${c('via')}) || ',"folder":' || json_quote(${c('folder')}) || ',"labels":' || ${c('labels_json')}
 	|| ',"read":' || CASE WHEN ${c('read')} IS NULL THEN 'null' WHEN ${c('read')} = 1 THEN 'true' ELSE 'false' END
-	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')} || ',"spam":'`;
+	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')}
+	|| ',"auth":' || coalesce(${c('auth_json')}, 'null') || ',"strippedText":' || json_quote(${c('stripped_text')})
+	|| ',"strippedSignature":' || json_quote(${c('stripped_signature')}) || ',"codes":' || ${c('codes_json')} || ',"spam":'`;
 }
 
 const NO_BYTES = Buffer.alloc(0);
@@ -63,7 +65,8 @@ export class SqliteMessageStore implements MessageStore {
 		);
 		this.insertMessage = db.prepare(`INSERT INTO messages (${RECORD_COLUMNS}, content_id)
 			VALUES (@id, @inbox, @original_inbox, @domain, @received, @subject, @from_json, @to_json, @cc_json, @bcc_json,
-				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL, @content_id)`);
+				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL,
+				@auth_json, @stripped_text, @stripped_signature, @codes_json, @content_id)`);
 		this.insertAttachmentContent = db.prepare('INSERT OR IGNORE INTO attachment_contents (checksum, content) VALUES (?, ?)');
 		this.insertAttachment = db.prepare(`INSERT INTO content_attachments
 			(content_id, position, checksum, content_type, file_name, length, content_id_header, content_disposition, transfer_encoding)

@@ -427,4 +427,12 @@ export const MIGRATIONS: string[] = [
 		response_bytes INTEGER
 	);
 	`,
+	`
+	-- What a message says beyond its text: who sent it as SPF, DKIM, DMARC and ARC say (JSON; NULL when not verified), what
+	-- the person wrote without the quoted thread and the signature (NULL for mail stored before), its one-time codes.
+	ALTER TABLE messages ADD COLUMN auth_json TEXT;
+	ALTER TABLE messages ADD COLUMN stripped_text TEXT;
+	ALTER TABLE messages ADD COLUMN stripped_signature TEXT;
+	ALTER TABLE messages ADD COLUMN codes_json TEXT NOT NULL DEFAULT '[]';
+	`,
 ];
