@@ -129,7 +129,10 @@ async function run(index: number, stores: BenchStores, rows: Rows, dns: TestDnsS
 	});
 
 	const noopRates = { reused: noopReused.perSecond, fresh: noopNew.perSecond };
-	const variants = [...ENGINES.map((engine) => ({ engine, verified: false })), ...(dns ? [{ engine: 'sqlite' as const, verified: true }] : [])];
+	const variants = [
+		...ENGINES.map((engine) => ({ engine, verified: false })),
+		...(dns ? [{ engine: 'sqlite' as const, verified: true }] : []),
+	];
 	for (const { engine, verified } of inRunOrder(variants, index)) {
 		const args = verified ? ['--verify-senders', 'true', '--dns-servers', dns!.address] : UNVERIFIED;
 		const { reused, fresh } = await measureServer(await stores.startServer(engine, { args }), engine, stores, noopRates);

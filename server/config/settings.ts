@@ -639,7 +639,7 @@ export const SETTINGS: SettingSpec[] = [
 		env: 'MAILROOM_VERIFY_SENDERS',
 		default: 'true',
 		description:
-			"check who sent each received message (SPF, DKIM, DMARC, ARC) and record it in its auth field and an Authentication-Results header; false: auth is null",
+			'check who sent each received message (SPF, DKIM, DMARC, ARC) and record it in its auth field and an Authentication-Results header; false: auth is null',
 		parse: boolean('verify senders'),
 	},
 	{

@@ -27,15 +27,16 @@ export const MessageAuthSchema = Type.Object(
 		dmarc: Type.Object(
 			{
 				result: Result,
-				policy: Nullable(Type.String(), { description: "the policy the From domain publishes (none, quarantine, reject); null when it publishes none" }),
+				policy: Nullable(Type.String(), {
+					description: 'the policy the From domain publishes (none, quarantine, reject); null when it publishes none',
+				}),
 				domain: Domain('the From domain'),
 			},
 			{ description: "whether SPF or DKIM passed for the From domain, as that domain's DMARC record asks" },
 		),
 		arc: Type.Object({ result: Result }, { description: 'the ARC chain of a forwarded message: none when it has none' }),
 		authenticated: Type.Boolean({
-			description:
-				'DMARC passed; or, for a From domain without a DMARC record, SPF or DKIM passed for the From domain',
+			description: 'DMARC passed; or, for a From domain without a DMARC record, SPF or DKIM passed for the From domain',
 		}),
 	},
 	{ $id: 'MessageAuth', description: 'Who sent the message, as SPF, DKIM, DMARC and ARC say, checked when it was received' },

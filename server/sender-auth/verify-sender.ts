@@ -94,7 +94,9 @@ function unverifiable(hostname: string, why: string): SenderVerification {
  */
 export async function verifySender(raw: RawMessage, client: SmtpClient, options: VerifierOptions): Promise<SenderVerification> {
 	const deadline = Date.now() + options.budgetMs;
-	const source = isSpooled(raw) ? createReadStream(raw.spoolPath) : Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)]);
+	const source = isSpooled(raw)
+		? createReadStream(raw.spoolPath)
+		: Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)]);
 	try {
 		const result = (await authenticate(source, {
 			ip: client.ip,

@@ -57,7 +57,9 @@ describe('what was written, and codes, in the record', () => {
 
 	it('gives the one-time code of a sign-up mail, and a wait for mail answers with it and the links', async () => {
 		const since = new Date(Date.now() - 1000).toISOString();
-		const waiting = server.api<MessageRecord>(`/api/addresses/${enc(inbox)}/wait-for-message?subject=verify&timeout=10000&since=${since}`, { key });
+		const waiting = server.api<MessageRecord>(`/api/addresses/${enc(inbox)}/wait-for-message?subject=verify&timeout=10000&since=${since}`, {
+			key,
+		});
 		await sendMail(server, {
 			from: 'Example <noreply@app.test>',
 			to: inbox,

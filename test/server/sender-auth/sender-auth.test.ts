@@ -123,7 +123,11 @@ describe('sender authentication of received mail', () => {
 
 	it('gives softfail, none and (for a DNS server that does not answer) temperror within the time budget', async () => {
 		const [soft] = await sendMail(server, { from: 'shop@shop.test', to: inbox, subject: 'Sale' });
-		expect((await record(soft)).auth).toMatchObject({ spf: { result: 'softfail' }, dmarc: { result: 'none', policy: null }, authenticated: false });
+		expect((await record(soft)).auth).toMatchObject({
+			spf: { result: 'softfail' },
+			dmarc: { result: 'none', policy: null },
+			authenticated: false,
+		});
 
 		const [nothing] = await sendMail(server, { from: 'someone@nowhere.test', to: inbox, subject: 'Hi' });
 		expect((await record(nothing)).auth).toMatchObject({ spf: { result: 'none', domain: 'nowhere.test' }, dmarc: { result: 'none' } });
@@ -185,7 +189,9 @@ describe('sender authentication of received mail', () => {
 		expect((await search('dmarc:fail')).sort()).toEqual(['Verify your account now', '[list] Invoice 8']);
 		expect(await search('dkim:pass')).toEqual(['Invoice 7']);
 		expect(await search('spf:softfail')).toEqual(['Sale']);
-		expect((await search('-is:authenticated')).sort()).toEqual(['Hi', 'Sale', 'Slow DNS', 'Verify your account now', '[list] Invoice 8'].sort());
+		expect((await search('-is:authenticated')).sort()).toEqual(
+			['Hi', 'Sale', 'Slow DNS', 'Verify your account now', '[list] Invoice 8'].sort(),
+		);
 		expect((await server.api(`/api/inbox-search?query=${enc('dkim:maybe')}`, { key })).body).toMatchObject({
 			message: expect.stringMatching(/^dkim:maybe is not known: dkim: takes pass, fail, softfail, neutral, none, temperror, permerror/),
 		});
