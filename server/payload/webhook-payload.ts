@@ -5,8 +5,8 @@ import type { AttachmentLink } from '../schemas/payload';
 import { bodyProps } from './body-props';
 
 /**
- * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc` and
- * `attachments` (the text, HTML and raw source streamed, see BodyProps).
+ * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc`,
+ * `attachments` and `threadId` (the text, HTML and raw source streamed, see BodyProps).
  */
 export interface WebhookPayload {
 	text: StreamedString;
@@ -29,6 +29,7 @@ export interface WebhookPayload {
 	html: StreamedString | null;
 	cc: AddressObject[] | null;
 	attachments: AttachmentLink[];
+	threadId: string;
 }
 
 export async function buildPayload(
@@ -60,5 +61,6 @@ export async function buildPayload(
 		html,
 		cc: record.cc,
 		attachments,
+		threadId: record.threadId,
 	};
 }

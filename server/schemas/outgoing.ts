@@ -40,6 +40,9 @@ export type OutgoingRecipient = Static<typeof OutgoingRecipientSchema>;
 
 const outgoingProperties = {
 	_id: Type.String(),
+	threadId: Type.String({
+		description: 'the conversation it belongs to (of the message it answers, when it answers one); GET /api/threads/{threadId} lists it',
+	}),
 	from: Type.String({ description: 'the sender address' }),
 	to: Type.Array(Type.String(), { description: 'the To recipients' }),
 	cc: Type.Array(Type.String(), { description: 'the Cc recipients' }),
@@ -63,6 +66,7 @@ const EXAMPLE_SEND = {
 };
 const exampleRecord = {
 	_id: 'VP7ZCk8GVncmCJ3p',
+	threadId: '9d41e07b3c5a28f6b1e4d0c7',
 	from: 'alice@example.com',
 	to: ['bob@example.org'],
 	cc: [],

@@ -45,10 +45,11 @@ export const WebhookPayloadSchema = Type.Object(
 		html: Nullable(Type.String(), { description: 'the HTML body as received; null when the message has no HTML part' }),
 		cc: Nullable(addressList, { description: 'null when the message has no Cc' }),
 		attachments: Type.Array(AttachmentLinkSchema),
+		threadId: Type.String({ description: "the conversation the message belongs to, as its record's threadId" }),
 	},
 	{
 		$id: 'WebhookPayload',
 		description:
-			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc and attachments',
+			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc, attachments and threadId',
 	},
 );

@@ -6,9 +6,10 @@ import { queryValue } from './database';
 
 /** Inboxes through the API: what one holds, and the three kinds of inbox with a message in each. */
 
-/** The fields of a record, exactly as spec 2.1 lists them (sorted). */
+/** The fields of a record, exactly as spec 2.1 lists them, and its threadId (sorted). */
 export const RECORD_FIELDS = [
 	'_id',
+	'threadId',
 	'from',
 	'to',
 	'cc',

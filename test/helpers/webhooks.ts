@@ -29,8 +29,8 @@ export const SPEC_PAYLOAD_FIELDS = [
 	'ip',
 ];
 
-/** The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc and the attachments. */
-export const PAYLOAD_FIELDS = [...SPEC_PAYLOAD_FIELDS, 'html', 'cc', 'attachments'];
+/** The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc, the attachments and the thread. */
+export const PAYLOAD_FIELDS = [...SPEC_PAYLOAD_FIELDS, 'html', 'cc', 'attachments', 'threadId'];
 
 /** A value as JSON carries it: a StreamedString as the string it streams. */
 type AsJson<T> = T extends StreamedString ? string : T;
