@@ -195,6 +195,13 @@ export const SendRequestSchema = Type.Object(
 					'without to, the reply goes to its Reply-To addresses, else its From; without subject, it is "Re: " and its subject',
 			}),
 		),
+		replyAll: Type.Optional(
+			Type.Boolean({
+				description:
+					"with inReplyTo: also to the answered message's other recipients, its To in to and its Cc in cc, " +
+					"but your account's own addresses",
+			}),
+		),
 		headers: Type.Optional(
 			Type.Unsafe<Record<string, string>>({
 				type: 'object',

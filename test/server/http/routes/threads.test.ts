@@ -176,4 +176,18 @@ describe('threads', () => {
 		expectError(await thread(threadId, alice.key, '?after=yesterday'), 400, /after/, 'after');
 		expectError(await thread(threadId, alice.key, '?limit=1001'), 400, /limit/, 'limit');
 	});
+
+	it('replies to all: the original To and Cc recipients too, but for the account’s own addresses', async () => {
+		const [original] = await sendMail(server, {
+			from: 'erin@public.test',
+			to: ['alice@shop.test', 'dave@public.test'],
+			cc: ['sales@shop.test', 'carol@public.test'],
+			subject: 'Meeting',
+		});
+		const sent = await postOutgoing(server, alice.key, { from: 'alice@shop.test', inReplyTo: original, replyAll: true, text: 'Fine.' });
+		expect(sent.status).toBe(200);
+		expect(sent.body).toMatchObject({ to: ['erin@public.test', 'dave@public.test'], cc: ['carol@public.test'], subject: 'Re: Meeting' });
+		const alone = await postOutgoing(server, alice.key, { from: 'alice@shop.test', to: 'x@public.test', replyAll: true, text: 'Hi' });
+		expectError(alone, 400, /inReplyTo/, 'replyAll');
+	});
 });
