@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
 import type { Thread } from 'mailroom-server/dist/schemas/thread';
 import type { WebhookPayload } from 'mailroom-server/dist/payload/webhook-payload';
 import { startTestMailroom, type TestMailroom } from '../../../helpers/mailroom';
@@ -128,6 +129,24 @@ describe('threads', () => {
 		]);
 		expect(listed.body.messages[0]).toEqual({ type: 'received', ...(await record('alice@shop.test', conversation.question)) });
 		expect(listed.body.messages[3]).toEqual({ type: 'sent', ...omit(sent.body, 'creditsRemaining', 'warnings', 'id') });
+	});
+
+	it('makes a forward sent mail of the thread of the message it forwards', async () => {
+		const threadId = await threadOf('alice@shop.test', conversation.question);
+		const forwarding = (forward: string | null) =>
+			server.api('/api/addresses/sales@shop.test', { method: 'PUT', key: alice.key, body: { forward } });
+		expect((await forwarding('archive@public.test')).status).toBe(200);
+		const [id] = await sendMail(server, {
+			from: 'customer@public.test',
+			to: 'sales@shop.test',
+			messageId: '<q4@customer.test>',
+			inReplyTo: '<q1@customer.test>',
+			references: ['<q1@customer.test>'],
+		});
+		expect((await forwarding(null)).status).toBe(200);
+		expect(await threadOf('sales@shop.test', id)).toBe(threadId);
+		const [forward] = (await server.api<OutgoingRecord[]>('/api/outgoing-messages?limit=1', { key: alice.key })).body;
+		expect(forward).toMatchObject({ to: ['archive@public.test'], threadId });
 	});
 
 	it("answers a thread to its account's key only: 404 for another account's and for none", async () => {
