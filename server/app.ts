@@ -259,6 +259,7 @@ function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: 
 		messages: store.messages,
 		deletion: store.deletion,
 		outgoing: store.outgoing,
+		threads: store.threads,
 		stats: store.accountStats,
 		messageState: store.messageState,
 		accountInbox: store.accountInbox,

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * What a simplified item keeps of a message's webhook payload: who, what, when, the bodies and the attachment list, what
- * the person wrote without the quoted thread, the codes, and whether the sender is who it says.
+ * the person wrote without the quoted thread, the codes, whether the sender is who it says, and the conversation it belongs to.
  */
 const SIMPLE_FIELDS = [
 	'_id',
@@ -17,6 +17,7 @@ const SIMPLE_FIELDS = [
 	'attachments',
 	'codes',
 	'auth',
+	'threadId',
 	'received',
 ];
 

@@ -26,6 +26,7 @@ import { addressRoutes } from './routes/addresses';
 import { accountRoutes } from './routes/account';
 import { domainRoutes } from './routes/domains';
 import { outgoingRoutes } from './routes/outgoing';
+import { threadRoutes } from './routes/threads';
 import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
@@ -135,6 +136,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	domainRoutes(app, deps);
 	accountRoutes(app, deps);
 	outgoingRoutes(app, deps);
+	threadRoutes(app, deps);
 	webhookRoutes(app, deps);
 	addressWebhookRoutes(app, deps);
 	await incomingMessagesRoutes(app, deps);

@@ -5,6 +5,7 @@ import { AddressObjectSchema, AttachmentMetaSchema, MessageSchema } from '../sch
 import { ForwardingSchema, ForwardingUpdateSchema } from '../schemas/address';
 import { DomainSchema } from '../schemas/domain';
 import { OutgoingSchema } from '../schemas/outgoing';
+import { ThreadSchema } from '../schemas/thread';
 import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
@@ -25,6 +26,7 @@ export const SHARED_SCHEMAS = [
 	ForwardingUpdateSchema,
 	DomainSchema,
 	OutgoingSchema,
+	ThreadSchema,
 	WebhookSubscriptionSchema,
 	WebhookPayloadSchema,
 	ReadinessSchema,

@@ -6,8 +6,8 @@ import type { AttachmentLink } from '../schemas/payload';
 import { bodyProps } from './body-props';
 
 /**
- * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc` and
- * `attachments` (the text, HTML and raw source streamed, see BodyProps).
+ * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc`,
+ * `attachments` and `threadId` (the text, HTML and raw source streamed, see BodyProps).
  */
 export interface WebhookPayload {
 	text: StreamedString;
@@ -35,6 +35,7 @@ export interface WebhookPayload {
 	strippedSignature: string | null;
 	codes: string[];
 	links: string[];
+	threadId: string;
 }
 
 export async function buildPayload(
@@ -71,5 +72,6 @@ export async function buildPayload(
 		strippedSignature: record.strippedSignature,
 		codes: record.codes,
 		links: record.links,
+		threadId: record.threadId,
 	};
 }

@@ -17,6 +17,10 @@ export type Folder = Static<typeof FolderSchema>;
 export const MessageSchema = Type.Object(
 	{
 		_id: Type.String(),
+		threadId: Type.String({
+			description:
+				'the conversation: messages that answer one another (In-Reply-To, References) share it, within one account (or among public inboxes); GET /api/threads/{threadId} lists them',
+		}),
 		from: addressList,
 		to: addressList,
 		cc: Nullable(addressList),
@@ -53,6 +57,7 @@ export const MessageSchema = Type.Object(
 		examples: [
 			{
 				_id: 'VP7ZCk8ELgF-xcBQ',
+				threadId: '5be0c4b2a7e94f1d83c6a0e2',
 				from: [{ address: 'billing@shop.example', name: 'Example Shop' }],
 				to: [{ address: 'alice@example.com', name: 'Alice Martin' }],
 				cc: null,

@@ -51,10 +51,11 @@ export const WebhookPayloadSchema = Type.Object(
 		strippedSignature: Nullable(Type.String(), { description: 'the signature block, when one was found' }),
 		codes: Type.Array(Type.String(), { description: 'one-time codes, most likely first' }),
 		links: Type.Array(Type.String(), { description: 'the links of the message' }),
+		threadId: Type.String({ description: "the conversation the message belongs to, as its record's threadId" }),
 	},
 	{
 		$id: 'WebhookPayload',
 		description:
-			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc, attachments, auth, strippedText, strippedSignature, codes and links',
+			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc, attachments, auth, strippedText, strippedSignature, codes, links and threadId',
 	},
 );

@@ -4,7 +4,7 @@ import type { MessageAuth } from '../schemas/sender-auth';
 
 /** The columns of a message record, in both engines' `messages` table. */
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
-	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
+	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by, thread_id,
 	auth_json, stripped_text, stripped_signature, codes_json`;
 
 /** A row of RECORD_COLUMNS, as either engine reads it (integers as numbers, JSON as text). */
@@ -30,6 +30,7 @@ export interface RecordRow {
 	labels_json: string;
 	read: number | null;
 	saved_by: string | null;
+	thread_id: string;
 	auth_json: string | null;
 	stripped_text: string | null;
 	stripped_signature: string | null;
@@ -39,6 +40,7 @@ export interface RecordRow {
 export function toRecord(row: RecordRow): MessageRecord {
 	return {
 		_id: row.id,
+		threadId: row.thread_id,
 		from: JSON.parse(row.from_json) as AddressObject[],
 		to: JSON.parse(row.to_json) as AddressObject[],
 		cc: row.cc_json === null ? null : (JSON.parse(row.cc_json) as AddressObject[]),
@@ -95,10 +97,17 @@ export function sharedValues(mail: ParsedIncomingMail) {
  * The record just stored for one recipient, built from the parse rather than by reading back the JSON just written:
  * this runs for every message.
  */
-export function storedRecord(mail: ParsedIncomingMail, recipient: Recipient, id: string, received: number): MessageRecord {
+export function storedRecord(
+	mail: ParsedIncomingMail,
+	recipient: Recipient,
+	id: string,
+	received: number,
+	threadId: string,
+): MessageRecord {
 	const { parsed } = mail;
 	return {
 		_id: id,
+		threadId,
 		from: parsed.from,
 		to: parsed.to,
 		cc: parsed.cc,

@@ -31,7 +31,7 @@ export const SPEC_PAYLOAD_FIELDS = [
 
 /**
  * The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc and the attachments, then
- * what Mailroom reads of the message (who sent it, what the person wrote, codes and links).
+ * what Mailroom reads of the message (who sent it, what the person wrote, codes and links) and its thread.
  */
 export const PAYLOAD_FIELDS = [
 	...SPEC_PAYLOAD_FIELDS,
@@ -43,6 +43,7 @@ export const PAYLOAD_FIELDS = [
 	'strippedSignature',
 	'codes',
 	'links',
+	'threadId',
 ];
 
 /** A value as JSON carries it: a StreamedString as the string it streams. */

@@ -9,7 +9,8 @@ const json = (column: string) => `to_json(m.${column})::text`;
  * JSON.stringify output already; to_json quotes text as JSON.stringify does; `received` is printed from whole
  * milliseconds (no floating point) as toISOString prints it.
  */
-export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"from":' || m.from_json || ',"to":' || m.to_json
+export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"threadId":' || ${json('thread_id')}
+	|| ',"from":' || m.from_json || ',"to":' || m.to_json
 	|| ',"cc":' || coalesce(m.cc_json, 'null') || ',"bcc":' || coalesce(m.bcc_json, 'null') || ',"subject":' || ${json('subject')}
 	|| ',"savedBy":' || coalesce(${json('saved_by')}, 'null') || ',"originalInbox":' || ${json('original_inbox')}
 	|| ',"inbox":' || ${json('inbox')} || ',"domain":' || ${json('domain')}

@@ -149,6 +149,7 @@ describe('Mailroom Trigger', () => {
 								arc: { result: 'none' },
 								authenticated: true,
 							},
+							threadId: stored.threadId,
 							received: stored.received,
 						},
 					},

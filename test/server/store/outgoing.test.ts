@@ -197,13 +197,15 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		];
 		await query(
 			current(),
-			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts)
-				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1)`,
+			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts, thread_id)
+				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1,
+					'old-thread')`,
 			[account, JSON.stringify(recipients)],
 		);
 		expect(await current().outgoing.list(account, 10)).toEqual([
 			{
 				_id: 'old-row',
+				threadId: 'old-thread',
 				from: 'old-rows@local.test',
 				to: ['first@local.test', 'second@remote.test'],
 				cc: [],
