@@ -470,7 +470,7 @@ export const MIGRATIONS: string[] = [
 	DROP INDEX messages_inbox_received;
 	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
 		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
-		thread_id);
+		thread_id, auth_json, stripped_text, stripped_signature, codes_json);
 	-- A thread's messages oldest first; the mail a message names, by its key.
 	CREATE INDEX messages_thread ON messages(thread_id, received, seq);
 	CREATE INDEX messages_message_key ON messages(message_key) WHERE message_key IS NOT NULL;

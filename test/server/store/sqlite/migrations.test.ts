@@ -60,8 +60,13 @@ describe('the listing index migration', () => {
 		const db = openDatabase(dir);
 		expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
 		expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-		// What later migrations added aside (threads: test/server/store/threads.test.ts), every column is as it was.
-		const withoutThreads = (row: Record<string, unknown>) => omit(row, 'thread_id', 'thread_account', 'message_key');
+		// What later migrations added aside (threads: test/server/store/threads.test.ts; what the message says, empty for mail
+		// stored before: no auth, no stripped text, no codes), every column is as it was.
+		const added = ['thread_id', 'thread_account', 'message_key', 'auth_json', 'stripped_text', 'stripped_signature', 'codes_json'];
+		const withoutThreads = (row: Record<string, unknown>) => {
+			expect(row).toMatchObject({ auth_json: null, stripped_text: null, stripped_signature: null, codes_json: '[]' });
+			return omit(row, ...(added as (keyof typeof row)[]));
+		};
 		expect((all(db) as Record<string, unknown>[]).map(withoutThreads)).toEqual(before);
 		const plan = db
 			.prepare(`EXPLAIN QUERY PLAN SELECT ${RECORD_COLUMNS} FROM messages WHERE inbox = ? ORDER BY received DESC, seq DESC LIMIT 10`)
@@ -91,6 +96,10 @@ describe('the listing index migration', () => {
 			read: true,
 			rtls: false,
 			links: ['https://x.test/'],
+			auth: null,
+			strippedText: null,
+			strippedSignature: null,
+			codes: [],
 			spam: 0.25,
 		});
 		db.close();
