@@ -8,11 +8,13 @@ import type { FastifyInstance } from 'fastify';
  */
 export function closeConnectionsWhenAnswered(app: FastifyInstance): void {
 	let closing = false;
-	app.addHook('preClose', async () => {
+	app.addHook('preClose', (done) => {
 		closing = true;
+		done();
 	});
-	app.addHook('onResponse', async () => {
+	app.addHook('onResponse', (_request, _reply, done) => {
 		// The answer that just ended left its connection idle: this closes it, with any other idle one.
 		if (closing) app.server.closeIdleConnections();
+		done();
 	});
 }
