@@ -36,6 +36,7 @@ const ABOVE_THE_STORE = [
 	'http/validation-messages',
 	'http/params',
 	'http/request-bodies',
+	'http/close-when-answered',
 	'smtp/time-limits',
 	'smtp/smtp-auth',
 	'websocket/subscriber-outbox',

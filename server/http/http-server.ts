@@ -11,6 +11,7 @@ import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
 import { registerBodyParsers } from './request-bodies';
 import { refuseNulCharacters } from './nul-characters';
+import { closeConnectionsWhenAnswered } from './close-when-answered';
 import { validationProblem } from './validation-messages';
 import { EXPECTED } from '../schemas/shared';
 import { DeletedWhileReadError } from '../bytes/stored-bytes';
@@ -70,6 +71,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 	registerBodyParsers(app);
 	refuseNulCharacters(app);
+	closeConnectionsWhenAnswered(app);
 
 	app.setErrorHandler((err: FastifyError, request, reply) => {
 		if (err instanceof HttpError) return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.field));
