@@ -41,7 +41,8 @@ export const MessageSchema = Type.Object(
 		rtls: Type.Boolean({ description: 'received over TLS' }),
 		links: Type.Array(Type.String()),
 		auth: Nullable(refTo(MessageAuthSchema), {
-			description: 'who sent it, as SPF, DKIM, DMARC and ARC say; null when not verified (sender verification off, or mail not received over SMTP)',
+			description:
+				'who sent it, as SPF, DKIM, DMARC and ARC say; null when not verified (sender verification off, or mail not received over SMTP)',
 		}),
 		strippedText: Nullable(Type.String(), {
 			description:

@@ -14,7 +14,8 @@ export const SubscriptionFilterSchema = Type.Object(
 		hasAttachments: Type.Optional(Type.Boolean({ description: 'true: only mail with attachments; false: only mail without' })),
 		authenticated: Type.Optional(
 			Type.Boolean({
-				description: "true: only mail whose sender was authenticated (the record's auth.authenticated); false: only mail whose sender was not",
+				description:
+					"true: only mail whose sender was authenticated (the record's auth.authenticated); false: only mail whose sender was not",
 			}),
 		),
 	},

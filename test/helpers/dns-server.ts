@@ -43,7 +43,7 @@ export async function startDnsServer(zone: Zone): Promise<TestDnsServer> {
 		// A name with no record of any type does not exist (NXDOMAIN); one with others has none of this type (NODATA).
 		const known = name in (zone.txt ?? {}) || name in (zone.a ?? {});
 		if (!known) response.header.rcode = 3;
-		send(response);
+		void send(response);
 	};
 	const udp = dns2.createUDPServer(handle);
 	await udp.listen(0, '127.0.0.1');

@@ -120,7 +120,8 @@ function condition(check: Check, params: Parameters): string {
 					return [`${result} = ${value}`, `${result} IS NOT ${value}`];
 				}
 				// dkim:none is a message without signatures; any other result, one of its signatures with it.
-				if (check.result === 'none') return [`json_array_length(m.auth_json, '$.dkim') = 0`, `json_array_length(m.auth_json, '$.dkim') IS NOT 0`];
+				if (check.result === 'none')
+					return [`json_array_length(m.auth_json, '$.dkim') = 0`, `json_array_length(m.auth_json, '$.dkim') IS NOT 0`];
 				const has = `EXISTS (SELECT 1 FROM json_each(m.auth_json, '$.dkim') WHERE json_extract(value, '$.result') = ${params.add(check.result)})`;
 				return [has, `NOT ${has}`];
 			}

@@ -70,7 +70,12 @@ describe('Mailroom Trigger', () => {
 				['filters', 'collection', {}, undefined],
 				['options', 'collection', {}, undefined],
 			]);
-			expect(property(d.properties, 'filters')!.options!.map((option) => option.name)).toEqual(['authenticated', 'from', 'hasAttachments', 'subject']);
+			expect(property(d.properties, 'filters')!.options!.map((option) => option.name)).toEqual([
+				'authenticated',
+				'from',
+				'hasAttachments',
+				'subject',
+			]);
 			expect(property(d.properties, 'options')!.options!.map((option) => [option.name, (option as INodeProperties).default])).toEqual([
 				['dataPropertyAttachmentsPrefixName', 'attachment_'],
 				['downloadAttachments', false],
