@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { authenticate } from 'mailauth';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import { AUTH_RESULTS, type AuthResult, type MessageAuth } from '../schemas/sender-auth';
 import type { DnsLookups } from './dns-lookups';
@@ -98,6 +97,8 @@ export async function verifySender(raw: RawMessage, client: SmtpClient, options:
 		? createReadStream(raw.spoolPath)
 		: Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)]);
 	try {
+		// Loaded on the first message, not at start: mailauth and what it needs take about half a second to load.
+		const { authenticate } = await import('mailauth');
 		const result = (await authenticate(source, {
 			ip: client.ip,
 			helo: client.helo,

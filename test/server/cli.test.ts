@@ -38,6 +38,7 @@ import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 import { startPostgres } from '../helpers/postgres';
 import { queryColumn } from '../helpers/database';
 import { moved, parseMetrics } from '../helpers/metrics';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 
 /** Data folders for the whole file, removed after it. */
 const newDataDir = dataDirs();
@@ -519,13 +520,15 @@ interface Fixture {
 	files?: Record<string, string>;
 	/** A free port for a listener the case asks for. */
 	port?: number;
+	/** A DNS server of the case's (sender verification asks it). */
+	dns?: TestDnsServer;
 	/** A receiver's count of the requests it answered, and of the most it answered at once. */
 	concurrency?: { inFlight: number; most: number; answered: number };
 	close?: () => Promise<void>;
 }
 
 /** What a case's settings are made of: the fixture's port, relay and files, and where the server is. */
-type SettingSources = Pick<Fixture, 'port' | 'files'> & { relay?: Pick<TestRelay, 'url'> };
+type SettingSources = Pick<Fixture, 'port' | 'files'> & { relay?: Pick<TestRelay, 'url'>; dns?: Pick<TestDnsServer, 'address'> };
 
 interface FlagCase {
 	/**
@@ -1006,6 +1009,44 @@ const CASES: Record<string, FlagCase> = {
 			expect((await server.inbox('box@flags.test')).map((m) => [m.subject, m.originalInbox])).toEqual([['tagged', 'box+tag@flags.test']]);
 		},
 	},
+	'verify-senders': {
+		settings: { 'verify-senders': 'false' },
+		check: async (server) => {
+			await server.send({ to: 'unverified@flags.test', subject: 'not checked' });
+			// Checked by default: an auth and an Authentication-Results header in front of the source.
+			const [message] = await server.inbox('unverified@flags.test');
+			expect(message.auth).toBeNull();
+		},
+	},
+	'dns-servers': {
+		prepare: async () => {
+			const dns = await startDnsServer({ txt: { 'dnsflag.test': ['v=spf1 ip4:127.0.0.1 -all'] } });
+			return { dns, close: () => dns.close() };
+		},
+		settings: { 'dns-servers': (fixture) => fixture.dns!.address },
+		check: async (server, fixture) => {
+			await server.send({ from: 'a@dnsflag.test', to: 'verified@flags.test', subject: 'checked' });
+			// The system resolver knows nothing of dnsflag.test: SPF would be none.
+			expect((await server.inbox('verified@flags.test'))[0].auth).toMatchObject({ spf: { result: 'pass', domain: 'dnsflag.test' } });
+			expect(fixture.dns!.queries).toContain('TXT dnsflag.test');
+		},
+	},
+	'dns-timeout': {
+		prepare: async () => {
+			const dns = await startDnsServer({});
+			dns.silent.add('late.test');
+			return { dns, close: () => dns.close() };
+		},
+		settings: { 'dns-timeout': '300ms' },
+		also: (fixture) => ['--dns-servers', fixture.dns!.address],
+		check: async (server) => {
+			const started = Date.now();
+			await server.send({ from: 'a@late.test', to: 'late@flags.test', subject: 'late' });
+			// A DNS server that never answers holds the message up to --dns-timeout (5 s by default), then it is stored.
+			expect(Date.now() - started).toBeLessThan(3000);
+			expect((await server.inbox('late@flags.test'))[0].auth).toMatchObject({ spf: { result: 'temperror' } });
+		},
+	},
 	'parse-timeout': {
 		settings: { 'parse-timeout': '50ms' },
 		check: async (server) => {
@@ -1135,6 +1176,7 @@ const STAND_INS: { sources: SettingSources; where: Where } = {
 	sources: {
 		port: 9100,
 		relay: { url: 'smtp://127.0.0.1:2587' },
+		dns: { address: '127.0.0.1:5353' },
 		files: { cert: '/stand-in/cert.pem', key: '/stand-in/key.pem', url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom' },
 	},
 	where: { dataDir: '/stand-in/data', smtpHost: '127.0.0.1', smtpPort: 2526, httpHost: '127.0.0.1', httpPort: 3001 },
@@ -1179,11 +1221,11 @@ const GROUPS: { why: string; cases: string[] }[] = [
 	{ why: 'messages up to 2 KB: the webhook cases send a few hundred bytes', cases: ['max-message-size', 'webhook-retry', 'work-lease'] },
 	{
 		why: 'one recipient per message: webhook-timeout sends to one, search-timeout to one a message (and no other case searches)',
-		cases: ['smtp-max-recipients', 'webhook-timeout', 'search-timeout'],
+		cases: ['smtp-max-recipients', 'webhook-timeout', 'search-timeout', 'verify-senders'],
 	},
 	{
 		why: 'parses cut after 50 ms, and 2 API calls a minute with a key: retention-sweep-interval sends plain text (parsed at once, not on a parser thread) and keeps one message an inbox (parse-timeout sends one); neither calls the API with a key',
-		cases: ['parse-timeout', 'rate-limit-key', 'retention-sweep-interval'],
+		cases: ['parse-timeout', 'rate-limit-key', 'retention-sweep-interval', 'dns-timeout'],
 	},
 	// The rest: settings that change only what their own case looks at.
 	{
@@ -1201,6 +1243,7 @@ const GROUPS: { why: string; cases: string[] }[] = [
 			'smtp-bare-lf',
 			'data-dir',
 			'plus-addressing',
+			'dns-servers',
 			'spool-threshold',
 			'public-url',
 			'webhook-allow-hosts',
