@@ -126,19 +126,16 @@ export interface MailparserFields {
 
 const PRIORITIES = new Set(['normal', 'high', 'low']);
 
-/** How much of a text the reply and code readers look at: a reply's new text and a code come first. */
-export const READ_TEXT_CHARS = 256 * 1024;
 /** How much of the new text a record keeps: records are listed by the hundred; the text endpoint has all of it. */
 export const STRIPPED_TEXT_CHARS = 16 * 1024;
 
-/** What the person wrote, and the codes of the message, from the start of its text. */
+/** What the person wrote, and the codes of the message; each reader bounds how much of the text it reads (256 KB). */
 function whatWasWritten(subject: string, text: string) {
-	const start = text.length > READ_TEXT_CHARS ? text.slice(0, READ_TEXT_CHARS) : text;
-	const { strippedText, strippedSignature } = strippedReply(start);
+	const { strippedText, strippedSignature } = strippedReply(text);
 	return {
 		strippedText: withoutNul(strippedText.length > STRIPPED_TEXT_CHARS ? strippedText.slice(0, STRIPPED_TEXT_CHARS) : strippedText),
 		strippedSignature: strippedSignature === null ? null : withoutNul(strippedSignature),
-		codes: findCodes(subject, start).map(withoutNul),
+		codes: findCodes(subject, text).map(withoutNul),
 	};
 }
 
