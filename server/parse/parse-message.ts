@@ -129,7 +129,7 @@ const PRIORITIES = new Set(['normal', 'high', 'low']);
 /** How much of the new text a record keeps: records are listed by the hundred; the text endpoint has all of it. */
 export const STRIPPED_TEXT_CHARS = 16 * 1024;
 
-/** What the person wrote, and the codes of the message; each reader bounds how much of the text it reads (256 KB). */
+/** What the person wrote, and the codes of the message; each reader bounds how much of the text it reads (64 KB). */
 function whatWasWritten(subject: string, text: string) {
 	const { strippedText, strippedSignature } = strippedReply(text);
 	return {

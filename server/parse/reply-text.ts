@@ -13,8 +13,8 @@ import EmailReplyParser from 'email-reply-parser';
  * attributions that Gmail wraps over two lines, quotes without a blank line before them, and more mobile footers.
  */
 
-/** The caller passes at most the first 256 KB of a text; a longer one is cut here too. */
-export const MAX_REPLY_TEXT_CHARS = 256 * 1024;
+/** Past this many characters a text is not read: the new text is at the top, and a large message costs a few milliseconds. */
+export const MAX_REPLY_TEXT_CHARS = 64 * 1024;
 /** A longer line is never a quote header (Gmail wraps its attribution well before this). */
 const MAX_HEADER_CHARS = 250;
 /** A longer line never starts a signature. */
