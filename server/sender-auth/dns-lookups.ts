@@ -19,9 +19,13 @@ const MAX_ENTRIES = 10_000;
 /** The answers (negative ones included) mailauth reads as "no such record", not as a failure to look. */
 const NEGATIVE_CODES = new Set(['ENOTFOUND', 'ENODATA']);
 
+type Answer = string[] | string[][];
+
 interface Entry {
-	answer: Promise<string[] | string[][]>;
+	answer: Promise<Answer>;
 	until: number;
+	/** Once the lookup has ended: its answer or its error, for a lookup past its deadline to take at once. */
+	settled?: { answer: Answer } | { error: unknown };
 }
 
 export interface DnsLookupsOptions {
@@ -29,6 +33,15 @@ export interface DnsLookupsOptions {
 	servers: string[];
 	/** How long one lookup may take in all, ms. */
 	timeoutMs: number;
+	/** How long answers are kept and how many: the defaults above unless a test needs them short. */
+	cache?: Partial<CacheLimits>;
+}
+
+export interface CacheLimits {
+	answerMs: number;
+	negativeMs: number;
+	failureMs: number;
+	maxEntries: number;
 }
 
 /**
@@ -39,41 +52,55 @@ export interface DnsLookupsOptions {
 export class DnsLookups {
 	private readonly resolver: Resolver;
 	private readonly entries = new Map<string, Entry>();
+	private readonly limits: CacheLimits;
 
 	constructor(options: DnsLookupsOptions) {
+		this.limits = { answerMs: ANSWER_MS, negativeMs: NEGATIVE_MS, failureMs: FAILURE_MS, maxEntries: MAX_ENTRIES, ...options.cache };
 		// c-ares's timeout is per try, doubled on each; two tries fit in the budget.
 		this.resolver = new Resolver({ timeout: Math.max(1, Math.floor(options.timeoutMs / 3)), tries: 2 });
 		if (options.servers.length) this.resolver.setServers(options.servers);
 	}
 
-	/** mailauth's resolver for one message: every lookup it makes ends by `deadline` (epoch ms). */
+	/**
+	 * mailauth's resolver for one message: every lookup it makes ends by `deadline` (epoch ms). Past it only an answer
+	 * already at hand comes (the cache's): so SPF, looked up ahead, still gets its answers when a DKIM key never came.
+	 */
 	within(deadline: number): DnsResolve {
 		return (name, rrtype) => {
-			const answer = this.lookup(name, rrtype);
+			const entry = this.lookup(name, rrtype);
 			const left = deadline - Date.now();
-			if (left <= 0) return Promise.reject(timedOut(name));
+			if (left <= 0) {
+				if (!entry.settled) return Promise.reject(timedOut(name));
+				return 'answer' in entry.settled ? Promise.resolve(entry.settled.answer) : Promise.reject(entry.settled.error);
+			}
 			let timer: NodeJS.Timeout | undefined;
 			const expired = new Promise<never>((_resolve, reject) => {
 				timer = setTimeout(() => reject(timedOut(name)), left);
 			});
-			return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
+			return Promise.race([entry.answer, expired]).finally(() => clearTimeout(timer));
 		};
 	}
 
-	private lookup(name: string, rrtype: string): Promise<string[] | string[][]> {
+	private lookup(name: string, rrtype: string): Entry {
 		const key = `${rrtype} ${name.toLowerCase()}`;
 		const now = Date.now();
 		const cached = this.entries.get(key);
-		if (cached && cached.until > now) return cached.answer;
-		const entry: Entry = { answer: this.resolver.resolve(name, rrtype) as Promise<string[] | string[][]>, until: Infinity };
+		if (cached && cached.until > now) return cached;
+		const entry: Entry = { answer: this.resolver.resolve(name, rrtype) as Promise<Answer>, until: Infinity };
 		entry.answer.then(
-			() => (entry.until = Date.now() + ANSWER_MS),
-			(err: NodeJS.ErrnoException) => (entry.until = Date.now() + (NEGATIVE_CODES.has(err.code ?? '') ? NEGATIVE_MS : FAILURE_MS)),
+			(answer) => {
+				entry.settled = { answer };
+				entry.until = Date.now() + this.limits.answerMs;
+			},
+			(error: NodeJS.ErrnoException) => {
+				entry.settled = { error };
+				entry.until = Date.now() + (NEGATIVE_CODES.has(error.code ?? '') ? this.limits.negativeMs : this.limits.failureMs);
+			},
 		);
 		this.entries.delete(key);
 		this.entries.set(key, entry);
-		if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-		return entry.answer;
+		if (this.entries.size > this.limits.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+		return entry;
 	}
 }
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
 import { AUTH_RESULTS, type AuthResult, type MessageAuth } from '../schemas/sender-auth';
 import type { DnsLookups } from './dns-lookups';
@@ -39,12 +40,25 @@ interface Authenticated {
 	spf?: { domain?: string; status: { result: string } } | false;
 	dkim?: {
 		headerFrom?: string[];
-		results?: { signingDomain?: string; selector?: string; status: { result: string; aligned?: string | false } }[];
+		results?: { signingDomain?: string; selector?: string; status: { result: string; comment?: string; aligned?: string | false } }[];
 	};
 	dmarc?: { domain?: string; policy?: string; p?: string; status: { result: string } } | false;
 	arc?: { status: { result: string } } | false;
 	headers: string;
 }
+
+/** mailauth's comment on a signature whose body no longer matches its hash. */
+const BODY_HASH_MISMATCH = 'body hash did not verify';
+
+/**
+ * A signed body that was changed fails its signature (RFC 6376 6.1.3, RFC 8601 2.7.1); mailauth's default mode says
+ * neutral (its strict mode, which changes much else, says fail).
+ */
+const alteredBody = (status: { result: string; comment?: string }) => status.result === 'neutral' && status.comment === BODY_HASH_MISMATCH;
+
+/** The Authentication-Results entries as the record reads them: an altered body's signature fails there too. */
+const withAlteredBodiesFailed = (headers: string) =>
+	headers.replaceAll(`dkim=neutral (${BODY_HASH_MISMATCH})`, `dkim=fail (${BODY_HASH_MISMATCH})`);
 
 /** The record's `auth` from mailauth's results. */
 export function messageAuth(result: Authenticated): MessageAuth {
@@ -54,7 +68,7 @@ export function messageAuth(result: Authenticated): MessageAuth {
 		// An unsigned message has one result, "none", for no signature.
 		.filter((signature) => signature.signingDomain)
 		.map((signature) => ({
-			result: asResult(signature.status.result),
+			result: alteredBody(signature.status) ? 'fail' : asResult(signature.status.result),
 			domain: signature.signingDomain!.toLowerCase(),
 			selector: signature.selector ?? null,
 			aligned: !!signature.status.aligned,
@@ -89,29 +103,65 @@ function unverifiable(hostname: string, why: string): SenderVerification {
 /**
  * Checks who sent a received message: SPF for the client's address against the envelope sender's domain (or HELO's),
  * every DKIM signature, DMARC for the From domain and its published policy, and the ARC chain of a forwarded message.
- * BIMI is left out: it fetches logos over HTTP. Never throws: what cannot be checked in time is `temperror`.
+ * BIMI is left out: it fetches logos over HTTP. Never throws: what cannot be checked in time is `temperror`, and should
+ * mailauth still not be done shortly after the budget (a message too large to hash in time), every check is.
  */
 export async function verifySender(raw: RawMessage, client: SmtpClient, options: VerifierOptions): Promise<SenderVerification> {
 	const deadline = Date.now() + options.budgetMs;
-	const source = isSpooled(raw)
-		? createReadStream(raw.spoolPath)
-		: Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)]);
+	// Its errors reach mailauth, which ends with them; this listener only keeps a late one (after giving up) unhandled-free.
+	const source = (isSpooled(raw) ? createReadStream(raw.spoolPath) : inPieces(raw)).on('error', () => undefined);
+	let backstop: NodeJS.Timeout | undefined;
 	try {
-		// Loaded on the first message, not at start: mailauth and what it needs take about half a second to load.
-		const { authenticate } = await import('mailauth');
-		const result = (await authenticate(source, {
+		const mailauth = await loadMailauth();
+		const envelope = {
 			ip: client.ip,
 			helo: client.helo,
 			sender: client.sender,
 			mta: options.hostname,
 			resolver: options.dns.within(deadline),
-			disableBimi: true,
-		})) as Authenticated;
+		};
+		const checks = mailauth.authenticate(source, { ...envelope, disableBimi: true }) as Promise<Authenticated>;
+		checks.catch(() => undefined);
+		// mailauth checks SPF only once every DKIM key lookup is done. Started now too, SPF's lookups are cached by the time
+		// authenticate asks (answers at hand come past the budget too), so a DKIM key that never comes leaves SPF its result.
+		void mailauth.spf(envelope).catch(() => undefined);
+		const gaveUp = new Promise<undefined>((settle) => {
+			backstop = setTimeout(() => settle(undefined), Math.max(0, deadline - Date.now()) + BACKSTOP_GRACE_MS);
+		});
+		const result = await Promise.race([checks, gaveUp]);
+		if (!result) return unverifiable(options.hostname, 'verification did not finish in time');
 		const headers = result.headers.endsWith('\r\n') ? result.headers : `${result.headers.replace(/\r?\n$/, '')}\r\n`;
-		return { auth: messageAuth(result), header: headers.replace(/\r?\n/g, '\r\n') };
+		return { auth: messageAuth(result), header: withAlteredBodiesFailed(headers.replace(/\r?\n/g, '\r\n')) };
 	} catch (err) {
 		return unverifiable(options.hostname, `the message could not be verified: ${(err as Error).message.replace(/[\r\n;]/g, ' ')}`);
 	} finally {
-		source.destroy();
+		clearTimeout(backstop);
+		// With an error, so a mailauth still reading it (given up on) ends instead of waiting for the rest.
+		source.destroy(new Error('sender verification is over'));
 	}
 }
+
+/** How long past the budget mailauth may take to finish once its lookups are cut (hashing, the checks after DNS). */
+const BACKSTOP_GRACE_MS = 250;
+
+let mailauthModule: Promise<typeof import('mailauth')> | undefined;
+/** mailauth, loaded on the first message, not at start: it and what it needs take about half a second to load. */
+const loadMailauth = () => (mailauthModule ??= import('mailauth'));
+
+/**
+ * A message in memory as a stream of 64 KB pieces, one per turn of the event loop. Given one buffer, mailauth hashes it
+ * in pieces too, but each as soon as the last is done: 25 MB held the event loop for about a second.
+ */
+function inPieces(raw: Uint8Array): Readable {
+	return Readable.from(
+		(async function* () {
+			for (let at = 0; at < raw.byteLength; at += PIECE_BYTES) {
+				yield Buffer.from(raw.buffer, raw.byteOffset + at, Math.min(PIECE_BYTES, raw.byteLength - at));
+				await nextTurn();
+			}
+		})(),
+		{ objectMode: false },
+	);
+}
+
+const PIECE_BYTES = 64 * 1024;

@@ -45,11 +45,7 @@ export async function startDnsServer(zone: Zone): Promise<TestDnsServer> {
 		if (!known) response.header.rcode = 3;
 		void send(response);
 	};
-	const udp = dns2.createUDPServer(handle);
-	await udp.listen(0, '127.0.0.1');
-	const port = udp.address().port;
-	const tcp = dns2.createTCPServer(handle);
-	await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', () => resolve()));
+	const { udp, tcp, port } = await listenOnOnePort(handle);
 	return {
 		address: `127.0.0.1:${port}`,
 		queries,
@@ -59,4 +55,23 @@ export async function startDnsServer(zone: Zone): Promise<TestDnsServer> {
 			await new Promise<void>((resolve) => tcp.close(() => resolve()));
 		},
 	};
+}
+
+/**
+ * UDP on a free port, then TCP on the same number. That TCP port may be taken (by any client's ephemeral port): then
+ * both are let go and another port is tried, instead of waiting for a listen that never happens.
+ */
+async function listenOnOnePort(handle: dns2.DnsHandler) {
+	for (let attempt = 1; ; attempt++) {
+		const udp = dns2.createUDPServer(handle);
+		await udp.listen(0, '127.0.0.1');
+		const port = udp.address().port;
+		const tcp = dns2.createTCPServer(handle);
+		const listening = await new Promise<boolean>((resolve, reject) => {
+			tcp.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' && attempt < 20 ? resolve(false) : reject(error)));
+			tcp.listen(port, '127.0.0.1', () => resolve(true));
+		});
+		if (listening) return { udp, tcp, port };
+		await new Promise<void>((resolve) => udp.close(() => resolve()));
+	}
 }

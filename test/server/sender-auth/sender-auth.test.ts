@@ -19,6 +19,14 @@ function dkimKey() {
 	};
 }
 
+/** A message as nodemailer writes it (signed if asked), not sent. */
+const compose = (mail: nodemailer.SendMailOptions) =>
+	new Promise<Buffer>((resolve, reject) =>
+		nodemailer
+			.createTransport({ streamTransport: true, buffer: true })
+			.sendMail(mail, (err, info) => (err ? reject(err) : resolve(info.message as Buffer))),
+	);
+
 /**
  * Sender authentication through real SMTP, against a real DNS server on 127.0.0.1 that publishes SPF, DKIM and DMARC
  * records: the record's auth, the Authentication-Results header in front of the stored source, the payload, search,
@@ -54,7 +62,10 @@ describe('sender authentication of received mail', () => {
 		});
 		dns.silent.add('slow.test');
 		dns.silent.add('_dmarc.slow.test');
-		server = await startTestMailroom({ verifySenders: true, dnsServers: [dns.address], dnsTimeout: 2000 });
+		// A sender whose SPF answers but whose DKIM key server never does.
+		dns.silent.add('s1._domainkey.club.test');
+		// Messages of 64 KB and more are received into a spool file: verified from there.
+		server = await startTestMailroom({ verifySenders: true, dnsServers: [dns.address], dnsTimeout: 2000, spoolThreshold: 64 * 1024 });
 		key = (await server.createAccount('buyer')).key;
 		expect((await server.api(`/api/addresses/${enc(inbox)}`, { method: 'POST', key })).status).toBe(200);
 		receiver = new WebhookReceiver();
@@ -142,22 +153,70 @@ describe('sender authentication of received mail', () => {
 		expect((await record(slow)).auth).toMatchObject({ spf: { result: 'temperror' }, authenticated: false });
 	});
 
+	it('keeps the SPF result when a DKIM key never comes, and fails a signature whose body was changed', async () => {
+		const [hanging] = await sendMail(server, {
+			from: 'news@club.test',
+			to: inbox,
+			subject: 'Club news, signed',
+			dkim: { domainName: 'club.test', keySelector: 's1', privateKey: vendor.privateKey },
+		});
+		expect((await record(hanging)).auth).toMatchObject({
+			spf: { result: 'pass', domain: 'club.test' },
+			dkim: [{ result: 'temperror', domain: 'club.test' }],
+			authenticated: true,
+		});
+
+		const signed = await compose({
+			from: 'billing@vendor.test',
+			to: inbox,
+			subject: 'Invoice 9',
+			text: 'Please pay invoice 9.',
+			dkim: { domainName: 'vendor.test', keySelector: 's1', privateKey: vendor.privateKey },
+		});
+		const altered = Buffer.from(signed.toString('latin1').replace('invoice 9', 'invoice 99'), 'latin1');
+		const [id] = await sendMail(server, { envelope: { from: 'billing@vendor.test', to: [inbox] }, raw: altered });
+		expect((await record(id)).auth).toMatchObject({
+			dkim: [{ result: 'fail', domain: 'vendor.test', selector: 's1', aligned: true }],
+			dmarc: { result: 'pass' },
+		});
+		expect(await raw(id)).toMatch(/\r\n dkim=fail \(body hash did not verify\) header\.i=@vendor\.test/);
+	});
+
+	it('verifies a message received into a spool file, and puts the header in front of the file it stores', async () => {
+		const attachment = Buffer.alloc(300 * 1024, 'x');
+		const [id] = await sendMail(server, {
+			from: 'Billing <billing@vendor.test>',
+			to: inbox,
+			subject: 'Invoice 10, with the scans',
+			text: 'Scans attached.',
+			attachments: [{ filename: 'scans.bin', content: attachment }],
+			dkim: { domainName: 'vendor.test', keySelector: 's1', privateKey: vendor.privateKey },
+		});
+		const message = await record(id);
+		expect(message.auth).toMatchObject({
+			spf: { result: 'pass' },
+			dkim: [{ result: 'pass' }],
+			dmarc: { result: 'pass' },
+			authenticated: true,
+		});
+		const source = await raw(id);
+		expect(source).toMatch(/^Received-SPF: pass /);
+		expect(source.indexOf('DKIM-Signature: ')).toBeGreaterThan(source.indexOf(`Authentication-Results: ${server.config.hostname};`));
+		expect(message.size).toBe(Buffer.byteLength(source, 'latin1'));
+		expect(message.size).toBeGreaterThan(400 * 1024);
+	});
+
 	it('reads the ARC seal of a forwarded message whose DKIM signature the list broke', async () => {
 		// The vendor's signed mail, as the list received it, sealed by the list and then changed (a subject tag).
 		const lookups = new Resolver();
 		lookups.setServers([dns.address]);
-		const original = await new Promise<Buffer>((resolve, reject) =>
-			nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(
-				{
-					from: 'billing@vendor.test',
-					to: 'members@list.test',
-					subject: 'Invoice 8',
-					text: 'Please pay invoice 8.',
-					dkim: { domainName: 'vendor.test', keySelector: 's1', privateKey: vendor.privateKey },
-				},
-				(err, info) => (err ? reject(err) : resolve(info.message as Buffer)),
-			),
-		);
+		const original = await compose({
+			from: 'billing@vendor.test',
+			to: 'members@list.test',
+			subject: 'Invoice 8',
+			text: 'Please pay invoice 8.',
+			dkim: { domainName: 'vendor.test', keySelector: 's1', privateKey: vendor.privateKey },
+		});
 		// As a list does: it checks what it received, changes it, and seals the changed message with what it found.
 		const received = await authenticate(original, {
 			ip: '127.0.0.1',
@@ -184,10 +243,10 @@ describe('sender authentication of received mail', () => {
 	});
 
 	it('searches by result, and a subscription that takes authenticated senders only skips forged mail', async () => {
-		expect(await search('is:authenticated subject:invoice')).toEqual(['Invoice 7']);
+		expect((await search('is:authenticated subject:invoice')).sort()).toEqual(['Invoice 10, with the scans', 'Invoice 7', 'Invoice 9']);
 		// The list broke the vendor's signature and sends from its own domain: DMARC fails (ARC tells why, for who trusts the list).
 		expect((await search('dmarc:fail')).sort()).toEqual(['Verify your account now', '[list] Invoice 8']);
-		expect(await search('dkim:pass')).toEqual(['Invoice 7']);
+		expect((await search('dkim:pass')).sort()).toEqual(['Invoice 10, with the scans', 'Invoice 7']);
 		expect(await search('spf:softfail')).toEqual(['Sale']);
 		expect((await search('-is:authenticated')).sort()).toEqual(
 			['Hi', 'Sale', 'Slow DNS', 'Verify your account now', '[list] Invoice 8'].sort(),
