@@ -53,6 +53,8 @@ describe('Mailroom node: Message Get', () => {
 			subject: 'Order 7',
 			// As sent: the link where it was, not numbered as GET /api/text numbers it.
 			text: mail.text,
+			// Nothing quoted to strip: what the person wrote is the whole text.
+			strippedText: mail.text,
 			html: mail.html,
 			attachments: [
 				{
@@ -72,6 +74,10 @@ describe('Mailroom node: Message Get', () => {
 					url: attachmentUrl(stored.attachments![1]),
 				},
 			],
+			codes: [],
+			// The test server does not verify senders (see the sender-auth tests).
+			auth: null,
+			threadId: stored.threadId,
 			received: stored.received,
 			labels: ['orders'],
 			folder: 'inbox',
