@@ -10,6 +10,19 @@ export interface SpooledBytes {
 	byteLength: number;
 }
 
+/**
+ * The spool large messages wait in as files (server/smtp/spool.ts): mail received over SMTP, and large mail composed or
+ * delivered here by the outbox, all parsed in pieces from there.
+ */
+export interface MessageSpool {
+	/** Messages at least this large are spooled. */
+	readonly threshold: number;
+	/** A new folder for one message; the path its raw source is written to. */
+	create(): string;
+	/** Removes a spooled message with what was parsed out of it; never throws. */
+	remove(message: SpooledBytes): void;
+}
+
 /** A message as received: in memory (small ones, ideally in a SharedArrayBuffer) or spooled to a file. */
 export type RawMessage = Uint8Array | SpooledBytes;
 

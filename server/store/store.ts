@@ -13,6 +13,7 @@ import type { SearchQuery } from '../mail/search-query';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
+import type { SpooledBytes } from '../bytes/spooled-bytes';
 import type { InboxSettings } from './inbox-settings';
 import type { SearchBudget } from './search-budget';
 
@@ -276,7 +277,8 @@ export interface NewOutgoing {
 	recipients: { address: string; field: RecipientField; route: Route; note: string | null }[];
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
-	raw: Buffer;
+	/** The message as it goes out: in memory, or (a large one composed into the spool) in a file, stored in pieces. */
+	raw: Buffer | SpooledBytes;
 	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
 	ip: string;
 	via: string;
@@ -287,7 +289,8 @@ export type Outcome = { status: 'delivered' } | { status: 'temporary' | 'permane
 
 export interface OutboxEntry {
 	record: OutgoingRecord;
-	raw: Buffer;
+	/** A message recorded from a spool file comes in pieces, each read when asked for. */
+	raw: StoredBytes;
 	ip: string;
 	via: string;
 }

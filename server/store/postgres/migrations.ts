@@ -322,6 +322,16 @@ export const MIGRATIONS: Migration[] = [
 			CREATE INDEX messages_search_unworded ON messages_search USING gin (body gin_trgm_ops) WHERE body_words IS NULL;
 		`);
 	},
+	`
+	-- A large message sent through the API: its raw source in 1 MB pieces (see the SQLite schema); outbox.raw is then empty.
+	CREATE TABLE outbox_raw_pieces (
+		message_id ${TEXT} NOT NULL REFERENCES outbox (message_id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (message_id, seq)
+	);
+	ALTER TABLE outbox_raw_pieces ALTER COLUMN data SET STORAGE EXTERNAL;
+	`,
 ];
 
 /**
