@@ -95,9 +95,19 @@ module.exports = {
 			// start servers through the engine-aware helper, but for those above the store. The store suites run on both engines
 			// already, and files that start no server (pure functions, the parser) would only repeat themselves.
 			testMatch: [
-				...['http', 'ingest', 'metrics', 'outbound', 'retention', 'smtp', 'waiting', 'webhooks', 'websocket', 'payload'].flatMap((folder) =>
-					testFilesUnder(resolve(__dirname, 'test/server', folder)),
-				),
+				...[
+					'http',
+					'ingest',
+					'metrics',
+					'outbound',
+					'retention',
+					'sender-auth',
+					'smtp',
+					'waiting',
+					'webhooks',
+					'websocket',
+					'payload',
+				].flatMap((folder) => testFilesUnder(resolve(__dirname, 'test/server', folder))),
 				resolve(__dirname, 'test/server/app.test.ts'),
 			].filter((file) => onTheEngine(file) && !ABOVE_THE_STORE.includes(file)),
 			setupFiles: ['<rootDir>/test/on-postgres.ts'],

@@ -1,10 +1,11 @@
 // Ingest throughput: Mailroom on each engine (250 only once durable) against a no-op smtp-server and a naive storing one,
 // same load, same run, several runs.
 import { haveSmtpSource, smtpSource } from './support/load';
-import { BenchStores, enginesFromEnv, inRunOrder, type Engine } from './support/engines';
+import { BenchStores, enginesFromEnv, inRunOrder, type Engine, type EngineServer } from './support/engines';
 import { cpuMsOf, memoryOf, treePssMbOf } from './support/proc-stats';
 import { startScriptProcess } from './support/processes';
 import { envNumber, median, overRuns, printTable } from './support/report';
+import { startDnsServer, type TestDnsServer } from '../test/helpers/dns-server';
 
 const MESSAGES = envNumber('BENCH_MESSAGES', 30000);
 const NEW_CONNECTION_MESSAGES = envNumber('BENCH_NEW_CONNECTION_MESSAGES', 2000);
@@ -13,6 +14,10 @@ const SIZE = envNumber('BENCH_SIZE', 4096);
 const RUNS = envNumber('BENCH_RUNS', 3);
 const WARMUP_MESSAGES = envNumber('BENCH_WARMUP_MESSAGES', 2000);
 const ENGINES = enginesFromEnv();
+/** BENCH_VERIFY=0 leaves out the run of SQLite with sender verification (SPF, DKIM, DMARC, ARC) on. */
+const VERIFY = process.env.BENCH_VERIFY !== '0';
+/** Sender verification is off on the other servers: their figures compare with earlier ones and with each other. */
+const UNVERIFIED = ['--verify-senders', 'false'];
 
 /** `--durability normal` (through BENCH_SERVER_ARGS) acknowledges on SQLite once committed, without the fsync. */
 const SQLITE_COMMITTED_ONLY = /--durability[ =]normal/.test(process.env.BENCH_SERVER_ARGS ?? '');
@@ -21,6 +26,7 @@ const SERVER_LABEL: Record<Engine, string> = {
 	// PostgreSQL acknowledges a commit once its WAL is flushed: durable whatever --durability says.
 	postgres: 'mailroom, PostgreSQL (durable)',
 };
+const VERIFIED_LABEL = `${SERVER_LABEL.sqlite}, senders verified`;
 
 /** A server under load: where it listens, and the CPU time of what works for it. */
 interface Target {
@@ -72,8 +78,34 @@ class Rows {
 	}
 }
 
-/** One run: both baselines, then Mailroom on each engine, each server new. */
-async function run(index: number, stores: BenchStores, rows: Rows): Promise<void> {
+/**
+ * The sender's domain as a local DNS server publishes it: smtp-source's mail (from load@sender.test, over loopback) passes
+ * SPF and DMARC, as most mail a real server receives has records to look up.
+ */
+const SENDER_ZONE = {
+	txt: { 'sender.test': ['v=spf1 ip4:127.0.0.1 -all'], '_dmarc.sender.test': ['v=DMARC1; p=reject'] },
+};
+
+/** A server under load for its rows: its throughput with reused and with new connections, its memory. */
+async function measureServer(server: EngineServer, engine: Engine, stores: BenchStores, noop: { reused: number; fresh: number }) {
+	const pid = server.child.pid!;
+	const target = { port: server.smtpPort, pid, databaseCpuMs: () => (engine === 'postgres' ? stores.databaseCpuMs() : 0) };
+	await warmUp(target);
+	const reused = await measure(target, true, MESSAGES);
+	const { rssMb, peakMb } = memoryOf(pid);
+	const databasePssMb = engine === 'postgres' ? treePssMbOf((await stores.postgres()).pid) : undefined;
+	const fresh = await measure(target, false, NEW_CONNECTION_MESSAGES);
+	const stored = (await (await fetch(`${server.httpUrl}/api/addresses/load%40bench.test/messages?limit=1`)).json()) as unknown[];
+	await server.stop();
+	if (stored.length !== 1) throw new Error(`messages were not stored on ${engine}`);
+	return {
+		reused: { ...reused, ratioToNoop: reused.perSecond / noop.reused, rssMb, peakMb, databasePssMb },
+		fresh: { ...fresh, ratioToNoop: fresh.perSecond / noop.fresh },
+	};
+}
+
+/** One run: both baselines, then Mailroom on each engine (and SQLite verifying senders), each server new. */
+async function run(index: number, stores: BenchStores, rows: Rows, dns: TestDnsServer | undefined): Promise<void> {
 	const baseline = async (script: string) => {
 		const server = await startScriptProcess(script);
 		return { server, target: { port: server.port, pid: server.child.pid!, databaseCpuMs: () => 0 } };
@@ -96,26 +128,17 @@ async function run(index: number, stores: BenchStores, rows: Rows): Promise<void
 		ratioToNoop: naiveReused.perSecond / noopReused.perSecond,
 	});
 
-	for (const engine of inRunOrder(ENGINES, index)) {
-		const server = await stores.startServer(engine);
-		const pid = server.child.pid!;
-		const target = { port: server.smtpPort, pid, databaseCpuMs: () => (engine === 'postgres' ? stores.databaseCpuMs() : 0) };
-		await warmUp(target);
-		const reused = await measure(target, true, MESSAGES);
-		const { rssMb, peakMb } = memoryOf(pid);
-		const databasePssMb = engine === 'postgres' ? treePssMbOf((await stores.postgres()).pid) : undefined;
-		const fresh = await measure(target, false, NEW_CONNECTION_MESSAGES);
-		const stored = (await (await fetch(`${server.httpUrl}/api/addresses/load%40bench.test/messages?limit=1`)).json()) as unknown[];
-		await server.stop();
-		if (stored.length !== 1) throw new Error(`messages were not stored on ${engine}`);
-		rows.add(SERVER_LABEL[engine], 'reused', {
-			...reused,
-			ratioToNoop: reused.perSecond / noopReused.perSecond,
-			rssMb,
-			peakMb,
-			databasePssMb,
-		});
-		rows.add(SERVER_LABEL[engine], 'new each', { ...fresh, ratioToNoop: fresh.perSecond / noopNew.perSecond });
+	const noopRates = { reused: noopReused.perSecond, fresh: noopNew.perSecond };
+	const variants = [
+		...ENGINES.map((engine) => ({ engine, verified: false })),
+		...(dns ? [{ engine: 'sqlite' as const, verified: true }] : []),
+	];
+	for (const { engine, verified } of inRunOrder(variants, index)) {
+		const args = verified ? ['--verify-senders', 'true', '--dns-servers', dns!.address] : UNVERIFIED;
+		const { reused, fresh } = await measureServer(await stores.startServer(engine, { args }), engine, stores, noopRates);
+		const label = verified ? VERIFIED_LABEL : SERVER_LABEL[engine];
+		rows.add(label, 'reused', reused);
+		rows.add(label, 'new each', fresh);
 	}
 }
 
@@ -155,6 +178,20 @@ function printFigures(rows: Rows, title: string): void {
 
 const microseconds = (value: number) => Math.round(value).toLocaleString('en-US');
 
+/** SQLite verifying senders against SQLite not verifying, run by run: rates and CPU per message. */
+function printVerificationRatios(rows: Rows): void {
+	const pairs = ['reused', 'new each'].map((connections) => {
+		const [off, on] = [rows.runsOf(SERVER_LABEL.sqlite, connections), rows.runsOf(VERIFIED_LABEL, connections)];
+		const perRun = (figure: (m: Measurement) => number) => off.map((o, i) => (100 * figure(on[i])) / figure(o));
+		return [connections, overRuns(perRun((m) => m.perSecond)), overRuns(perRun((m) => m.cpuUs))];
+	});
+	printTable(
+		'Senders verified (DNS answered by a local server) against not verified, SQLite, run by run: median (lowest–highest)',
+		['connections', 'msg/s, % of not verified', 'CPU µs/msg, % of not verified'],
+		pairs,
+	);
+}
+
 /** PostgreSQL against SQLite, run by run: rates, and CPU per message with PostgreSQL's own counted. */
 function printEngineRatios(rows: Rows): void {
 	const pairs = ['reused', 'new each'].map((connections) => {
@@ -178,13 +215,16 @@ async function main(): Promise<void> {
 	if (!haveSmtpSource()) throw new Error('smtp-source not found: apt-get install postfix (see bench/README.md)');
 	const stores = new BenchStores();
 	const rows = new Rows();
+	const dns = VERIFY && ENGINES.includes('sqlite') ? await startDnsServer(SENDER_ZONE) : undefined;
 	try {
-		for (let i = 0; i < RUNS; i++) await run(i, stores, rows);
+		for (let i = 0; i < RUNS; i++) await run(i, stores, rows, dns);
 		const postgres = await stores.describe();
 		printFigures(rows, `Ingest: ${SIZE}-byte messages, ${SESSIONS} sessions (smtp-source)${postgres ? `; ${postgres}` : ''}`);
 		if (ENGINES.length === 2) printEngineRatios(rows);
+		if (dns) printVerificationRatios(rows);
 	} finally {
 		await stores.stop();
+		await dns?.close();
 	}
 }
 

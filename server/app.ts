@@ -21,6 +21,8 @@ import { MailWaiters } from './waiting/mail-waiters';
 import { buildHttpServer } from './http/http-server';
 import { Readiness } from './http/readiness';
 import { DiskSpace } from './http/disk-space';
+import { DnsLookups } from './sender-auth/dns-lookups';
+import { verifySender } from './sender-auth/verify-sender';
 import { Metrics } from './metrics/metrics';
 import { MetricsListener } from './metrics/metrics-listener';
 import { registerQueueGauges } from './metrics/queue-gauges';
@@ -222,6 +224,8 @@ function buildSmtp(
 	metrics: Metrics,
 ) {
 	const { store, isOwnedDomain, resolveRecipient } = storage;
+	const dns = new DnsLookups({ servers: config.dnsServers, timeoutMs: config.dnsTimeout });
+	const verifier = { hostname: config.hostname, dns, budgetMs: config.dnsTimeout };
 	return new SmtpIngest({
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,
@@ -241,6 +245,7 @@ function buildSmtp(
 		ingest,
 		storeFailed: (err) => disk.failed(err),
 		spool,
+		...(config.verifySenders && { verifySender: (raw, client) => verifySender(raw, client, verifier) }),
 		log,
 		metrics: metrics.smtp,
 	});
@@ -257,6 +262,7 @@ function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: 
 		messages: store.messages,
 		deletion: store.deletion,
 		outgoing: store.outgoing,
+		threads: store.threads,
 		stats: store.accountStats,
 		messageState: store.messageState,
 		accountInbox: store.accountInbox,
@@ -314,6 +320,8 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
 	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });
 	ingest.on('stored', () => disk.stored());
+	// Whatever stores it (SMTP, an outgoing message's local copy): a node that cannot store mail is not ready.
+	ingest.on('failed', (err) => disk.failed(err));
 	const smtp = buildSmtp(context, storage, { ingest, spool }, delivery.sender, disk, metrics);
 	const readiness = new Readiness({
 		ping: () => store.ping(),

@@ -21,7 +21,12 @@ export async function subscriptionsTo(this: IHookFunctions, email: string, url: 
 export function filtersAs(subscription: Subscription, filters: SubscriptionFilters): boolean {
 	const wanted = subscriptionFilter(filters);
 	const { filter } = subscription;
-	return wanted?.from === filter?.from && wanted?.subject === filter?.subject && wanted?.hasAttachments === filter?.hasAttachments;
+	return (
+		wanted?.from === filter?.from &&
+		wanted?.subject === filter?.subject &&
+		wanted?.hasAttachments === filter?.hasAttachments &&
+		wanted?.authenticated === filter?.authenticated
+	);
 }
 
 /** Reserves the address first when the account does not own it and `reserve` allows it; refuses clearly otherwise. */

@@ -15,6 +15,8 @@ export interface SubscriptionFilters {
 	from?: string;
 	subject?: string;
 	hasAttachments?: boolean;
+	/** Only mail whose sender was authenticated (SPF, DKIM, DMARC); off: every sender. */
+	authenticated?: boolean;
 }
 
 /** Where an address's subscriptions are listed and added. */
@@ -34,6 +36,14 @@ export const subscribedAddress = (description: string, displayOptions?: IDisplay
 
 /** The Filters options: the parts of a subscription's filter. */
 export const subscriptionFilterOptions: INodeProperties[] = [
+	{
+		displayName: 'Authenticated Senders Only',
+		name: 'authenticated',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to take only mail whose sender Mailroom authenticated (DMARC passed, or SPF or DKIM for the From domain when it publishes no DMARC policy): forged senders are left out',
+	},
 	{
 		displayName: 'From Contains',
 		name: 'from',
@@ -63,6 +73,7 @@ export function subscriptionFilter(filters: SubscriptionFilters): SubscriptionFi
 	if (filters.from?.trim()) filter.from = filters.from.trim();
 	if (filters.subject?.trim()) filter.subject = filters.subject.trim();
 	if (filters.hasAttachments !== undefined) filter.hasAttachments = filters.hasAttachments;
+	if (filters.authenticated) filter.authenticated = true;
 	return Object.keys(filter).length ? filter : null;
 }
 

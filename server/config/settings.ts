@@ -77,6 +77,12 @@ export interface MailroomConfig {
 	parseTimeout: number;
 	/** Time (ms) one search or filter of an account's mail may take; then it is answered 503 (see store/search-budget.ts). */
 	searchTimeout: number;
+	/** Whether received mail is checked for who sent it (SPF, DKIM, DMARC, ARC); false: its `auth` is null. */
+	verifySenders: boolean;
+	/** DNS servers (`host[:port]`) sender verification asks; empty: the system's. */
+	dnsServers: string[];
+	/** Time (ms) the verification of one message may take in all; lookups not done by then give temperror. */
+	dnsTimeout: number;
 	/** Retention: messages older than this (ms) are deleted; 0 keeps them forever. Starred mail is always kept. */
 	retentionMaxAge: number;
 	/** Retention: the newest this many unstarred messages of an inbox are kept; 0 means no limit. */
@@ -97,6 +103,25 @@ export interface SettingSpec {
 }
 
 export class ConfigError extends Error {}
+
+/** `host[:port]` DNS servers, as Node's resolver takes them: an IPv4 or IPv6 address (in brackets with a port). */
+function dnsServerList(value: string): string[] {
+	const servers = value
+		.split(',')
+		.map((server) => server.trim())
+		.filter(Boolean);
+	for (const server of servers) {
+		const match = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)|([0-9a-fA-F:]+))(?::(\d{1,5}))?$/.exec(server);
+		const port = match?.[4] === undefined ? 53 : Number(match[4]);
+		const ip = match?.[1] ?? match?.[2] ?? match?.[3];
+		if (!match || (match[3] !== undefined && match[4] !== undefined) || port < 1 || port > 65535 || !ip || isIP(ip) === 0) {
+			throw new ConfigError(
+				`DNS servers must be IP addresses with an optional port (127.0.0.1:5353, [::1]:5353), comma-separated; "${server}" is not one`,
+			);
+		}
+	}
+	return servers;
+}
 
 function port(name: string) {
 	return (value: string) => {
@@ -607,6 +632,31 @@ export const SETTINGS: SettingSpec[] = [
 		default: '5s',
 		description: "time one search or filter of an account's mail (GET /api/inbox-search, /api/inbox-filter) may take; then it answers 503",
 		parse: duration('search timeout'),
+	},
+	{
+		key: 'verifySenders',
+		flag: '--verify-senders <bool>',
+		env: 'MAILROOM_VERIFY_SENDERS',
+		default: 'true',
+		description:
+			'check who sent each received message (SPF, DKIM, DMARC, ARC) and record it in its auth field and an Authentication-Results header; false: auth is null',
+		parse: boolean('verify senders'),
+	},
+	{
+		key: 'dnsServers',
+		flag: '--dns-servers <list>',
+		env: 'MAILROOM_DNS_SERVERS',
+		default: '',
+		description: 'comma-separated DNS servers (host or host:port, [v6]:port) sender verification asks; empty: the system resolver',
+		parse: dnsServerList,
+	},
+	{
+		key: 'dnsTimeout',
+		flag: '--dns-timeout <duration>',
+		env: 'MAILROOM_DNS_TIMEOUT',
+		default: '5s',
+		description: "time the verification of one message's sender may take in all; lookups not answered by then give temperror",
+		parse: duration('DNS timeout'),
 	},
 	{
 		key: 'retentionMaxAge',

@@ -28,16 +28,16 @@ const REUSE_MS = 1000;
  */
 export class DiskSpace {
 	private readonly measure = new SharedCheck(() => this.measureFolders(), REUSE_MS);
-	private failure?: { at: number; reason: string };
+	private failure?: { at: number; reason: string; what: string };
 
 	constructor(private readonly options: DiskSpaceOptions) {}
 
-	/** A message could not be stored: remembered when it was for lack of space. */
-	failed(err: Error): void {
+	/** A message (or, `what` says, another write) could not be stored: remembered when it was for lack of space. */
+	failed(err: Error, what = 'storing a message'): void {
 		if (!isOutOfSpace(err)) return;
 		// The message names the code for a file system's error (ENOSPC: no space left…), not for SQLite's or PostgreSQL's.
 		const { code } = err as Error & { code: string };
-		this.failure = { at: Date.now(), reason: err.message.startsWith(code) ? err.message : `${code}: ${err.message}` };
+		this.failure = { at: Date.now(), reason: err.message.startsWith(code) ? err.message : `${code}: ${err.message}`, what };
 	}
 
 	/** A message was stored: there was room for it. */
@@ -51,7 +51,7 @@ export class DiskSpace {
 		const memory = this.options.failureMemoryMs ?? DISK_FAILURE_MEMORY_MS;
 		if (this.failure && Date.now() - this.failure.at < memory) {
 			const ago = Math.round((Date.now() - this.failure.at) / 1000);
-			problems.push(`storing a message failed for lack of space ${ago} s ago: ${this.failure.reason}`);
+			problems.push(`${this.failure.what} failed for lack of space ${ago} s ago: ${this.failure.reason}`);
 		}
 		return problems;
 	}

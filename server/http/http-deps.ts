@@ -14,6 +14,7 @@ import type {
 	MessageStateStore,
 	MessageStore,
 	OutgoingStore,
+	ThreadStore,
 	WebhookSubscriptionStore,
 } from '../store/store';
 import type { Logger } from '../log';
@@ -41,6 +42,7 @@ export interface HttpDeps {
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;
+	threads: ThreadStore;
 	webhooks: Webhooks;
 	incomingMessages: IncomingMessagesHub;
 	waiters: MailWaiters;

@@ -5,6 +5,7 @@ import { registerOpenApi } from './openapi';
 import { lazyCompilers } from './lazy-compilers';
 import type { HttpDeps } from './http-deps';
 import { callerOf, registerAuth } from './auth';
+import { isOutOfSpace } from '../store/out-of-space';
 import { HttpError, errorBody } from './errors';
 import { BODY_LIMIT, BODY_TOO_LARGE, bodyTooLarge } from './body-limit';
 import { SHARED_SCHEMAS } from './schemas';
@@ -26,6 +27,7 @@ import { addressRoutes } from './routes/addresses';
 import { accountRoutes } from './routes/account';
 import { domainRoutes } from './routes/domains';
 import { outgoingRoutes } from './routes/outgoing';
+import { threadRoutes } from './routes/threads';
 import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
@@ -85,6 +87,12 @@ export async function buildHttpServer(deps: HttpDeps) {
 		if (err instanceof DomainError) return reply.code(403).send(errorBody(403, err.message));
 		// A search past its time, or whose client is gone (nobody reads that answer): the store's work on it has stopped.
 		if (err instanceof SearchTimeoutError || err instanceof SearchAbandonedError) return reply.code(503).send(errorBody(503, err.message));
+		// A change that could not be written for lack of disk space: said as such, and /readyz hears of it.
+		if (isOutOfSpace(err)) {
+			deps.readiness.writeFailed(err);
+			request.log.warn({ err: err.message, url: request.url }, 'a change could not be stored for lack of disk space');
+			return reply.code(507).send(errorBody(507, "The server's disk is full: nothing was changed; try again once an operator frees space"));
+		}
 		if (err.code === BODY_TOO_LARGE) return reply.code(413).send(errorBody(413, bodyTooLarge(request.routeOptions.bodyLimit)));
 		const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
 		if (status === 500) request.log.error({ err, url: request.url }, 'request failed');
@@ -130,6 +138,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	domainRoutes(app, deps);
 	accountRoutes(app, deps);
 	outgoingRoutes(app, deps);
+	threadRoutes(app, deps);
 	webhookRoutes(app, deps);
 	addressWebhookRoutes(app, deps);
 	await incomingMessagesRoutes(app, deps);

@@ -35,6 +35,11 @@ const GROUPS: { name: string; description: string; urls: RegExp }[] = [
 		urls: /^\/api\/outgoing-messages$/,
 	},
 	{
+		name: 'Threads',
+		description: 'Conversations: the received and sent messages that answer one another',
+		urls: /^\/api\/threads\//,
+	},
+	{
 		name: 'Addresses',
 		description: 'Reserve private addresses and set where their mail goes: webhook, Slack, forwarding, websocket',
 		urls: /^\/api\/(addresses|private-addresses-bulk|private-address-forwarding)(\/:email(\/availability)?)?$/,

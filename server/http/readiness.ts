@@ -7,7 +7,7 @@ export interface ReadinessOptions {
 	/** Whether each listener accepts connections now. */
 	listening: { smtp: () => boolean; http: () => boolean };
 	/** What keeps this node from storing mail for lack of disk space (DiskSpace). */
-	disk: { problems: () => Promise<string[]> };
+	disk: { problems: () => Promise<string[]>; failed: (err: Error, what: string) => void };
 }
 
 /** How long a store check that settled serves the checks after it. */
@@ -43,6 +43,11 @@ export class Readiness {
 	/** A shutdown has begun: the node should get no new traffic, while what it has in hand finishes. */
 	stopping(): void {
 		this.phase = 'stopping';
+	}
+
+	/** A write of the API failed: one for lack of disk space makes the node not ready for a while (see DiskSpace). */
+	writeFailed(err: Error): void {
+		this.options.disk.failed(err, 'storing a change made through the API');
 	}
 
 	async report(): Promise<ReadinessReport> {

@@ -5,11 +5,13 @@ import { AddressObjectSchema, AttachmentMetaSchema, MessageSchema } from '../sch
 import { ForwardingSchema, ForwardingUpdateSchema } from '../schemas/address';
 import { DomainSchema } from '../schemas/domain';
 import { OutgoingSchema } from '../schemas/outgoing';
+import { ThreadSchema } from '../schemas/thread';
 import { WebhookSubscriptionSchema } from '../schemas/webhook';
 import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
 import { ReadinessSchema } from '../schemas/health';
 import { LinkCheckSchema } from '../schemas/link-check';
+import { MessageAuthSchema } from '../schemas/sender-auth';
 import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
 
@@ -17,12 +19,14 @@ import { ID_PATTERN } from '../store/ids';
 export const SHARED_SCHEMAS = [
 	ErrorSchema,
 	AddressObjectSchema,
+	MessageAuthSchema,
 	MessageSchema,
 	AttachmentMetaSchema,
 	ForwardingSchema,
 	ForwardingUpdateSchema,
 	DomainSchema,
 	OutgoingSchema,
+	ThreadSchema,
 	WebhookSubscriptionSchema,
 	WebhookPayloadSchema,
 	ReadinessSchema,

@@ -30,6 +30,8 @@ export interface IngestEvents {
 	committed: [CommitFigures];
 	/** A message whose parse failed was stored unparsed. */
 	unparsed: [];
+	/** A message could not be stored (SMTP answers 4xx; an outgoing message's local copy is tried again). */
+	failed: [Error];
 }
 
 /**
@@ -67,7 +69,7 @@ export class Ingest extends EventEmitter<IngestEvents> {
 			return records;
 		});
 		this.inFlight.add(done);
-		done.finally(() => this.inFlight.delete(done)).catch(() => undefined);
+		done.finally(() => this.inFlight.delete(done)).catch((err: Error) => this.emit('failed', err));
 		return done;
 	}
 

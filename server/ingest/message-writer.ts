@@ -6,6 +6,7 @@ import type { CommitFigures, Store } from '../store/store';
 import type { InboxSettings } from '../store/inbox-settings';
 import { localDomainRule } from '../mail/local-domains';
 import { ParserPool } from '../parse/parser-pool';
+import { withSenderAuth } from '../parse/spam';
 import { openStore } from '../store/open-store';
 import { WebhookRecorder } from './webhook-recorder';
 import { ForwardRecorder } from './forward-recorder';
@@ -78,7 +79,7 @@ export class MessageWriter {
 		const received = new Date();
 		const { parsed, error } = await this.parser.parse(mail.raw);
 		if (error) this.log.warn({ err: error.message, size: mail.raw.byteLength }, 'message could not be parsed; stored raw');
-		const parsedMail: ParsedIncomingMail = { ...mail, parsed, received };
+		const parsedMail: ParsedIncomingMail = { ...mail, parsed: { ...parsed, spam: withSenderAuth(parsed.spam, mail.auth) }, received };
 		const stored = await this.database.transaction(async (parts) => {
 			const records = await parts.messages.insert(parsedMail);
 			if (mail.localCopy) await parts.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);

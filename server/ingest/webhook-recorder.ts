@@ -7,9 +7,10 @@ import { containsIgnoringCase, sentBy } from '../mail/filter-match';
 /** Whether a message passes a subscription's filter: every part given must match (none given: every message does). */
 function passes(record: MessageRecord, filter: SubscriptionFilter | null): boolean {
 	if (!filter) return true;
-	const { from, subject, hasAttachments } = filter;
+	const { from, subject, hasAttachments, authenticated } = filter;
 	if (from !== undefined && !sentBy(record.from, from)) return false;
 	if (subject !== undefined && !containsIgnoringCase(record.subject, subject)) return false;
+	if (authenticated !== undefined && authenticated !== (record.auth?.authenticated ?? false)) return false;
 	return hasAttachments === undefined || hasAttachments === (record.attachments?.length ?? 0) > 0;
 }
 

@@ -1,5 +1,6 @@
 import type { RawMessage } from '../bytes/spooled-bytes';
 import type { ParsedMail } from './parsed-mail';
+import type { MessageAuth } from '../schemas/sender-auth';
 
 /** Where a message to one address is kept. */
 export interface Recipient {
@@ -20,6 +21,8 @@ export interface IncomingMail {
 	/** Address of the receiving host. */
 	via: string;
 	rtls: boolean;
+	/** Who sent it, as SPF, DKIM, DMARC and ARC say (see verify-sender.ts); absent when not verified. */
+	auth?: MessageAuth;
 	/** Set when this is the local copy of outgoing mail: its recipients are marked delivered in the same transaction. */
 	localCopy?: { outgoingId: string; addresses: string[] };
 }

@@ -26,4 +26,9 @@ export interface ParsedMail {
 	links: string[];
 	spam: number;
 	attachments: ParsedAttachment[];
+	/** What the person wrote: the text without quoted earlier messages and the signature (see reply-text.ts). */
+	strippedText: string;
+	strippedSignature: string | null;
+	/** One-time codes of the subject and text, most likely first (see codes.ts). */
+	codes: string[];
 }

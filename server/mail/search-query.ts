@@ -11,12 +11,17 @@
  *   To addresses or names, the inbox, the subject or the text body.
  * - `from:`, `to:` (To and the inbox) and `subject:` narrow a word or a "quoted value" to that part of the message.
  * - `has:attachment`, `is:read`, `is:unread`, `is:starred` test the message's state; `label:` is one of its labels, exactly.
+ * - `spf:`, `dkim:` and `dmarc:` take a result (pass, fail, softfail, neutral, none, temperror, permerror): the message's
+ *   SPF or DMARC result, or (dkim:) the result of any of its DKIM signatures, `dkim:none` for a message with none;
+ *   `is:authenticated` keeps mail whose sender was authenticated (see sender-auth.ts). Mail not verified matches none.
  * - `after:` and `before:` take a date (YYYY-MM-DD: midnight UTC starting that day) or an ISO 8601 time (UTC unless it
  *   says otherwise): `after:` keeps mail received at or after it, `before:` mail received strictly before it.
  * - `-` in front of any condition negates it.
  * - In quotes, `\"` is a quote and `\\` a backslash; a quote left open runs to the end of the query. Operator names and
  *   the values of is: and has: are case-insensitive.
  */
+
+import { AUTH_RESULTS, type AuthResult } from '../schemas/sender-auth';
 
 /** Which text of a message a word or phrase is looked for in: all of it, or the part an operator names. */
 export type TextField = 'any' | 'from' | 'to' | 'subject';
@@ -26,8 +31,13 @@ export type SearchCondition =
 	| { kind: 'text'; field: TextField; text: string; negated: boolean }
 	| { kind: 'read' | 'starred' | 'attachment'; negated: boolean }
 	| { kind: 'label'; label: string; negated: boolean }
+	/** `spf:`, `dkim:` or `dmarc:` with a result; `is:authenticated`. */
+	| { kind: 'auth'; method: AuthMethod; result: AuthResult; negated: boolean }
+	| { kind: 'authenticated'; negated: boolean }
 	/** `after:` (received at or after `time`, epoch ms) or `before:` (received before it). */
 	| { kind: 'after' | 'before'; time: number; negated: boolean };
+
+export type AuthMethod = 'spf' | 'dkim' | 'dmarc';
 
 export interface SearchQuery {
 	/** Every one must hold; never empty. */
@@ -48,7 +58,7 @@ export const MAX_TERM_CHARS = 256;
 
 /** What an error message offers the user. */
 export const OPERATORS_HELP =
-	'words, "quoted phrases", from:, to:, subject:, label:, after:, before:, has:attachment, is:read, is:unread, is:starred, and - in front of any of them to exclude it';
+	'words, "quoted phrases", from:, to:, subject:, label:, after:, before:, has:attachment, is:read, is:unread, is:starred, is:authenticated, spf:, dkim:, dmarc: (with a result such as pass or fail), and - in front of any of them to exclude it';
 
 type ReadValue = (value: string, negated: boolean) => SearchCondition;
 
@@ -57,12 +67,26 @@ const textIn =
 	(field: TextField): ReadValue =>
 	(text, negated) => ({ kind: 'text', field, text, negated });
 
+/** `spf:pass` and the like: the method's result, one of AUTH_RESULTS. */
+const authResultOf =
+	(method: AuthMethod): ReadValue =>
+	(value, negated) => {
+		const result = value.toLowerCase() as AuthResult;
+		if (!AUTH_RESULTS.includes(result)) {
+			throw new SearchQueryError(`${method}:${value} is not known: ${method}: takes ${AUTH_RESULTS.join(', ')}`);
+		}
+		return { kind: 'auth', method, result, negated };
+	};
+
 /** Each operator, by its name: its value read as a condition. A Map: no name of Object.prototype is an operator. */
 const OPERATORS = new Map<string, ReadValue>([
 	['from', textIn('from')],
 	['to', textIn('to')],
 	['subject', textIn('subject')],
 	['label', (label, negated) => ({ kind: 'label', label, negated })],
+	['spf', authResultOf('spf')],
+	['dkim', authResultOf('dkim')],
+	['dmarc', authResultOf('dmarc')],
 	['after', (value, negated) => ({ kind: 'after', time: timeOf('after', value), negated })],
 	['before', (value, negated) => ({ kind: 'before', time: timeOf('before', value), negated })],
 	[
@@ -75,8 +99,10 @@ const OPERATORS = new Map<string, ReadValue>([
 					return { kind: 'read', negated: !negated };
 				case 'starred':
 					return { kind: 'starred', negated };
+				case 'authenticated':
+					return { kind: 'authenticated', negated };
 			}
-			throw new SearchQueryError(`is:${value} is not known: is: takes read, unread or starred`);
+			throw new SearchQueryError(`is:${value} is not known: is: takes read, unread, starred or authenticated`);
 		},
 	],
 	[

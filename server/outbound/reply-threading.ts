@@ -13,6 +13,8 @@ export interface Thread {
 	recipients: NamedAddress[];
 	/** "Re: " and the original subject (once: a subject that starts with "Re:" already is kept). */
 	subject: string;
+	/** The original's To and Cc recipients, whom a reply to all addresses too (but the account's own addresses). */
+	others: { to: NamedAddress[]; cc: NamedAddress[] };
 }
 
 /** A References header keeps the thread's first message and the latest ones (as RFC 5537 suggests for long threads). */
@@ -69,5 +71,6 @@ export async function threadOf(id: string, accountId: string, messages: MessageS
 		references: referencesOf(headers, messageId),
 		recipients: fromReplyTo.length ? fromReplyTo : validAddresses(record.from),
 		subject: /^\s*re\s*:/i.test(record.subject) ? record.subject : `Re: ${record.subject}`.trimEnd(),
+		others: { to: validAddresses(record.to), cc: validAddresses(record.cc ?? []) },
 	};
 }

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../store/ids';
 import { MAX_RECIPIENTS, type OutgoingRecord, type RecipientField, type SendRequest } from '../schemas/outgoing';
 import type { EmailAddress } from '../mail/email-address';
 import { isSpooled, type MessageSpool, type SpooledBytes } from '../bytes/spooled-bytes';
+import { withoutPlusTag } from '../mail/plus-address';
 import type { DomainRoute } from '../mail/local-domains';
 import type { Outbox } from './outbox';
 import { distinctRecipients, parseAddressField, type NamedAddress, type Recipient } from './address-fields';
@@ -115,9 +116,10 @@ export class Sender {
 		const thread = request.inReplyTo === undefined ? undefined : await threadOf(request.inReplyTo, account.id, messages, addresses);
 		const to = toRecipients(request, thread);
 		if (to.length === 0) throw new SendError(400, 'to must name at least one recipient', 'to');
+		const others = request.replyAll ? await this.othersOf(account, request, thread) : { to: [], cc: [] };
 		const recipients = distinctRecipients({
-			to,
-			cc: parseAddressField('cc', request.cc ?? []),
+			to: [...to, ...others.to],
+			cc: [...parseAddressField('cc', request.cc ?? []), ...others.cc],
 			bcc: parseAddressField('bcc', request.bcc ?? []),
 		});
 		const replyTo = request.replyTo === undefined ? [] : parseAddressField('replyTo', request.replyTo);
@@ -229,6 +231,34 @@ export class Sender {
 		// Another send spent them meanwhile.
 		if (!recorded) throw noCredits(account, recipients.length, 'fewer');
 		return recorded.creditsRemaining;
+	}
+
+	/**
+	 * Reply all: the answered message's To and Cc recipients (each kept in its field), but the account's own addresses (a
+	 * plus tag's address too), which the reply comes from. More than twice the recipients a send may have is refused at once.
+	 */
+	private async othersOf(account: Account, request: SendRequest, thread: Thread | undefined): Promise<Thread['others']> {
+		if (!thread) throw new SendError(400, 'replyAll answers a message to all its recipients: give the message in inReplyTo', 'replyAll');
+		const { to, cc } = thread.others;
+		if (to.length + cc.length > 2 * MAX_RECIPIENTS) {
+			throw new SendError(
+				400,
+				`message ${request.inReplyTo} names ${to.length + cc.length} recipients in To and Cc, more than a reply to all can address (${MAX_RECIPIENTS})`,
+				'replyAll',
+			);
+		}
+		const isOwn = async ({ address, domain }: NamedAddress) => {
+			for (const inbox of new Set([address, withoutPlusTag(address)])) {
+				if ((await this.options.addresses.ownerOfInbox(inbox, domain)) === account.id) return true;
+			}
+			return false;
+		};
+		const notOwn = async (list: NamedAddress[]) => {
+			const kept: NamedAddress[] = [];
+			for (const entry of list) if (!(await isOwn(entry))) kept.push(entry);
+			return kept;
+		};
+		return { to: await notOwn(to), cc: await notOwn(cc) };
 	}
 
 	/**

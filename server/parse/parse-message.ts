@@ -8,6 +8,8 @@ import { builtInSpamScorer, type SpamScorer } from './spam';
 import { assembleBody, bodyChunks, bodySample, type MessageBody } from '../bytes/message-body';
 import { besideSpooled, isSpooled, type RawMessage, type SpooledBytes } from '../bytes/spooled-bytes';
 import { withoutNul } from './header-decoder';
+import { strippedReply } from './reply-text';
+import { findCodes } from './codes';
 import { inMemory, parseMimeStream, topLevelFields } from './mime-stream';
 
 // Our own text rendering and link extraction replace mailparser's, so skip its conversions. parseMimeStream gives what
@@ -124,13 +126,28 @@ export interface MailparserFields {
 
 const PRIORITIES = new Set(['normal', 'high', 'low']);
 
+/** How much of the new text a record keeps: records are listed by the hundred; the text endpoint has all of it. */
+export const STRIPPED_TEXT_CHARS = 16 * 1024;
+
+/** What the person wrote, and the codes of the message; each reader bounds how much of the text it reads (256 KB). */
+function whatWasWritten(subject: string, text: string) {
+	const { strippedText, strippedSignature } = strippedReply(text);
+	return {
+		strippedText: withoutNul(strippedText.length > STRIPPED_TEXT_CHARS ? strippedText.slice(0, STRIPPED_TEXT_CHARS) : strippedText),
+		strippedSignature: strippedSignature === null ? null : withoutNul(strippedSignature),
+		codes: findCodes(subject, text).map(withoutNul),
+	};
+}
+
 /** What Mailroom stores of a message, from what mailparser made of it. */
 export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = builtInSpamScorer): ParsedMail {
 	const html = mail.html === undefined || mail.html === false ? null : mail.html;
 	const text = mail.text || (html ? htmlBodyToText(html) : '');
 	const priority = mail.headers.get('priority');
+	const subject = withoutNul(mail.subject ?? '');
+	const sample = bodySample(text);
 	const parsed: Omit<ParsedMail, 'spam'> = {
-		subject: withoutNul(mail.subject ?? ''),
+		subject,
 		from: flattenAddresses(mail.from),
 		to: flattenAddresses(mail.to),
 		cc: optionalAddresses(mail.cc),
@@ -143,10 +160,11 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 		html,
 		links: extractLinks(text, html),
 		attachments: mail.attachments.map(toAttachment),
+		...whatWasWritten(subject, sample),
 	};
 	const spam = spamScorer.score({
 		...parsed,
-		text: bodySample(text),
+		text: sample,
 		html: html === null ? null : bodySample(html),
 		attachmentTypes: parsed.attachments.map((a) => a.contentType),
 	});
@@ -193,5 +211,8 @@ export function unparsedMessage(raw: RawMessage): ParsedMail {
 		links: [],
 		spam: 0.5,
 		attachments: [],
+		strippedText: '',
+		strippedSignature: null,
+		codes: [],
 	};
 }

@@ -1,4 +1,5 @@
 import type { ParsedMail } from '../mail/parsed-mail';
+import type { MessageAuth } from '../schemas/sender-auth';
 
 /** What a scorer reads of a message; of a large body only its first megabyte (see bodySample). */
 export type SpamInput = Omit<ParsedMail, 'spam' | 'links' | 'attachments' | 'text' | 'html'> & {
@@ -43,3 +44,18 @@ export const builtInSpamScorer: SpamScorer = {
 		return Math.min(1, Math.round(total * 1000) / 1000);
 	},
 };
+
+/**
+ * What sender authentication adds to a score: a forged sender is the surest sign there is. A DMARC fail is a domain
+ * saying this mail is not its own; an SPF fail, a sending host the domain does not allow; DKIM signatures that all fail,
+ * a message altered or forged. Verification that could not finish (temperror) adds nothing.
+ */
+export function withSenderAuth(score: number, auth: MessageAuth | undefined): number {
+	if (!auth) return score;
+	let added = 0;
+	if (auth.dmarc.result === 'fail') added += 0.6;
+	if (auth.spf.result === 'fail') added += 0.3;
+	else if (auth.spf.result === 'softfail') added += 0.1;
+	if (auth.dkim.length > 0 && auth.dkim.every((signature) => signature.result === 'fail')) added += 0.2;
+	return Math.min(1, Math.round((score + added) * 1000) / 1000);
+}

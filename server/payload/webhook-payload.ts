@@ -1,12 +1,13 @@
 import type { MessageContent } from '../mail/message-content';
 import type { AddressObject, MessageRecord } from '../schemas/message';
+import type { MessageAuth } from '../schemas/sender-auth';
 import type { StreamedString } from '../bytes/streamed-json';
 import type { AttachmentLink } from '../schemas/payload';
 import { bodyProps } from './body-props';
 
 /**
- * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc` and
- * `attachments` (the text, HTML and raw source streamed, see BodyProps).
+ * The JSON posted to a webhook (and to each webhook subscription): every field of spec 2.3, then `html`, `cc`,
+ * `attachments` and `threadId` (the text, HTML and raw source streamed, see BodyProps).
  */
 export interface WebhookPayload {
 	text: StreamedString;
@@ -29,6 +30,12 @@ export interface WebhookPayload {
 	html: StreamedString | null;
 	cc: AddressObject[] | null;
 	attachments: AttachmentLink[];
+	auth: MessageAuth | null;
+	strippedText: string | null;
+	strippedSignature: string | null;
+	codes: string[];
+	links: string[];
+	threadId: string;
 }
 
 export async function buildPayload(
@@ -60,5 +67,11 @@ export async function buildPayload(
 		html,
 		cc: record.cc,
 		attachments,
+		auth: record.auth,
+		strippedText: record.strippedText,
+		strippedSignature: record.strippedSignature,
+		codes: record.codes,
+		links: record.links,
+		threadId: record.threadId,
 	};
 }

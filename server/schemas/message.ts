@@ -1,6 +1,7 @@
 /** The message as the API shows it: its record (spec 2.1), its senders and recipients, its attachments. */
 import Type, { type Static } from 'typebox';
 import { DateTime, Nullable, refTo } from './shared';
+import { MessageAuthSchema } from './sender-auth';
 
 export const AddressObjectSchema = Type.Object(
 	{ address: Type.String({ description: 'lower-cased' }), name: Type.String({ description: "the display name; '' when none" }) },
@@ -16,6 +17,10 @@ export type Folder = Static<typeof FolderSchema>;
 export const MessageSchema = Type.Object(
 	{
 		_id: Type.String(),
+		threadId: Type.String({
+			description:
+				'the conversation: messages that answer one another (In-Reply-To, References) share it, within one account (or among public inboxes); GET /api/threads/{threadId} lists them',
+		}),
 		from: addressList,
 		to: addressList,
 		cc: Nullable(addressList),
@@ -35,6 +40,16 @@ export const MessageSchema = Type.Object(
 		read: Nullable(Type.Boolean()),
 		rtls: Type.Boolean({ description: 'received over TLS' }),
 		links: Type.Array(Type.String()),
+		auth: Nullable(refTo(MessageAuthSchema), {
+			description:
+				'who sent it, as SPF, DKIM, DMARC and ARC say; null when not verified (sender verification off, or mail not received over SMTP)',
+		}),
+		strippedText: Nullable(Type.String(), {
+			description:
+				'what the person wrote: the text without the quoted earlier messages and the signature (its first 16,384 characters); null for mail stored before Mailroom read replies',
+		}),
+		strippedSignature: Nullable(Type.String(), { description: 'the signature block, when one was found' }),
+		codes: Type.Array(Type.String(), { description: 'one-time codes (sign-up, login, reset) of the subject and text, most likely first' }),
 		spam: Type.Number({ minimum: 0, maximum: 1 }),
 	},
 	{
@@ -43,6 +58,7 @@ export const MessageSchema = Type.Object(
 		examples: [
 			{
 				_id: 'VP7ZCk8ELgF-xcBQ',
+				threadId: '5be0c4b2a7e94f1d83c6a0e2',
 				from: [{ address: 'billing@shop.example', name: 'Example Shop' }],
 				to: [{ address: 'alice@example.com', name: 'Alice Martin' }],
 				cc: null,
@@ -62,6 +78,16 @@ export const MessageSchema = Type.Object(
 				read: false,
 				rtls: true,
 				links: ['https://shop.example/orders/1042'],
+				auth: {
+					spf: { result: 'pass', domain: 'shop.example' },
+					dkim: [{ result: 'pass', domain: 'shop.example', selector: 's1', aligned: true }],
+					dmarc: { result: 'pass', policy: 'reject', domain: 'shop.example' },
+					arc: { result: 'none' },
+					authenticated: true,
+				},
+				strippedText: 'Thanks for your order! Your receipt is attached.',
+				strippedSignature: null,
+				codes: [],
 				spam: 0,
 			},
 		],

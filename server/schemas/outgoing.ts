@@ -40,6 +40,9 @@ export type OutgoingRecipient = Static<typeof OutgoingRecipientSchema>;
 
 const outgoingProperties = {
 	_id: Type.String(),
+	threadId: Type.String({
+		description: 'the conversation it belongs to (of the message it answers, when it answers one); GET /api/threads/{threadId} lists it',
+	}),
 	from: Type.String({ description: 'the sender address' }),
 	to: Type.Array(Type.String(), { description: 'the To recipients' }),
 	cc: Type.Array(Type.String(), { description: 'the Cc recipients' }),
@@ -63,6 +66,7 @@ const EXAMPLE_SEND = {
 };
 const exampleRecord = {
 	_id: 'VP7ZCk8GVncmCJ3p',
+	threadId: '9d41e07b3c5a28f6b1e4d0c7',
 	from: 'alice@example.com',
 	to: ['bob@example.org'],
 	cc: [],
@@ -189,6 +193,13 @@ export const SendRequestSchema = Type.Object(
 				description:
 					'the _id of a message in one of your private addresses or domains to answer: sets In-Reply-To and References from it; ' +
 					'without to, the reply goes to its Reply-To addresses, else its From; without subject, it is "Re: " and its subject',
+			}),
+		),
+		replyAll: Type.Optional(
+			Type.Boolean({
+				description:
+					"with inReplyTo: also to the answered message's other recipients, its To in to and its Cc in cc, " +
+					"but your account's own addresses",
 			}),
 		),
 		headers: Type.Optional(

@@ -1,6 +1,7 @@
 /** The webhook payload (spec 2.3 and Mailroom's additions) as the API documents it, and the attachments it lists. */
 import Type, { type Static } from 'typebox';
 import { AddressObjectSchema } from './message';
+import { MessageAuthSchema } from './sender-auth';
 import { DateTime, Nullable, refTo } from './shared';
 
 export const AttachmentLinkSchema = Type.Object(
@@ -45,10 +46,16 @@ export const WebhookPayloadSchema = Type.Object(
 		html: Nullable(Type.String(), { description: 'the HTML body as received; null when the message has no HTML part' }),
 		cc: Nullable(addressList, { description: 'null when the message has no Cc' }),
 		attachments: Type.Array(AttachmentLinkSchema),
+		auth: Nullable(refTo(MessageAuthSchema), { description: "who sent it, as the message record's auth" }),
+		strippedText: Nullable(Type.String(), { description: "what the person wrote, as the message record's strippedText" }),
+		strippedSignature: Nullable(Type.String(), { description: 'the signature block, when one was found' }),
+		codes: Type.Array(Type.String(), { description: 'one-time codes, most likely first' }),
+		links: Type.Array(Type.String(), { description: 'the links of the message' }),
+		threadId: Type.String({ description: "the conversation the message belongs to, as its record's threadId" }),
 	},
 	{
 		$id: 'WebhookPayload',
 		description:
-			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc and attachments',
+			'A message as webhooks (and webhook subscriptions, so the n8n Mailroom Trigger) receive it: the fields of spec 2.3, then html, cc, attachments, auth, strippedText, strippedSignature, codes, links and threadId',
 	},
 );

@@ -12,6 +12,12 @@ export const SubscriptionFilterSchema = Type.Object(
 		),
 		subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'the subject contains this (case-insensitive)' })),
 		hasAttachments: Type.Optional(Type.Boolean({ description: 'true: only mail with attachments; false: only mail without' })),
+		authenticated: Type.Optional(
+			Type.Boolean({
+				description:
+					"true: only mail whose sender was authenticated (the record's auth.authenticated); false: only mail whose sender was not",
+			}),
+		),
 	},
 	{ additionalProperties: false, description: 'Every part given must match; mail that does not match makes no delivery.' },
 );

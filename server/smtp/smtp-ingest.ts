@@ -9,6 +9,8 @@ import { readRaw } from './read-raw';
 import { bareLineEnding, bareLineEndingInFile } from './bare-line-endings';
 import { type Spool } from './spool';
 import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
+import type { SenderVerification, SmtpClient } from '../sender-auth/verify-sender';
+import { prependHeader } from './prepend-header';
 import type { Logger } from '../log';
 import type { SmtpMetrics, SmtpRefusalReason } from '../metrics/smtp-metrics';
 import { StoreUnavailableError, type Account } from '../store/store';
@@ -58,6 +60,11 @@ export interface SmtpIngestOptions {
 	storeFailed?: (err: Error) => void;
 	/** Where messages of at least its threshold are written while they are received and stored. */
 	spool: Spool;
+	/**
+	 * Verifies who sent a received message (SPF, DKIM, DMARC, ARC): its results, and the Authentication-Results header
+	 * to put in front of the stored source. Absent when verification is off.
+	 */
+	verifySender?: (raw: RawMessage, client: SmtpClient) => Promise<SenderVerification>;
 	log: Logger;
 	metrics: SmtpMetrics;
 }
@@ -290,11 +297,18 @@ export class SmtpIngest {
 			const recipient = await this.options.resolveRecipient(parsed.address, parsed.domain);
 			recipients.set(recipient.inbox, recipient);
 		}
+		const client = clientOf(session);
+		const verified = await this.options.verifySender?.(raw, {
+			ip: client.ip,
+			helo: session.hostNameAppearsAs ?? '',
+			sender: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+		});
 		const records = await this.options.ingest.store({
-			raw,
+			raw: verified ? await prependHeader(raw, verified.header) : raw,
 			recipients: [...recipients.values()],
-			...clientOf(session),
+			...client,
 			rtls: session.secure,
+			...(verified && { auth: verified.auth }),
 		});
 		this.options.metrics.messageAccepted('received');
 		this.options.metrics.durableAfter((performance.now() - dataEnded) / 1000);

@@ -1,9 +1,11 @@
 import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
+import type { MessageAuth } from '../schemas/sender-auth';
 
 /** The columns of a message record, in both engines' `messages` table. */
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
-	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by`;
+	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by, thread_id,
+	auth_json, stripped_text, stripped_signature, codes_json`;
 
 /** A row of RECORD_COLUMNS, as either engine reads it (integers as numbers, JSON as text). */
 export interface RecordRow {
@@ -28,11 +30,17 @@ export interface RecordRow {
 	labels_json: string;
 	read: number | null;
 	saved_by: string | null;
+	thread_id: string;
+	auth_json: string | null;
+	stripped_text: string | null;
+	stripped_signature: string | null;
+	codes_json: string;
 }
 
 export function toRecord(row: RecordRow): MessageRecord {
 	return {
 		_id: row.id,
+		threadId: row.thread_id,
 		from: JSON.parse(row.from_json) as AddressObject[],
 		to: JSON.parse(row.to_json) as AddressObject[],
 		cc: row.cc_json === null ? null : (JSON.parse(row.cc_json) as AddressObject[]),
@@ -52,6 +60,10 @@ export function toRecord(row: RecordRow): MessageRecord {
 		read: row.read === null ? null : row.read === 1,
 		rtls: row.rtls === 1,
 		links: row.links_json === '[]' ? [] : (JSON.parse(row.links_json) as string[]),
+		auth: row.auth_json === null ? null : (JSON.parse(row.auth_json) as MessageAuth),
+		strippedText: row.stripped_text,
+		strippedSignature: row.stripped_signature,
+		codes: row.codes_json === '[]' ? [] : (JSON.parse(row.codes_json) as string[]),
 		spam: row.spam,
 	};
 }
@@ -74,6 +86,10 @@ export function sharedValues(mail: ParsedIncomingMail) {
 		rtls: mail.rtls ? 1 : 0,
 		links_json: JSON.stringify(parsed.links),
 		spam: parsed.spam,
+		auth_json: mail.auth ? JSON.stringify(mail.auth) : null,
+		stripped_text: parsed.strippedText,
+		stripped_signature: parsed.strippedSignature,
+		codes_json: JSON.stringify(parsed.codes),
 	};
 }
 
@@ -81,10 +97,17 @@ export function sharedValues(mail: ParsedIncomingMail) {
  * The record just stored for one recipient, built from the parse rather than by reading back the JSON just written:
  * this runs for every message.
  */
-export function storedRecord(mail: ParsedIncomingMail, recipient: Recipient, id: string, received: number): MessageRecord {
+export function storedRecord(
+	mail: ParsedIncomingMail,
+	recipient: Recipient,
+	id: string,
+	received: number,
+	threadId: string,
+): MessageRecord {
 	const { parsed } = mail;
 	return {
 		_id: id,
+		threadId,
 		from: parsed.from,
 		to: parsed.to,
 		cc: parsed.cc,
@@ -104,6 +127,10 @@ export function storedRecord(mail: ParsedIncomingMail, recipient: Recipient, id:
 		read: null,
 		rtls: mail.rtls,
 		links: parsed.links,
+		auth: mail.auth ?? null,
+		strippedText: parsed.strippedText,
+		strippedSignature: parsed.strippedSignature,
+		codes: parsed.codes,
 		spam: parsed.spam,
 	};
 }

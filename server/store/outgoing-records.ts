@@ -9,6 +9,7 @@ export interface OutgoingRow {
 	sent: string;
 	recipients_json: string;
 	in_reply_to: string | null;
+	thread_id: string;
 	status: SendStatus;
 	last_error: string | null;
 	attempts: number;
@@ -25,6 +26,7 @@ export function toOutgoingRecord(row: OutgoingRow): OutgoingRecord {
 	const inField = (field: RecipientField) => recipients.filter((r) => r.field === field).map((r) => r.address);
 	return {
 		_id: row.id,
+		threadId: row.thread_id,
 		from: row.from_address,
 		to: inField('to'),
 		cc: inField('cc'),

@@ -3,7 +3,8 @@
  * message by message, and the range of `received` to look in. Each engine turns a plan into its SQL (sqlite/ and postgres/
  * account-inbox.ts), over its index of private mail (messages_search), whose columns both engines name alike.
  */
-import type { SearchCondition, SearchQuery, TextField } from '../mail/search-query';
+import type { AuthMethod, SearchCondition, SearchQuery, TextField } from '../mail/search-query';
+import type { AuthResult } from '../schemas/sender-auth';
 import type { InboxFilter } from './store';
 
 /** The text the index keeps of a message, by column. */
@@ -51,7 +52,10 @@ export interface TextCheck {
 
 /** A condition checked on each message the index or the scan yields. */
 export type Check =
-	TextCheck | { kind: 'read' | 'starred' | 'attachment'; negated: boolean } | { kind: 'label'; label: string; negated: boolean };
+	| TextCheck
+	| { kind: 'read' | 'starred' | 'attachment' | 'authenticated'; negated: boolean }
+	| { kind: 'label'; label: string; negated: boolean }
+	| { kind: 'auth'; method: AuthMethod; result: AuthResult; negated: boolean };
 
 export interface SearchPlan {
 	/** Texts every message must contain, found through the trigram index. Empty: the account's sources are scanned instead. */

@@ -277,7 +277,10 @@ export interface NewOutgoing {
 	recipients: { address: string; field: RecipientField; route: Route; note: string | null }[];
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
-	/** The message as it goes out: in memory, or (a large one composed into the spool) in a file, stored in pieces. */
+	/**
+	 * The message as it goes out: in memory, or (a large one composed into the spool) in a file, stored in pieces. Its
+	 * Message-ID, In-Reply-To and References also find its thread.
+	 */
 	raw: Buffer | SpooledBytes;
 	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
 	ip: string;
@@ -330,6 +333,31 @@ export interface OutgoingStore {
 	 * their copies.
 	 */
 	markDelivered(id: string, addresses: string[]): Promise<void>;
+}
+
+// Conversations.
+
+/**
+ * A thread's messages are in the order of their time (received, or sent), then sent before received (a reply's local
+ * copy never comes before the reply), then the order they were stored in (`seq`, of each table).
+ */
+export interface ThreadCursor {
+	time: number;
+	type: 'received' | 'sent';
+	seq: number;
+}
+
+/** A message of a thread: a received record with the account its inbox belongs to now (null: public), or sent mail. */
+export type ThreadEntry = (
+	{ type: 'received'; record: MessageRecord; owner: string | null } | { type: 'sent'; record: OutgoingRecord; account: string }
+) & { place: ThreadCursor };
+
+/** The received and sent messages of threads (see server/mail/threading.ts). */
+export interface ThreadStore {
+	/** The account a thread is of (null: public inboxes'); undefined when no stored or sent message has it. */
+	scopeOf(threadId: string): Promise<{ account: string | null } | undefined>;
+	/** Up to `limit` of its received and sent messages after `after`, in their order (see ThreadCursor). */
+	page(threadId: string, limit: number, after?: ThreadCursor): Promise<ThreadEntry[]>;
 }
 
 // Webhooks.
@@ -509,6 +537,7 @@ export interface StoreParts {
 	matcher: MessageMatcher;
 	retentionCandidates: RetentionCandidates;
 	outgoing: OutgoingStore;
+	threads: ThreadStore;
 	webhookDeliveries: WebhookDeliveryStore;
 	webhookSecrets: WebhookSecretStore;
 	webhookSubscriptions: WebhookSubscriptionStore;

@@ -6,9 +6,10 @@ import { queryValue } from './database';
 
 /** Inboxes through the API: what one holds, and the three kinds of inbox with a message in each. */
 
-/** The fields of a record, exactly as spec 2.1 lists them (sorted). */
+/** The fields of a record: those spec 2.1 lists, then what Mailroom adds (its thread, who sent it, what was written, codes), sorted. */
 export const RECORD_FIELDS = [
 	'_id',
+	'threadId',
 	'from',
 	'to',
 	'cc',
@@ -29,6 +30,10 @@ export const RECORD_FIELDS = [
 	'rtls',
 	'links',
 	'spam',
+	'auth',
+	'strippedText',
+	'strippedSignature',
+	'codes',
 ].sort();
 
 /** The records of a public inbox, newest first (the listing must answer 200). */

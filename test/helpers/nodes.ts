@@ -8,10 +8,21 @@ import { waitFor } from './webhook-receiver';
  * it spools the large messages it receives), as an operator runs several behind a load balancer.
  */
 
-/** `mailroom serve --database-url <databaseUrl>` on `dataDir` and free ports, with one parse worker and the `extra` flags. */
+/**
+ * `mailroom serve --database-url <databaseUrl>` on `dataDir` and free ports, with one parse worker, senders not verified,
+ * and the `extra` flags.
+ */
 export async function startNode(databaseUrl: string, dataDir: string, extra: string[] = []): Promise<ServeProcess> {
 	const where = await freeWhere(dataDir);
-	return ServeProcess.start(where, [...asFlags(whereSettings(where)), '--database-url', databaseUrl, ...extra]);
+	// Sender verification off, as in testConfig: these tests compare stored sources with what was sent, byte for byte.
+	return ServeProcess.start(where, [
+		...asFlags(whereSettings(where)),
+		'--database-url',
+		databaseUrl,
+		'--verify-senders',
+		'false',
+		...extra,
+	]);
 }
 
 /** `count` nodes started at once; should one fail to start, the others are killed (none is left behind) and it throws. */

@@ -23,10 +23,11 @@ export class SpoolingPair {
 	) {}
 
 	static async start(): Promise<SpoolingPair> {
-		return new SpoolingPair(
-			await startTestMailroom({ spoolThreshold: 64 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
-			await startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
-		);
+		const [spooling, inMemory] = await Promise.all([
+			startTestMailroom({ spoolThreshold: 64 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
+			startTestMailroom({ spoolThreshold: 1024 * 1024 * 1024, parseTimeout: PARSE_TIMEOUT_MS }),
+		]);
+		return new SpoolingPair(spooling, inMemory);
 	}
 
 	/**
@@ -36,8 +37,8 @@ export class SpoolingPair {
 	async send(mail: Mail.Options): Promise<[string, string]> {
 		const composed = new MailComposer({ from: 'sender@sender.test', subject: 'hello', text: 'hello', ...mail }).compile();
 		const message = { envelope: composed.getEnvelope(), raw: await composed.build() };
-		const [spooled] = await sendMail(this.spooling, message);
-		const [inMemory] = await sendMail(this.inMemory, message);
+		// To both at once: each server parses and stores on threads of its own.
+		const [[spooled], [inMemory]] = await Promise.all([sendMail(this.spooling, message), sendMail(this.inMemory, message)]);
 		return [spooled, inMemory];
 	}
 
@@ -60,7 +61,6 @@ export class SpoolingPair {
 	}
 
 	async stop(): Promise<void> {
-		await this.spooling.stop();
-		await this.inMemory.stop();
+		await Promise.all([this.spooling.stop(), this.inMemory.stop()]);
 	}
 }

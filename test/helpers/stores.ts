@@ -96,6 +96,9 @@ export function parsedMail(overrides: Partial<ParsedMail> = {}): ParsedMail {
 		links: [],
 		spam: 0,
 		attachments: [],
+		strippedText: 't',
+		strippedSignature: null,
+		codes: [],
 		...overrides,
 	};
 }

@@ -29,8 +29,22 @@ export const SPEC_PAYLOAD_FIELDS = [
 	'ip',
 ];
 
-/** The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc and the attachments. */
-export const PAYLOAD_FIELDS = [...SPEC_PAYLOAD_FIELDS, 'html', 'cc', 'attachments'];
+/**
+ * The fields of the webhook payload, no more and no fewer: spec 2.3's, then the HTML body, Cc and the attachments, then
+ * what Mailroom reads of the message (who sent it, what the person wrote, codes and links) and its thread.
+ */
+export const PAYLOAD_FIELDS = [
+	...SPEC_PAYLOAD_FIELDS,
+	'html',
+	'cc',
+	'attachments',
+	'auth',
+	'strippedText',
+	'strippedSignature',
+	'codes',
+	'links',
+	'threadId',
+];
 
 /** A value as JSON carries it: a StreamedString as the string it streams. */
 type AsJson<T> = T extends StreamedString ? string : T;

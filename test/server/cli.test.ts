@@ -29,6 +29,7 @@ import {
 } from '../helpers/mailroom-cli';
 import { enc, expectError, sendMail } from '../helpers/messages';
 import { accepts, freePort, untilRefused } from '../helpers/ports';
+import { sevenBitMail } from '../helpers/large-messages';
 import { mimeMessage } from '../helpers/raw-messages';
 import type { RawSmtp } from '../helpers/raw-smtp';
 import { startTestRelay, type TestRelay } from '../helpers/smtp-relay';
@@ -37,6 +38,7 @@ import { WebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 import { startPostgres } from '../helpers/postgres';
 import { queryColumn } from '../helpers/database';
 import { moved, parseMetrics } from '../helpers/metrics';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 
 /** Data folders for the whole file, removed after it. */
 const newDataDir = dataDirs();
@@ -96,13 +98,16 @@ describe('mailroom CLI', () => {
 
 		it('refuses a duplicate or invalid account name and a bad --credits value', async () => {
 			await createAccount('alice', '--credits', '5');
-			for (const [args, message] of [
+			const refusals = [
 				[['accounts', 'create', 'alice'], /already exists/],
 				[['accounts', 'create', 'has space'], /account name "has space" must be/],
 				[['accounts', 'create', 'bob', '--credits', 'lots'], /--credits must be a whole number >= 0, got "lots"/],
 				[['accounts', 'create'], /missing required argument 'name'/],
-			] as const) {
-				const result = await runCli([...args, '--data-dir', dataDir]);
+			] as const;
+			// Each is its own process, all at once: none of them writes.
+			const results = await Promise.all(refusals.map(([args]) => runCli([...args, '--data-dir', dataDir])));
+			for (const [i, [, message]] of refusals.entries()) {
+				const result = results[i];
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(message);
 				expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -149,8 +154,10 @@ describe('mailroom CLI', () => {
 			await createAccount('alice', '--credits', '5');
 			const added = await runCli(['credits', 'add', 'alice', '10', '--data-dir', dataDir]);
 			expect(added).toMatchObject({ code: 0, stdout: 'Account "alice" now has 15 outgoing-message credits.\n' });
-			for (const amount of ['abc', '0', '-1', '2.5', '1e3']) {
-				const refused = await runCli(['credits', 'add', 'alice', amount, '--data-dir', dataDir]);
+			const amounts = ['abc', '0', '-1', '2.5', '1e3'];
+			const refusals = await Promise.all(amounts.map((amount) => runCli(['credits', 'add', 'alice', amount, '--data-dir', dataDir])));
+			for (const [i, amount] of amounts.entries()) {
+				const refused = refusals[i];
 				expect(refused.code).not.toBe(0);
 				expect(refused.stderr).toContain(`credits must be a whole number >= 1, got "${amount}"`);
 			}
@@ -252,27 +259,29 @@ describe('mailroom CLI', () => {
 		});
 
 		it('checks settings given as MAILROOM_* environment variables too', async () => {
-			const result = await runCli(['serve'], { MAILROOM_SMTP_PORT: 'twenty-five', MAILROOM_DATA_DIR: newDataDir() });
+			const [result, size] = await Promise.all([
+				runCli(['serve'], { MAILROOM_SMTP_PORT: 'twenty-five', MAILROOM_DATA_DIR: newDataDir() }),
+				runCli(['serve'], { MAILROOM_MAX_MESSAGE_SIZE: 'lots', MAILROOM_DATA_DIR: newDataDir() }),
+			]);
 			expect(result.code).not.toBe(0);
 			expect(result.stderr).toMatch(/MAILROOM_SMTP_PORT: SMTP port must be a port number 0-65535, got "twenty-five"/);
-			const size = await runCli(['serve'], { MAILROOM_MAX_MESSAGE_SIZE: 'lots', MAILROOM_DATA_DIR: newDataDir() });
 			expect(size.stderr).toMatch(/^mailroom: MAILROOM_MAX_MESSAGE_SIZE: size must look like 25MB, 512KB or 1048576, got "lots"/);
 		});
 
 		it('names the port in use, its listener and its setting: the SMTP port given as a flag, the metrics port as a variable', async () => {
 			const taken = await takenPort();
 			try {
-				const smtp = await serveOnTakenPort(newDataDir(), taken);
+				// Two servers that cannot start, at once: each wants the port taken, one for SMTP, the other for metrics.
+				const [smtp, metrics] = await Promise.all([
+					serveOnTakenPort(newDataDir(), taken),
+					runCli(['serve', ...asFlags({ 'data-dir': newDataDir(), 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1' })], {
+						MAILROOM_METRICS_PORT: String(taken.port),
+					}),
+				]);
 				expect(smtp.code).toBe(2);
 				expect(smtp.stderr).toBe(
 					`mailroom: The SMTP port ${taken.port} on 127.0.0.1 is already in use (--smtp-port / MAILROOM_SMTP_PORT): ` +
 						'stop what holds it or choose another port\n',
-				);
-				const metrics = await runCli(
-					['serve', ...asFlags({ 'data-dir': newDataDir(), 'smtp-port': '0', 'http-port': '0', 'parse-workers': '1' })],
-					{
-						MAILROOM_METRICS_PORT: String(taken.port),
-					},
 				);
 				expect(metrics.code).toBe(2);
 				expect(metrics.stderr).toBe(
@@ -307,11 +316,13 @@ describe('mailroom CLI', () => {
 			],
 		])('refuses %s with a clear message and a non-zero exit', async (_label, dataDir, message) => {
 			const dir = dataDir();
-			for (const args of [
-				['accounts', 'list'],
-				['serve', '--smtp-port', '0', '--http-port', '0'],
-			]) {
-				const result = await runCli([...args, '--data-dir', dir]);
+			const results = await Promise.all(
+				[
+					['accounts', 'list'],
+					['serve', '--smtp-port', '0', '--http-port', '0'],
+				].map((args) => runCli([...args, '--data-dir', dir])),
+			);
+			for (const result of results) {
 				expect(result.code).not.toBe(0);
 				expect(result.stderr).toMatch(message);
 				expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -509,13 +520,15 @@ interface Fixture {
 	files?: Record<string, string>;
 	/** A free port for a listener the case asks for. */
 	port?: number;
+	/** A DNS server of the case's (sender verification asks it). */
+	dns?: TestDnsServer;
 	/** A receiver's count of the requests it answered, and of the most it answered at once. */
 	concurrency?: { inFlight: number; most: number; answered: number };
 	close?: () => Promise<void>;
 }
 
 /** What a case's settings are made of: the fixture's port, relay and files, and where the server is. */
-type SettingSources = Pick<Fixture, 'port' | 'files'> & { relay?: Pick<TestRelay, 'url'> };
+type SettingSources = Pick<Fixture, 'port' | 'files'> & { relay?: Pick<TestRelay, 'url'>; dns?: Pick<TestDnsServer, 'address'> };
 
 interface FlagCase {
 	/**
@@ -996,6 +1009,44 @@ const CASES: Record<string, FlagCase> = {
 			expect((await server.inbox('box@flags.test')).map((m) => [m.subject, m.originalInbox])).toEqual([['tagged', 'box+tag@flags.test']]);
 		},
 	},
+	'verify-senders': {
+		settings: { 'verify-senders': 'false' },
+		check: async (server) => {
+			await server.send({ to: 'unverified@flags.test', subject: 'not checked' });
+			// Checked by default: an auth and an Authentication-Results header in front of the source.
+			const [message] = await server.inbox('unverified@flags.test');
+			expect(message.auth).toBeNull();
+		},
+	},
+	'dns-servers': {
+		prepare: async () => {
+			const dns = await startDnsServer({ txt: { 'dnsflag.test': ['v=spf1 ip4:127.0.0.1 -all'] } });
+			return { dns, close: () => dns.close() };
+		},
+		settings: { 'dns-servers': (fixture) => fixture.dns!.address },
+		check: async (server, fixture) => {
+			await server.send({ from: 'a@dnsflag.test', to: 'verified@flags.test', subject: 'checked' });
+			// The system resolver knows nothing of dnsflag.test: SPF would be none.
+			expect((await server.inbox('verified@flags.test'))[0].auth).toMatchObject({ spf: { result: 'pass', domain: 'dnsflag.test' } });
+			expect(fixture.dns!.queries).toContain('TXT dnsflag.test');
+		},
+	},
+	'dns-timeout': {
+		prepare: async () => {
+			const dns = await startDnsServer({});
+			dns.silent.add('late.test');
+			return { dns, close: () => dns.close() };
+		},
+		settings: { 'dns-timeout': '300ms' },
+		also: (fixture) => ['--dns-servers', fixture.dns!.address],
+		check: async (server) => {
+			const started = Date.now();
+			await server.send({ from: 'a@late.test', to: 'late@flags.test', subject: 'late' });
+			// A DNS server that never answers holds the message up to --dns-timeout (5 s by default), then it is stored.
+			expect(Date.now() - started).toBeLessThan(3000);
+			expect((await server.inbox('late@flags.test'))[0].auth).toMatchObject({ spf: { result: 'temperror' } });
+		},
+	},
 	'parse-timeout': {
 		settings: { 'parse-timeout': '50ms' },
 		check: async (server) => {
@@ -1043,16 +1094,17 @@ const CASES: Record<string, FlagCase> = {
 		check: async (server) => {
 			const key = await server.key();
 			await server.api('/api/addresses/searched%40flags.test', { key, method: 'POST' });
-			// 50 bodies of 64 KiB searched for a short term they lack: more than a millisecond (5 s by default).
+			// 50 bodies of 64 KiB searched for a short term they lack: more than a millisecond (5 s by default). Sent as they
+			// are (7bit), over a few connections at once.
 			const transport = nodemailer.createTransport({
 				host: server.where.smtpHost,
 				port: server.where.smtpPort,
 				ignoreTLS: true,
 				pool: true,
 			});
+			const body = sevenBitMail({ from: 'a@sender.test', to: 'searched@flags.test', text: `${'a'.repeat(998)}\n`.repeat(66) });
 			try {
-				for (let i = 0; i < 50; i++)
-					await transport.sendMail({ from: 'a@sender.test', to: 'searched@flags.test', text: `${'a'.repeat(998)}\n`.repeat(66) });
+				await Promise.all(Array.from({ length: 50 }, () => transport.sendMail({ ...body })));
 			} finally {
 				transport.close();
 			}
@@ -1084,13 +1136,20 @@ async function helpFlags(): Promise<string[]> {
 	return [...stdout.matchAll(/^\s+--([a-z-]+)/gm)].map((match) => match[1]).filter((flag) => flag !== 'help');
 }
 
-/** The server every case is held against where an effect is a difference (threads, open files): defaults but for the ports. */
+/**
+ * The server every case is held against where an effect is a difference (threads, open files): defaults but for its place,
+ * one parse worker and the greeting's hostname, all given as MAILROOM_* variables and no flag (the last test shows that
+ * it reads them).
+ */
 const baseline = (() => {
 	let started: Promise<ServeProcess> | undefined;
 	return {
 		get: () =>
 			(started ??= (async () => {
-				const server = await serve(newDataDir());
+				const where = await freeWhere(newDataDir());
+				const settings = { ...whereSettings(where), 'smtp-host': '127.0.0.1', 'http-host': '127.0.0.1', hostname: 'from-env.test' };
+				const variables = Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value]));
+				const server = await ServeProcess.start(where, [], variables);
 				await server.send({ to: 'warm@flags.test' });
 				return server;
 			})()),
@@ -1117,6 +1176,7 @@ const STAND_INS: { sources: SettingSources; where: Where } = {
 	sources: {
 		port: 9100,
 		relay: { url: 'smtp://127.0.0.1:2587' },
+		dns: { address: '127.0.0.1:5353' },
 		files: { cert: '/stand-in/cert.pem', key: '/stand-in/key.pem', url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom' },
 	},
 	where: { dataDir: '/stand-in/data', smtpHost: '127.0.0.1', smtpPort: 2526, httpHost: '127.0.0.1', httpPort: 3001 },
@@ -1139,10 +1199,9 @@ const GROUPS: { why: string; cases: string[] }[] = [
 		cases: ['smtp-host', 'http-host', 'metrics-host'],
 	},
 	{
-		why: 'held against the baseline: durability changes only the files open on the WAL, parse-workers only the threads',
-		cases: ['durability', 'parse-workers'],
+		why: 'held against the baseline: durability changes only the files open on the WAL, parse-workers only the threads; shutdown-timeout last, as its check stops the server',
+		cases: ['durability', 'parse-workers', 'shutdown-timeout'],
 	},
-	{ why: 'alone: its check stops the server', cases: ['shutdown-timeout'] },
 	{
 		why: 'one data folder prepared for the three by one run before; each looks at its own inbox or webhook records',
 		cases: ['retention-max-age', 'webhook-activity-days', 'retention-max-per-inbox'],
@@ -1160,21 +1219,31 @@ const GROUPS: { why: string; cases: string[] }[] = [
 	// A limit on the mail accepted, beside cases whose mail it lets through.
 	{ why: 'mail for allowed.test only: webhook-allow-private sends none', cases: ['domains', 'webhook-allow-private'] },
 	{ why: 'messages up to 2 KB: the webhook cases send a few hundred bytes', cases: ['max-message-size', 'webhook-retry', 'work-lease'] },
-	{ why: 'one recipient per message: webhook-timeout sends to one', cases: ['smtp-max-recipients', 'webhook-timeout'] },
+	{
+		why: 'one recipient per message: webhook-timeout sends to one, search-timeout to one a message (and no other case searches)',
+		cases: ['smtp-max-recipients', 'webhook-timeout', 'search-timeout', 'verify-senders'],
+	},
 	{
 		why: 'parses cut after 50 ms, and 2 API calls a minute with a key: retention-sweep-interval sends plain text (parsed at once, not on a parser thread) and keeps one message an inbox (parse-timeout sends one); neither calls the API with a key',
-		cases: ['parse-timeout', 'rate-limit-key', 'retention-sweep-interval'],
+		cases: ['parse-timeout', 'rate-limit-key', 'retention-sweep-interval', 'dns-timeout'],
 	},
 	// The rest: settings that change only what their own case looks at.
 	{
-		why: 'how it listens and answers: nodemailer ignores the STARTTLS offered, metrics-port counts its own message, no other case reads the logs or searches',
-		cases: ['smtp-port', 'http-port', 'metrics-port', 'hostname', 'log-level', 'tls-cert', 'smtp-bare-lf', 'search-timeout'],
-	},
-	{
-		why: 'what it stores and sends, each case to addresses of its own; SMTP on 0.0.0.0 (for smtp-auth-without-tls) is reached at 127.0.0.1 too, and AUTH is optional',
+		why:
+			'how it listens and answers, what it stores and sends, each case to addresses of its own: nodemailer ignores the STARTTLS offered, ' +
+			'which hides AUTH until TLS unless smtp-auth-without-tls offers it; metrics-port counts its own message, no other case reads the logs; ' +
+			'SMTP on 0.0.0.0 (for smtp-auth-without-tls) is reached at 127.0.0.1 too, and AUTH is optional',
 		cases: [
+			'smtp-port',
+			'http-port',
+			'metrics-port',
+			'hostname',
+			'log-level',
+			'tls-cert',
+			'smtp-bare-lf',
 			'data-dir',
 			'plus-addressing',
+			'dns-servers',
 			'spool-threshold',
 			'public-url',
 			'webhook-allow-hosts',
@@ -1272,22 +1341,14 @@ describe('mailroom serve: every flag, and its environment variable, changes the 
 	});
 
 	it('reads MAILROOM_* variables when started with no flags at all', async () => {
-		const where = await freeWhere(newDataDir());
-		const settings = { ...whereSettings(where), 'smtp-host': '127.0.0.1', 'http-host': '127.0.0.1', hostname: 'from-env.test' };
-		const server = await ServeProcess.start(
-			where,
-			[],
-			Object.fromEntries(Object.entries(settings).map(([flag, value]) => [settingOf(flag).env, value])),
-		);
-		try {
-			const running = await waitFor(() => runningAt(server.output), 'the "Mailroom is running" line');
-			expect(running).toMatchObject({ smtp: `127.0.0.1:${where.smtpPort}`, http: `127.0.0.1:${where.httpPort}` });
-			const { client, greeting } = await server.smtp();
-			expect(greeting).toMatch(/^220 from-env\.test /);
-			client.close();
-			expect((await server.api('/livez')).status).toBe(200);
-		} finally {
-			await server.stop();
-		}
+		// The baseline is that server (started for the groups above, or now).
+		const server = await baseline.get();
+		const { where } = server;
+		const running = await waitFor(() => runningAt(server.output), 'the "Mailroom is running" line');
+		expect(running).toMatchObject({ smtp: `127.0.0.1:${where.smtpPort}`, http: `127.0.0.1:${where.httpPort}` });
+		const { client, greeting } = await server.smtp();
+		expect(greeting).toMatch(/^220 from-env\.test /);
+		client.close();
+		expect((await server.api('/livez')).status).toBe(200);
 	});
 });

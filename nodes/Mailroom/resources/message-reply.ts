@@ -6,6 +6,14 @@ import { mailroomRequest } from '../../shared/transport';
 const reply = { resource: ['message'], operation: ['reply'] };
 
 export const messageReplyProperties: INodeProperties[] = [
+	{
+		displayName: 'Reply All',
+		name: 'replyAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: reply },
+		description: "Whether to reply to the message's other recipients too (its To and CC, in To and CC), but your account's own addresses",
+	},
 	...emailBodyProperties({ show: reply }),
 	{
 		displayName: 'Options',
@@ -30,14 +38,16 @@ export const messageReplyProperties: INodeProperties[] = [
 
 /**
  * Message → Reply: sends a reply in the message's thread (In-Reply-To and References), to its sender (its Reply-To
- * address when it has one), with the subject "Re: <its subject>", from the address that received it unless the From
- * option says otherwise. The server fills in the recipient, subject and threading headers from the message.
+ * address when it has one), with Reply All to its other To and Cc recipients too, with the subject "Re: <its subject>",
+ * from the address that received it unless the From option says otherwise. The server fills in the recipients, subject
+ * and threading headers from the message.
  */
 export async function replyToMessage(this: IExecuteFunctions, email: string, messageId: string, itemIndex: number): Promise<IDataObject> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { from?: string };
 	const from = options.from?.trim() || email.trim();
 	const body: IDataObject = {
 		inReplyTo: messageId.trim(),
+		...(this.getNodeParameter('replyAll', itemIndex, false) && { replyAll: true }),
 		...emailBody.call(this, itemIndex),
 		...(await composedFields.call(this, itemIndex, from, options)),
 	};

@@ -12,6 +12,7 @@ import {
 } from './message-actions';
 import { getMessage, messageGetProperties } from './message-get';
 import { messageReplyProperties, replyToMessage } from './message-reply';
+import { getThread, messageThreadProperties } from './message-thread';
 import { waitForMessage, waitForProperties } from './wait-for';
 
 /** Account-wide search answers at most this many messages (GET /api/inbox-search). */
@@ -28,6 +29,13 @@ const operations: INodePropertyOptions[] = [
 		action: 'Get a message',
 	},
 	{ name: 'Get Many', value: 'getAll', description: 'List the messages of an inbox, newest first', action: 'Get many messages' },
+	{
+		name: 'Get Thread',
+		value: 'getThread',
+		description:
+			'Get the received and sent messages of a conversation (messages that answer one another), oldest first, by thread ID or from a message',
+		action: 'Get the thread of a message',
+	},
 	{
 		name: 'Reply',
 		value: 'reply',
@@ -96,6 +104,7 @@ export const messageDescription: INodeProperties[] = [
 	...returnAllAndLimit('message', ['search'], SEARCH_LIMIT),
 	...messageGetProperties,
 	...messageReplyProperties,
+	...messageThreadProperties,
 	...waitForProperties,
 	...messageActionProperties,
 ];
@@ -116,6 +125,7 @@ export async function executeMessage(
 	startedAt: Date,
 ): Promise<IDataObject | IDataObject[] | INodeExecutionData> {
 	if (operation === 'search') return await searchMessages.call(this, itemIndex);
+	if (operation === 'getThread') return await getThread.call(this, itemIndex);
 	const email = this.getNodeParameter('email', itemIndex) as string;
 	const messageId = () => this.getNodeParameter('messageId', itemIndex) as string;
 	switch (operation) {

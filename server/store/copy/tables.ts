@@ -63,6 +63,8 @@ export const TABLES: TableCopy[] = [
 		columns: [
 			'seq', 'id', 'inbox', 'original_inbox', 'domain', 'received', 'subject', 'from_json', 'to_json', 'cc_json', 'bcc_json', 'size',
 			'attachments_json', 'ip', 'via', 'rtls', 'links_json', 'spam', 'folder', 'labels_json', 'read', 'saved_by', 'content_id',
+			'auth_json', 'stripped_text', 'stripped_signature', 'codes_json',
+			'thread_id', 'thread_account', 'message_key',
 		],
 		identity: 'seq',
 	},
@@ -108,6 +110,7 @@ export const TABLES: TableCopy[] = [
 		// prettier-ignore
 		columns: [
 			'seq', 'id', 'account_id', 'from_address', 'subject', 'sent', 'recipients_json', 'in_reply_to', 'status', 'last_error', 'attempts',
+			'thread_id', 'message_key',
 		],
 		identity: 'seq',
 	},

@@ -69,6 +69,20 @@ function condition(check: Check, params: Parameters): string {
 				const has = `m.labels_json::jsonb ? ${params.add(check.label)}`;
 				return [has, `NOT ${has}`];
 			}
+			case 'authenticated':
+				return [`(m.auth_json::jsonb ->> 'authenticated') = 'true'`, `(m.auth_json::jsonb ->> 'authenticated') IS DISTINCT FROM 'true'`];
+			case 'auth': {
+				if (check.method !== 'dkim') {
+					const result = `(m.auth_json::jsonb #>> '{${check.method},result}')`;
+					const value = params.add(check.result);
+					return [`${result} = ${value}`, `${result} IS DISTINCT FROM ${value}`];
+				}
+				// dkim:none is a message without signatures; any other result, one of its signatures with it.
+				const count = `jsonb_array_length(m.auth_json::jsonb -> 'dkim')`;
+				if (check.result === 'none') return [`${count} = 0`, `${count} IS DISTINCT FROM 0`];
+				const has = `coalesce(m.auth_json::jsonb -> 'dkim' @> jsonb_build_array(jsonb_build_object('result', ${params.add(check.result)}::text)), false)`;
+				return [has, `NOT ${has}`];
+			}
 		}
 	})();
 	return check.negated ? fails : holds;

@@ -13,6 +13,7 @@ import { PostgresAttachmentStore } from './attachments';
 import { lockForStoring } from './locks';
 import { RECORD_JSON, recordArray, type RecordJsonRow } from './record-json';
 import { SEARCH_COLUMNS, searchTextOf, searchValues, type SearchText } from './search-index';
+import { lookupCandidates, recordThread, threadHeadersOf, type RecordThread, type ThreadScope } from '../../mail/threading';
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -22,16 +23,29 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** A body as its column holds it: its UTF-8 bytes, or nothing when it is stored in pieces. */
 const bodyColumn = (body: MessageBody) => (isSpooled(body) ? NO_BYTES : Buffer.from(body));
 
-/** The last `received` of each inbox, for keeping it strictly increasing, and whether the inbox is private (indexed for search). */
+/**
+ * Of each inbox: its last `received`, for keeping it strictly increasing; the account that owns it (null: public), whose
+ * mail is indexed for search and whose threads the message joins; and the thread of the first stored or sent message of
+ * that scope that one of the candidates ($3, Message-IDs in the order of lookupCandidates) names, as foundThread (in
+ * sql/threads.ts) finds it, here in the same round trip (the keys digested in SQL, as threadDigest does).
+ */
 const LAST_RECEIVED = prepared(
 	'last-received',
-	`SELECT r.inbox, (SELECT received FROM messages WHERE inbox = r.inbox ORDER BY received DESC LIMIT 1) AS received,
-			EXISTS (SELECT 1 FROM addresses WHERE email = r.inbox) OR EXISTS (SELECT 1 FROM domains WHERE domain = r.domain) AS private
-		FROM unnest($1::text[], $2::text[]) AS r (inbox, domain)`,
+	`SELECT r.inbox, (SELECT received FROM messages WHERE inbox = r.inbox ORDER BY received DESC LIMIT 1) AS received, o.owner,
+			(SELECT f.thread_id FROM unnest($3::text[]) WITH ORDINALITY AS c (value, n)
+				CROSS JOIN LATERAL (SELECT coalesce(
+					(SELECT thread_id FROM messages WHERE message_key = mailroom_digest('message', o.owner, c.value) LIMIT 1),
+					(SELECT thread_id FROM outgoing_messages WHERE message_key = mailroom_digest('message', o.owner, c.value) LIMIT 1)
+				) AS thread_id) f
+				WHERE f.thread_id IS NOT NULL ORDER BY c.n LIMIT 1) AS thread_id
+		FROM unnest($1::text[], $2::text[]) AS r (inbox, domain)
+		CROSS JOIN LATERAL (SELECT coalesce((SELECT owner FROM addresses WHERE email = r.inbox),
+			(SELECT owner FROM domains WHERE domain = r.domain)) AS owner) o`,
 );
 
-const INSERT_MESSAGE = `INSERT INTO messages (${RECORD_COLUMNS}, content_id)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL, $18)`;
+const INSERT_MESSAGE = `INSERT INTO messages (${RECORD_COLUMNS}, content_id, thread_account, message_key)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL,
+		$18, $19, $20, $21, $22, $23, $24, $25)`;
 
 /** A record of public mail. */
 const INSERT_RECORD = prepared('insert-record', INSERT_MESSAGE);
@@ -41,7 +55,7 @@ const INSERT_INDEXED_RECORD = prepared(
 	'insert-indexed-record',
 	`WITH stored AS (${INSERT_MESSAGE} RETURNING seq)
 	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
-		SELECT seq, ${searchValues((column) => `$${19 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
+		SELECT seq, ${searchValues((column) => `$${26 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
 );
 
 const INSERT_CONTENT = prepared(
@@ -89,12 +103,19 @@ export class PostgresMessageStore implements MessageStore {
 				mail.recipients.map((recipient) => recipient.inbox),
 				mail.recipients.map((recipient) => recipient.domain),
 			);
-			const inboxes = await tx.rows<{ inbox: string; received: number | null; private: boolean }>(LAST_RECEIVED, [
-				mail.recipients.map((recipient) => recipient.inbox),
-				mail.recipients.map((recipient) => recipient.domain),
-			]);
+			const threading = threadHeadersOf(mail.parsed.messageId, mail.parsed.headers);
+			const inboxes = await tx.rows<{ inbox: string; received: number | null; owner: string | null; thread_id: string | null }>(
+				LAST_RECEIVED,
+				[
+					mail.recipients.map((recipient) => recipient.inbox),
+					mail.recipients.map((recipient) => recipient.domain),
+					lookupCandidates(threading),
+				],
+			);
 			const last = new Map(inboxes.map((row) => [row.inbox, row.received ?? undefined]));
-			const isPrivate = new Set(inboxes.filter((row) => row.private).map((row) => row.inbox));
+			const byInbox = new Map(inboxes.map((row) => [row.inbox, row]));
+			// The records of one scope (the account owning the inbox, or none) share a thread.
+			const threads = new Map<ThreadScope, RecordThread>();
 			const shared = sharedValues(mail);
 			const subject = storable(shared.subject);
 			// Made once for all the message's private records: only the inbox differs between them.
@@ -104,20 +125,24 @@ export class PostgresMessageStore implements MessageStore {
 				const received = nextReceived(mail.received.getTime(), last.get(recipient.inbox));
 				last.set(recipient.inbox, received);
 				const id = newId();
+				const { owner, thread_id: found } = byInbox.get(recipient.inbox)!;
+				let thread = threads.get(owner);
+				if (!thread) threads.set(owner, (thread = recordThread(threading, owner, found ?? undefined, id)));
 				// prettier-ignore
 				const values = [
 					id, recipient.inbox, recipient.originalInbox, recipient.domain, received, subject, shared.from_json, shared.to_json,
 					shared.cc_json, shared.bcc_json, shared.size, shared.attachments_json, shared.ip, shared.via, shared.rtls,
-					shared.links_json, shared.spam, contentId,
+					shared.links_json, shared.spam, thread.threadId, shared.auth_json, shared.stripped_text, shared.stripped_signature,
+					shared.codes_json, contentId, owner, thread.messageKey,
 				];
-				if (isPrivate.has(recipient.inbox)) {
+				if (owner !== null) {
 					searchText ??= searchTextOf({ ...mail.parsed, subject, bodyStart: bodySample(mail.parsed.text) });
 					const text = searchText(recipient.inbox);
 					await tx.run(INSERT_INDEXED_RECORD, [...values, ...SEARCH_COLUMNS.map((column) => text[column])]);
 				} else {
 					await tx.run(INSERT_RECORD, values);
 				}
-				records.push({ ...storedRecord(mail, recipient, id, received), subject });
+				records.push({ ...storedRecord(mail, recipient, id, received, thread.threadId), subject });
 			}
 			return records;
 		});

@@ -323,6 +323,58 @@ export const MIGRATIONS: Migration[] = [
 		`);
 	},
 	`
+	-- What a message says beyond its text (see the SQLite schema).
+	ALTER TABLE messages
+		ADD COLUMN auth_json ${TEXT},
+		ADD COLUMN stripped_text ${TEXT},
+		ADD COLUMN stripped_signature ${TEXT},
+		ADD COLUMN codes_json ${TEXT} NOT NULL DEFAULT '[]';
+	`,
+	`
+	-- Conversations (server/mail/threading.ts), as in the SQLite schema: each record's thread, the account whose thread it
+	-- is (NULL for public inboxes) and its Message-ID digested with that scope; sent mail's thread and key. The digest and
+	-- the message id pattern are server/mail/threading.ts's, here in SQL: keep them alike. Records already stored get the
+	-- thread their own headers give, sent mail its original's (inReplyTo) or its own Message-ID's, in one pass over each
+	-- table before the indexes are made (every record is written anew). Measured on 100,000 records, half of them replies,
+	-- on two vCPUs shared with other work (load average about 13): 25 s.
+	CREATE FUNCTION mailroom_digest(kind TEXT, scope TEXT, value TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE
+		AS $$ SELECT encode(substring(sha256(convert_to(kind || E'\n' || coalesce(scope, '') || E'\n' || value, 'UTF8')) FROM 1 FOR 12), 'hex') $$;
+	CREATE FUNCTION mailroom_first_id(value TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE
+		AS $$ SELECT CASE WHEN length(substring(value FROM '<[^<>\\x01-\\x20\\x7f]+>')) <= 998
+			THEN substring(value FROM '<[^<>\\x01-\\x20\\x7f]+>') END $$;
+	ALTER TABLE messages ADD COLUMN thread_id ${TEXT}, ADD COLUMN thread_account ${TEXT}, ADD COLUMN message_key ${TEXT};
+	ALTER TABLE outgoing_messages ADD COLUMN thread_id ${TEXT}, ADD COLUMN message_key ${TEXT};
+	WITH roots AS MATERIALIZED (
+		-- Most mail answers none: only headers that hold References or In-Reply-To are read as JSON (once).
+		SELECT c.id, mailroom_first_id(c.message_id) AS own,
+			coalesce(mailroom_first_id(h.refs), mailroom_first_id(h.irt), mailroom_first_id(c.message_id)) AS root
+		FROM contents c LEFT JOIN LATERAL (
+			SELECT (array_agg(e.h ->> 1 ORDER BY e.n) FILTER (WHERE e.h ->> 0 = 'references'))[1] AS refs,
+				(array_agg(e.h ->> 1 ORDER BY e.n) FILTER (WHERE e.h ->> 0 = 'in-reply-to'))[1] AS irt
+			FROM json_array_elements(c.headers::json) WITH ORDINALITY AS e (h, n)
+		) h ON c.headers LIKE '%["references",%' OR c.headers LIKE '%["in-reply-to",%'
+	), scoped AS MATERIALIZED (
+		SELECT m.seq, m.id, r.own, r.root,
+			coalesce((SELECT owner FROM addresses WHERE email = m.inbox), (SELECT owner FROM domains WHERE domain = m.domain)) AS account
+		FROM messages m JOIN roots r ON r.id = m.content_id
+	)
+	UPDATE messages m SET thread_account = s.account, message_key = mailroom_digest('message', s.account, s.own),
+		thread_id = mailroom_digest('thread', s.account, coalesce(s.root, s.id))
+	FROM scoped s WHERE s.seq = m.seq;
+	UPDATE outgoing_messages o
+		SET message_key = mailroom_digest('message', o.account_id, '<' || o.id || '@' || split_part(o.from_address, '@', 2) || '>'),
+			thread_id = coalesce(
+				(SELECT m.thread_id FROM messages m WHERE m.id = o.in_reply_to AND m.thread_account = o.account_id),
+				mailroom_digest('thread', o.account_id, '<' || o.id || '@' || split_part(o.from_address, '@', 2) || '>'));
+	ALTER TABLE messages ALTER COLUMN thread_id SET NOT NULL;
+	ALTER TABLE outgoing_messages ALTER COLUMN thread_id SET NOT NULL;
+	-- A thread's messages oldest first; the mail a message names, by its key.
+	CREATE INDEX messages_thread ON messages (thread_id, received, seq);
+	CREATE INDEX messages_message_key ON messages (message_key) WHERE message_key IS NOT NULL;
+	CREATE INDEX outgoing_messages_thread ON outgoing_messages (thread_id, sent, seq);
+	CREATE INDEX outgoing_messages_message_key ON outgoing_messages (message_key) WHERE message_key IS NOT NULL;
+	`,
+	`
 	-- A large message sent through the API: its raw source in 1 MB pieces (see the SQLite schema); outbox.raw is then empty.
 	CREATE TABLE outbox_raw_pieces (
 		message_id ${TEXT} NOT NULL REFERENCES outbox (message_id) ON DELETE CASCADE,

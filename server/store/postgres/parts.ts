@@ -10,6 +10,7 @@ import { SqlMessageStateStore } from '../sql/message-state';
 import { SqlMessageDeletion } from '../sql/message-deletion';
 import { SqlRetentionCandidates } from '../sql/retention-candidates';
 import { SqlOutgoingStore } from '../sql/outgoing';
+import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { PostgresMessageStore } from './messages';
@@ -38,6 +39,7 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		matcher: new PostgresMessageMatcher(db),
 		retentionCandidates: new SqlRetentionCandidates(db),
 		outgoing: new SqlOutgoingStore(db),
+		threads: new SqlThreadStore(db),
 		webhookDeliveries: new PostgresWebhookDeliveryStore(db),
 		webhookSecrets: new SqlWebhookSecretStore(db),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),

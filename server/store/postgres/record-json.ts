@@ -9,7 +9,8 @@ const json = (column: string) => `to_json(m.${column})::text`;
  * JSON.stringify output already; to_json quotes text as JSON.stringify does; `received` is printed from whole
  * milliseconds (no floating point) as toISOString prints it.
  */
-export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"from":' || m.from_json || ',"to":' || m.to_json
+export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"threadId":' || ${json('thread_id')}
+	|| ',"from":' || m.from_json || ',"to":' || m.to_json
 	|| ',"cc":' || coalesce(m.cc_json, 'null') || ',"bcc":' || coalesce(m.bcc_json, 'null') || ',"subject":' || ${json('subject')}
 	|| ',"savedBy":' || coalesce(${json('saved_by')}, 'null') || ',"originalInbox":' || ${json('original_inbox')}
 	|| ',"inbox":' || ${json('inbox')} || ',"domain":' || ${json('domain')}
@@ -17,7 +18,9 @@ export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"from":' || m.from_j
 	|| '","size":' || m.size || ',"attachments":' || coalesce(m.attachments_json, 'null') || ',"ip":' || ${json('ip')}
 	|| ',"via":' || ${json('via')} || ',"folder":' || ${json('folder')} || ',"labels":' || m.labels_json
 	|| ',"read":' || CASE WHEN m.read IS NULL THEN 'null' WHEN m.read = 1 THEN 'true' ELSE 'false' END
-	|| ',"rtls":' || CASE WHEN m.rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || m.links_json || ',"spam":' AS head, m.spam`;
+	|| ',"rtls":' || CASE WHEN m.rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || m.links_json
+	|| ',"auth":' || coalesce(m.auth_json, 'null') || ',"strippedText":' || coalesce(${json('stripped_text')}, 'null')
+	|| ',"strippedSignature":' || coalesce(${json('stripped_signature')}, 'null') || ',"codes":' || m.codes_json || ',"spam":' AS head, m.spam`;
 
 /** A row selected with RECORD_JSON. */
 export interface RecordJsonRow {

@@ -5,6 +5,7 @@ import { filePiecesSync } from '../pieces';
 import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
 import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
 import { LeasedRows } from './leases';
+import { sentThread } from './threads';
 import type { SqlDb } from './sql-db';
 
 /** Sent mail and the outbox of deliveries still to make. */
@@ -24,10 +25,15 @@ export class SqlOutgoingStore implements OutgoingStore {
 			);
 			if (!charged) return null;
 			const recipients = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
+			const thread = await sentThread(tx, message);
 			const row = await tx.row<OutgoingRow>(
-				`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, in_reply_to, status)
-					VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued') RETURNING *`,
-				[message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients), message.inReplyTo],
+				`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, in_reply_to, thread_id, message_key,
+					status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued') RETURNING *`,
+				// prettier-ignore
+				[
+					message.id, message.accountId, message.from, message.subject, message.sent, JSON.stringify(recipients), message.inReplyTo,
+					thread.threadId, thread.messageKey,
+				],
 			);
 			const spooled = isSpooled(message.raw) ? message.raw : undefined;
 			await tx.run(

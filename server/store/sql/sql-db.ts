@@ -38,6 +38,8 @@ export interface Dialect {
 	inList(expression: string, placeholder: string): string;
 	/** A list of values as inList's placeholder takes it. */
 	list(values: readonly (string | number)[]): unknown;
+	/** The text values bound at `placeholder` as list(values), as rows of `alias` (`value`, and `key` in their order). */
+	listRows(placeholder: string, alias: string): string;
 	/** The smaller of two values, either of which may be NULL (then the other). */
 	least(a: string, b: string): string;
 	/** The larger of two values, neither NULL. */
@@ -55,6 +57,7 @@ export const SQLITE: Dialect = {
 	engine: 'sqlite',
 	inList: (expression, placeholder) => `${expression} IN (SELECT value FROM json_each(${placeholder}))`,
 	list: (values) => JSON.stringify(values),
+	listRows: (placeholder, alias) => `json_each(${placeholder}) AS ${alias}`,
 	least: (a, b) => `coalesce(min(${a}, ${b}), ${a}, ${b})`,
 	greatest: (a, b) => `max(${a}, ${b})`,
 	forUpdate: '',
@@ -65,6 +68,7 @@ export const POSTGRES: Dialect = {
 	engine: 'postgres',
 	inList: (expression, placeholder) => `${expression} = ANY(${placeholder})`,
 	list: (values) => values,
+	listRows: (placeholder, alias) => `unnest(${placeholder}::text[]) WITH ORDINALITY AS ${alias} (value, key)`,
 	least: (a, b) => `LEAST(${a}, ${b})`,
 	greatest: (a, b) => `GREATEST(${a}, ${b})`,
 	forUpdate: ' FOR UPDATE',

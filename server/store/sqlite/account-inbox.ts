@@ -111,6 +111,20 @@ function condition(check: Check, params: Parameters): string {
 				const has = `EXISTS (SELECT 1 FROM json_each(m.labels_json) WHERE value = ${params.add(check.label)})`;
 				return [has, `NOT ${has}`];
 			}
+			case 'authenticated':
+				return [`json_extract(m.auth_json, '$.authenticated') = 1`, `json_extract(m.auth_json, '$.authenticated') IS NOT 1`];
+			case 'auth': {
+				if (check.method !== 'dkim') {
+					const result = `json_extract(m.auth_json, '$.${check.method}.result')`;
+					const value = params.add(check.result);
+					return [`${result} = ${value}`, `${result} IS NOT ${value}`];
+				}
+				// dkim:none is a message without signatures; any other result, one of its signatures with it.
+				if (check.result === 'none')
+					return [`json_array_length(m.auth_json, '$.dkim') = 0`, `json_array_length(m.auth_json, '$.dkim') IS NOT 0`];
+				const has = `EXISTS (SELECT 1 FROM json_each(m.auth_json, '$.dkim') WHERE json_extract(value, '$.result') = ${params.add(check.result)})`;
+				return [has, `NOT ${has}`];
+			}
 		}
 	})();
 	return check.negated ? fails : holds;

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StoreOpenError } from '../store';
+import { messageIdsIn, threadDigest } from '../../mail/threading';
 import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
@@ -35,8 +36,22 @@ export function openDatabase(dataDir: string): Db {
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
 	db.pragma('busy_timeout = 5000');
+	registerThreadFunctions(db);
 	migrate(db);
 	return db;
+}
+
+/**
+ * What SQL needs of threads, as PostgreSQL's schema defines it in SQL: mailroom_digest (see threadDigest; NULL for a NULL
+ * value) and mailroom_first_id, the first message id `<…>` of a header value (NULL when it names none).
+ */
+function registerThreadFunctions(db: Db): void {
+	db.function('mailroom_digest', { deterministic: true }, (kind: unknown, scope: unknown, value: unknown) =>
+		value === null ? null : threadDigest(kind as 'thread' | 'message', (scope as string | null) || null, value as string),
+	);
+	db.function('mailroom_first_id', { deterministic: true }, (value: unknown) =>
+		typeof value === 'string' ? (messageIdsIn(value)[0] ?? null) : null,
+	);
 }
 
 function migrate(db: Db): void {

@@ -9,6 +9,7 @@ import { isSpooled } from '../../bytes/spooled-bytes';
 import { newId } from '../ids';
 import { RECORD_COLUMNS, nextReceived, sharedValues, storedRecord, toRecord, type RecordRow } from '../message-records';
 import { recordsJson } from '../records-json';
+import { lookupCandidates, messageKeyOf, recordThread, threadHeadersOf, type RecordThread, type ThreadScope } from '../../mail/threading';
 import { ContentPieces, type BodyKind } from './content-pieces';
 import { SqliteAttachmentStore } from './attachments';
 
@@ -22,14 +23,17 @@ import { SqliteAttachmentStore } from './attachments';
  */
 export function recordJsonHead(table?: string): string {
 	const c = (column: string) => (table ? `${table}.${column}` : column);
-	return `'{"_id":' || json_quote(${c('id')}) || ',"from":' || ${c('from_json')} || ',"to":' || ${c('to_json')}
+	return `'{"_id":' || json_quote(${c('id')}) || ',"threadId":' || json_quote(${c('thread_id')})
+	|| ',"from":' || ${c('from_json')} || ',"to":' || ${c('to_json')}
 	|| ',"cc":' || coalesce(${c('cc_json')}, 'null') || ',"bcc":' || coalesce(${c('bcc_json')}, 'null') || ',"subject":' || json_quote(${c('subject')})
 	|| ',"savedBy":' || json_quote(${c('saved_by')}) || ',"originalInbox":' || json_quote(${c('original_inbox')}) || ',"inbox":' || json_quote(${c('inbox')})
 	|| ',"domain":' || json_quote(${c('domain')}) || ',"received":"' || strftime('%Y-%m-%dT%H:%M:%fZ', ${c('received')} / 1000.0, 'unixepoch')
 	|| '","size":' || ${c('size')} || ',"attachments":' || coalesce(${c('attachments_json')}, 'null') || ',"ip":' || json_quote(${c('ip')})
 	|| ',"via":' || json_quote(${c('via')}) || ',"folder":' || json_quote(${c('folder')}) || ',"labels":' || ${c('labels_json')}
 	|| ',"read":' || CASE WHEN ${c('read')} IS NULL THEN 'null' WHEN ${c('read')} = 1 THEN 'true' ELSE 'false' END
-	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')} || ',"spam":'`;
+	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')}
+	|| ',"auth":' || coalesce(${c('auth_json')}, 'null') || ',"strippedText":' || json_quote(${c('stripped_text')})
+	|| ',"strippedSignature":' || json_quote(${c('stripped_signature')}) || ',"codes":' || ${c('codes_json')} || ',"spam":'`;
 }
 
 const NO_BYTES = Buffer.alloc(0);
@@ -54,6 +58,8 @@ export class SqliteMessageStore implements MessageStore {
 	private readonly pieces: ContentPieces;
 	private readonly attachmentStore: SqliteAttachmentStore;
 	private readonly selectByIds: Statement;
+	private readonly selectOwner: Statement;
+	private readonly selectFoundThread: Statement;
 
 	constructor(db: Db) {
 		this.pieces = new ContentPieces(db);
@@ -61,9 +67,21 @@ export class SqliteMessageStore implements MessageStore {
 		this.insertContent = db.prepare(
 			'INSERT INTO contents (message_id, date, priority, headers, text, html, raw) VALUES (?, ?, ?, ?, ?, ?, ?)',
 		);
-		this.insertMessage = db.prepare(`INSERT INTO messages (${RECORD_COLUMNS}, content_id)
+		this.insertMessage = db.prepare(`INSERT INTO messages (${RECORD_COLUMNS}, content_id, thread_account, message_key)
 			VALUES (@id, @inbox, @original_inbox, @domain, @received, @subject, @from_json, @to_json, @cc_json, @bcc_json,
-				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL, @content_id)`);
+				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL, @thread_id,
+				@auth_json, @stripped_text, @stripped_signature, @codes_json, @content_id, @thread_account, @message_key)`);
+		this.selectOwner = db
+			.prepare('SELECT owner FROM addresses WHERE email = ? UNION ALL SELECT owner FROM domains WHERE domain = ? LIMIT 1')
+			.pluck();
+		// The thread of the first stored or sent message a key names, in the keys' order (see foundThread in sql/threads.ts).
+		this.selectFoundThread = db
+			.prepare(
+				`SELECT thread_id FROM (SELECT k.key, coalesce((SELECT thread_id FROM messages WHERE message_key = k.value LIMIT 1),
+					(SELECT thread_id FROM outgoing_messages WHERE message_key = k.value LIMIT 1)) AS thread_id FROM json_each(?) k)
+				WHERE thread_id IS NOT NULL ORDER BY key LIMIT 1`,
+			)
+			.pluck();
 		this.insertAttachmentContent = db.prepare('INSERT OR IGNORE INTO attachment_contents (checksum, content) VALUES (?, ?)');
 		this.insertAttachment = db.prepare(`INSERT INTO content_attachments
 			(content_id, position, checksum, content_type, file_name, length, content_id_header, content_disposition, transfer_encoding)
@@ -120,9 +138,21 @@ export class SqliteMessageStore implements MessageStore {
 			);
 		});
 		const shared = { ...sharedValues(mail), content_id: contentId };
+		const threading = threadHeadersOf(parsed.messageId, parsed.headers);
+		const candidates = lookupCandidates(threading);
+		// The records of one scope (the account owning the inbox, or none) share a thread, looked up once.
+		const threads = new Map<ThreadScope, RecordThread>();
 		return mail.recipients.map((recipient) => {
 			const id = newId();
 			const received = nextReceived(mail.received.getTime(), this.selectLastReceived.get(recipient.inbox) as number | undefined);
+			const scope = (this.selectOwner.get(recipient.inbox, recipient.domain) as string | undefined) ?? null;
+			let thread = threads.get(scope);
+			if (!thread) {
+				const keys = candidates.map((candidate) => messageKeyOf(scope, candidate));
+				const found = keys.length ? (this.selectFoundThread.get(JSON.stringify(keys)) as string | undefined) : undefined;
+				thread = recordThread(threading, scope, found, id);
+				threads.set(scope, thread);
+			}
 			this.insertMessage.run({
 				...shared,
 				received,
@@ -130,8 +160,11 @@ export class SqliteMessageStore implements MessageStore {
 				inbox: recipient.inbox,
 				original_inbox: recipient.originalInbox,
 				domain: recipient.domain,
+				thread_id: thread.threadId,
+				thread_account: scope,
+				message_key: thread.messageKey,
 			});
-			return storedRecord(mail, recipient, id, received);
+			return storedRecord(mail, recipient, id, received, thread.threadId);
 		});
 	}
 

@@ -428,6 +428,56 @@ export const MIGRATIONS: string[] = [
 	);
 	`,
 	`
+	-- What a message says beyond its text: who sent it as SPF, DKIM, DMARC and ARC say (JSON; NULL when not verified), what
+	-- the person wrote without the quoted thread and the signature (NULL for mail stored before), its one-time codes.
+	ALTER TABLE messages ADD COLUMN auth_json TEXT;
+	ALTER TABLE messages ADD COLUMN stripped_text TEXT;
+	ALTER TABLE messages ADD COLUMN stripped_signature TEXT;
+	ALTER TABLE messages ADD COLUMN codes_json TEXT NOT NULL DEFAULT '[]';
+	`,
+	`
+	-- Conversations (server/mail/threading.ts). Each record gets its thread, the account whose thread it is (thread_account,
+	-- NULL for public inboxes: the scope, fixed when it is stored) and its Message-ID digested with that scope (message_key),
+	-- by which the mail that names it finds its thread; sent mail the same (its scope is its account). mailroom_digest and
+	-- mailroom_first_id are JavaScript (server/store/sqlite/database.ts). Records already stored get the thread their own
+	-- headers give (the first message their References name, else the one they answer, else their Message-ID, else their
+	-- id), in the scope their inbox's owner gives now; sent mail joins the received message it answers (inReplyTo) if that
+	-- is its account's, else its own Message-ID's. One pass over all records and their headers, then the listing index is
+	-- made anew with the thread in it. Measured on 100,000 records, half of them replies, on two vCPUs shared with other work
+	-- (load average 8 to 13): 3.4 to 6.6 s.
+	ALTER TABLE messages ADD COLUMN thread_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE messages ADD COLUMN thread_account TEXT;
+	ALTER TABLE messages ADD COLUMN message_key TEXT;
+	ALTER TABLE outgoing_messages ADD COLUMN thread_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE outgoing_messages ADD COLUMN message_key TEXT;
+	-- Most mail answers none: only headers that hold References or In-Reply-To are read as JSON.
+	UPDATE messages SET (thread_account, message_key, thread_id) = (
+		SELECT o.account, mailroom_digest('message', o.account, mailroom_first_id(c.message_id)),
+			mailroom_digest('thread', o.account, coalesce(
+				CASE WHEN instr(c.headers, '["references",') THEN mailroom_first_id(
+					(SELECT h.value ->> 1 FROM json_each(c.headers) h WHERE h.value ->> 0 = 'references' ORDER BY h.key LIMIT 1)) END,
+				CASE WHEN instr(c.headers, '["in-reply-to",') THEN mailroom_first_id(
+					(SELECT h.value ->> 1 FROM json_each(c.headers) h WHERE h.value ->> 0 = 'in-reply-to' ORDER BY h.key LIMIT 1)) END,
+				mailroom_first_id(c.message_id), messages.id))
+		FROM contents c, (SELECT coalesce((SELECT owner FROM addresses WHERE email = messages.inbox),
+			(SELECT owner FROM domains WHERE domain = messages.domain)) AS account) o
+		WHERE c.id = messages.content_id);
+	UPDATE outgoing_messages SET (message_key, thread_id) = (
+		SELECT mailroom_digest('message', account_id, s.own), coalesce(
+			(SELECT m.thread_id FROM messages m WHERE m.id = outgoing_messages.in_reply_to AND m.thread_account = outgoing_messages.account_id),
+			mailroom_digest('thread', account_id, s.own))
+		FROM (SELECT '<' || id || '@' || substr(from_address, instr(from_address, '@') + 1) || '>' AS own) s);
+	DROP INDEX messages_inbox_received;
+	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
+		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
+		thread_id, auth_json, stripped_text, stripped_signature, codes_json);
+	-- A thread's messages oldest first; the mail a message names, by its key.
+	CREATE INDEX messages_thread ON messages(thread_id, received, seq);
+	CREATE INDEX messages_message_key ON messages(message_key) WHERE message_key IS NOT NULL;
+	CREATE INDEX outgoing_messages_thread ON outgoing_messages(thread_id, sent, seq);
+	CREATE INDEX outgoing_messages_message_key ON outgoing_messages(message_key) WHERE message_key IS NOT NULL;
+	`,
+	`
 	-- A large message sent through the API (composed into the spool): its raw source in 1 MB pieces, copied in from the
 	-- spool file a piece at a time; outbox.raw is then empty. The pieces go with their outbox row.
 	CREATE TABLE outbox_raw_pieces (

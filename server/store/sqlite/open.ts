@@ -15,6 +15,7 @@ import { SqlMessageStateStore } from '../sql/message-state';
 import { SqlMessageDeletion } from '../sql/message-deletion';
 import { SqlRetentionCandidates } from '../sql/retention-candidates';
 import { SqlOutgoingStore } from '../sql/outgoing';
+import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
@@ -52,6 +53,7 @@ function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 		matcher: new SqliteMessageMatcher(db),
 		retentionCandidates: new SqlRetentionCandidates(sql),
 		outgoing: new SqlOutgoingStore(sql),
+		threads: new SqlThreadStore(sql),
 		webhookDeliveries: new SqlWebhookDeliveryStore(sql),
 		webhookSecrets: new SqlWebhookSecretStore(sql),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),

@@ -78,6 +78,7 @@ describe('Mailroom action node', () => {
 				'getHtml',
 				'getRaw',
 				'getText',
+				'getThread',
 				'markRead',
 				'markUnread',
 				'moveToFolder',
@@ -123,9 +124,27 @@ describe('Mailroom action node', () => {
 			expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual(['resource', 'operation', 'email', 'returnAll']);
 			expect(shownParameters(d, { operation: 'search' })).toEqual(['resource', 'operation', 'query', 'returnAll', 'limit']);
 			expect(shownParameters(d, { operation: 'get' })).toEqual([...oneMessage, 'simplify', 'options']);
-			expect(shownParameters(d, { operation: 'reply' })).toEqual([...oneMessage, 'emailFormat', 'text', 'options']);
+			expect(shownParameters(d, { operation: 'getThread' })).toEqual([
+				'resource',
+				'operation',
+				'threadOf',
+				'email',
+				'messageId',
+				'returnAll',
+				'limit',
+			]);
+			expect(shownParameters(d, { operation: 'getThread', threadOf: 'threadId' })).toEqual([
+				'resource',
+				'operation',
+				'threadOf',
+				'threadId',
+				'returnAll',
+				'limit',
+			]);
+			expect(shownParameters(d, { operation: 'reply' })).toEqual([...oneMessage, 'replyAll', 'emailFormat', 'text', 'options']);
 			expect(shownParameters(d, { operation: 'reply', emailFormat: 'both' })).toEqual([
 				...oneMessage,
+				'replyAll',
 				'emailFormat',
 				'text',
 				'html',

@@ -3,6 +3,7 @@ import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { INodeProperties } from 'n8n-workflow';
 import type { WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
 import { enc, sendMail } from '../../helpers/messages';
+import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server';
 import { forwardingOf } from '../../helpers/addresses';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { activity, PAYLOAD_FIELDS, subscribe, webhookSecret } from '../../helpers/webhooks';
@@ -23,10 +24,24 @@ import {
  */
 describe('Mailroom Trigger', () => {
 	let fixture: NodeFixture;
+	let dns: TestDnsServer;
 	beforeAll(async () => {
-		fixture = await startNodeFixture();
+		// The server checks who sent its mail against a DNS server of the test's: sender.test sends from this machine, with
+		// a DMARC policy; bank.test never does, so mail "from" it is forged.
+		dns = await startDnsServer({
+			txt: {
+				'sender.test': ['v=spf1 ip4:127.0.0.1 -all'],
+				'_dmarc.sender.test': ['v=DMARC1; p=quarantine'],
+				'bank.test': ['v=spf1 ip4:192.0.2.10 -all'],
+				'_dmarc.bank.test': ['v=DMARC1; p=reject'],
+			},
+		});
+		fixture = await startNodeFixture({ config: { verifySenders: true, dnsServers: [dns.address] } });
 	});
-	afterAll(() => fixture.stop());
+	afterAll(async () => {
+		await fixture.stop();
+		await dns.close();
+	});
 
 	const record = (email: string) => forwardingOf(fixture.server, fixture.account.key, email);
 	const secret = () => webhookSecret(fixture.server, fixture.account.key);
@@ -55,7 +70,12 @@ describe('Mailroom Trigger', () => {
 				['filters', 'collection', {}, undefined],
 				['options', 'collection', {}, undefined],
 			]);
-			expect(property(d.properties, 'filters')!.options!.map((option) => option.name)).toEqual(['from', 'hasAttachments', 'subject']);
+			expect(property(d.properties, 'filters')!.options!.map((option) => option.name)).toEqual([
+				'authenticated',
+				'from',
+				'hasAttachments',
+				'subject',
+			]);
 			expect(property(d.properties, 'options')!.options!.map((option) => [option.name, (option as INodeProperties).default])).toEqual([
 				['dataPropertyAttachmentsPrefixName', 'attachment_'],
 				['downloadAttachments', false],
@@ -114,6 +134,7 @@ describe('Mailroom Trigger', () => {
 							cc: [{ address: 'boss@example.org', name: 'Boss' }],
 							subject: 'Order 1',
 							text: expect.stringMatching(/^two boxes\n?$/),
+							strippedText: 'two boxes',
 							html: '<p>two <b>boxes</b></p>',
 							attachments: [
 								{
@@ -125,6 +146,15 @@ describe('Mailroom Trigger', () => {
 									url: expect.stringMatching(new RegExp(`/api/addresses/orders%40example\\.test/messages/${id}/attachments/`)),
 								},
 							],
+							codes: [],
+							auth: {
+								spf: { result: 'pass', domain: 'sender.test' },
+								dkim: [],
+								dmarc: { result: 'pass', policy: 'quarantine', domain: 'sender.test' },
+								arc: { result: 'none' },
+								authenticated: true,
+							},
+							threadId: stored.threadId,
 							received: stored.received,
 						},
 					},
@@ -243,6 +273,21 @@ describe('Mailroom Trigger', () => {
 			await changed.hook('create');
 			expect((await subscriptionsOf(email)).map((subscription) => subscription.filter)).toEqual([{ subject: 'receipt' }]);
 			await changed.hook('delete');
+		});
+
+		it('Authenticated Senders Only leaves forged senders out: only mail whose sender passed starts a run, its item saying so', async () => {
+			const { server, n8n } = fixture;
+			const email = 'payments@example.test';
+			const trigger = await n8n.trigger('mailroomTrigger', { email, filters: { authenticated: true } });
+			await trigger.hook('create');
+			expect((await subscriptionsOf(email))[0].filter).toEqual({ authenticated: true });
+			await sendMail(server, { to: email, from: 'Bank <security@bank.test>', subject: 'Confirm your payment details' });
+			const [genuine] = await sendMail(server, { to: email, from: 'Alice <alice@sender.test>', subject: 'Payment sent' });
+			const [run] = await runsOf(trigger);
+			expect(run[0][0].json).toMatchObject({ _id: genuine, auth: { authenticated: true, dmarc: { result: 'pass' } } });
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(trigger.runs).toHaveLength(1);
+			await trigger.hook('delete');
 		});
 
 		it('Include Raw Source adds the message as received; version 1 keeps its whole payload unless simplified', async () => {

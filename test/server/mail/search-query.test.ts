@@ -54,6 +54,17 @@ describe('the search query language', () => {
 		]);
 	});
 
+	it('reads sender authentication: spf:, dkim:, dmarc: with a result in any case, and is:authenticated', () => {
+		expect(conditions('spf:pass DKIM:Fail dmarc:none -is:authenticated -dmarc:PERMERROR')).toEqual([
+			{ kind: 'auth', method: 'spf', result: 'pass', negated: false },
+			{ kind: 'auth', method: 'dkim', result: 'fail', negated: false },
+			{ kind: 'auth', method: 'dmarc', result: 'none', negated: false },
+			{ kind: 'authenticated', negated: true },
+			{ kind: 'auth', method: 'dmarc', result: 'permerror', negated: true },
+		]);
+		refused('spf:ok', /^spf:ok is not known: spf: takes pass, fail, softfail, neutral, none, temperror, permerror$/);
+	});
+
 	it('reads dates as midnight UTC and ISO 8601 times as UTC unless they carry an offset', () => {
 		expect(conditions('after:2026-11-01 before:2026-12-01')).toEqual([
 			{ kind: 'after', time: Date.UTC(2026, 10, 1), negated: false },
@@ -110,7 +121,7 @@ describe('the search query language', () => {
 		]) {
 			refused(`after:${value}`, /is not a date/);
 		}
-		refused('is:new', /^is:new is not known: is: takes read, unread or starred$/);
+		refused('is:new', /^is:new is not known: is: takes read, unread, starred or authenticated$/);
 		refused('has:pdf', /^has:pdf is not known: has: takes attachment$/);
 		refused('from:', /^from: needs a value/);
 		refused('label: x', /^label: needs a value/);

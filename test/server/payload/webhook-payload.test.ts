@@ -19,7 +19,7 @@ import {
 describe('the webhook payload', () => {
 	const setup = webhookSetup();
 
-	it('posts every field of spec 2.3 and html, cc and attachments (no more), signed per Standard Webhooks with the account secret', async () => {
+	it('posts every field of spec 2.3 and html, cc, attachments and threadId (no more), signed per Standard Webhooks with the account secret', async () => {
 		const { server, receiver, account: alice } = setup;
 		await reserveForwarding(server, alice.key, 'payload@hooks.test', { webhook: `${receiver.url}/hook` });
 		const [messageId] = await sendMail(server, {

@@ -75,8 +75,9 @@ describe.each(ENGINES)('large messages (spooled), stored in pieces (%s)', (engin
 		for (const [inbox, raw] of Object.entries(await largeBodies())) {
 			const record = await storeOne(await spooledMail(current(), raw, inbox));
 			const kept = await storeOne(await inMemoryMail(raw, `memory-${inbox}`));
-			expect(omit(record, '_id', 'received', 'inbox', 'originalInbox', 'domain')).toEqual(
-				omit(kept, '_id', 'received', 'inbox', 'originalInbox', 'domain'),
+			// Without their threadId: a message without Message-ID (latin@bodies.test) starts a thread of its own.
+			expect(omit(record, '_id', 'received', 'inbox', 'originalInbox', 'domain', 'threadId')).toEqual(
+				omit(kept, '_id', 'received', 'inbox', 'originalInbox', 'domain', 'threadId'),
 			);
 			const content = (await messages.content(inbox, record._id))!;
 			const memory = (await messages.content(`memory-${inbox}`, kept._id))!;

@@ -9,7 +9,7 @@ import type { WebhookAttempt } from 'mailroom-server/dist/schemas/webhook';
 import { openPostgresStore } from 'mailroom-server/dist/store/postgres/open';
 import { TABLES } from 'mailroom-server/dist/store/copy/tables';
 import { reserveForwarding } from '../../helpers/addresses';
-import { query } from '../../helpers/database';
+import { query, withQueries } from '../../helpers/database';
 import { LARGE_MESSAGE, composeMail, largeBody } from '../../helpers/large-messages';
 import { dataDirs, startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { runCli, withDatabase, type CliResult } from '../../helpers/mailroom-cli';
@@ -139,9 +139,12 @@ function sqliteCounts(dataDir: string): Record<string, number> {
 }
 
 async function postgresCounts(url: string, tables = TABLES.map(({ name }) => name)): Promise<Record<string, number>> {
-	const counts: Record<string, number> = {};
-	for (const table of tables) counts[table] = (await pgQuery<{ n: number }>(url, `SELECT count(*) AS n FROM ${table}`))[0].n;
-	return counts;
+	// On one connection: one for each table would each cost a backend and a password exchange.
+	return withQueries({ config: { dataDir: '', databaseUrl: url } }, async (rows) => {
+		const counts: Record<string, number> = {};
+		for (const table of tables) counts[table] = (await rows<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))[0].n;
+		return counts;
+	});
 }
 
 const pgQuery = <Row>(url: string, sql: string, params: unknown[] = []) =>
@@ -463,22 +466,20 @@ describe('mailroom copy-store', () => {
 
 	it('refuses with one line a source that is missing, or of a newer schema, and a target it cannot reach', async () => {
 		const url = await postgres.newDatabase();
-		expectOneLineFailure(
-			await copyStore(join(sourceDir, 'nothing-here'), url),
-			/^mailroom: there is no Mailroom database in .*nothing-here/,
-		);
-
 		const newer = newDataDir();
 		mkdirSync(newer, { recursive: true });
 		copyFileSync(join(sourceDir, 'mailroom.sqlite'), join(newer, 'mailroom.sqlite'));
 		withDatabase(newer, (db) => db.pragma('user_version = 999'), { write: true });
-		expectOneLineFailure(
-			await copyStore(newer, url),
-			/^mailroom: the database in .* was written by a newer Mailroom \(schema 999; this version knows \d+\)/,
-		);
-
 		const nowhere = `postgres://postgres:secret@127.0.0.1:${await freePort()}/mailroom`;
-		expectOneLineFailure(await copyStore(sourceDir, nowhere), /^mailroom: cannot reach PostgreSQL at 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+		// The three copies at once, each its own process.
+		const [missing, ofNewer, unreachable] = await Promise.all([
+			copyStore(join(sourceDir, 'nothing-here'), url),
+			copyStore(newer, url),
+			copyStore(sourceDir, nowhere),
+		]);
+		expectOneLineFailure(missing, /^mailroom: there is no Mailroom database in .*nothing-here/);
+		expectOneLineFailure(ofNewer, /^mailroom: the database in .* was written by a newer Mailroom \(schema 999; this version knows \d+\)/);
+		expectOneLineFailure(unreachable, /^mailroom: cannot reach PostgreSQL at 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
 		// None of them wrote anything.
 		expect(await pgQuery(url, "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([{ n: 0 }]);
 	});

@@ -7,12 +7,15 @@ import { onlyMessage } from '../../helpers/inboxes';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { ENGINES, type Engine } from '../../helpers/stores';
 
-/** What the API reads of message `id`: its record (but what differs between two deliveries), text, headers, attachments and source. */
+/**
+ * What the API reads of message `id`: its record (but what differs between two deliveries: its id, its time, and the thread
+ * of a message without a Message-ID, which is its own), text, headers, attachments and source.
+ */
 async function readBack(server: TestMailroom, inbox: string, id: string) {
 	const path = `/api/addresses/${inbox}/messages/${id}`;
 	const record = (await server.api<MessageRecord>(path)).body;
 	return {
-		record: omit(record, '_id', 'received'),
+		record: omit(record, '_id', 'received', 'threadId'),
 		text: (await server.api(`/api/text/${inbox}/${id}`)).text,
 		headers: (await server.api<Record<string, string[]>>(`${path}/headers`)).body,
 		decodedHeaders: (await server.api<Record<string, string[]>>(`${path}/headers?decoded=1`)).body,

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { storedPieces, type PiecedBytes } from 'mailroom-server/dist/bytes/stored-bytes';
+import { threadIdOf } from 'mailroom-server/dist/mail/threading';
 import { newId } from 'mailroom-server/dist/store/ids';
 import { PIECE_SIZE } from 'mailroom-server/dist/store/pieces';
 import type { NewOutgoing } from 'mailroom-server/dist/store/store';
@@ -84,6 +85,19 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 
 		await outgoing.settle(sent.id, new Map([['a@local.test', { status: 'delivered' }]]), NOW);
 		expect(await query(current(), 'SELECT * FROM outbox_raw_pieces')).toEqual([]);
+	});
+
+	it('threads a message recorded from a spool file by the header of that file, as one in memory', async () => {
+		const { outgoing } = current();
+		const head = 'From: me@local.test\r\nMessage-ID: <large@local.test>\r\nReferences: <root@remote.test>\r\n\r\n';
+		const large = message(['a@local.test'], {
+			raw: spooledFile(current(), Buffer.concat([Buffer.from(head), randomBytes(PIECE_SIZE + 10)])),
+		});
+		const root = threadIdOf(account, '<root@remote.test>');
+		expect((await outgoing.record(large, leaseTo('node-a')))?.record.threadId).toBe(root);
+		// Its Message-ID was kept (its key): mail naming only that one joins its thread.
+		const answer = message(['a@local.test'], { raw: Buffer.from('From: me@local.test\r\nIn-Reply-To: <large@local.test>\r\n\r\nhi\r\n') });
+		expect((await outgoing.record(answer, leaseTo('node-a')))?.record.threadId).toBe(root);
 	});
 
 	it('changes nothing when the account has too few credits, and never overspends under concurrent sends', async () => {
@@ -218,13 +232,15 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		];
 		await query(
 			current(),
-			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts)
-				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1)`,
+			`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, status, last_error, attempts, thread_id)
+				VALUES ('old-row', ?, 'old-rows@local.test', 'from before', '2026-01-02T03:04:05.678Z', ?, 'failed', '550 No such user here', 1,
+					'old-thread')`,
 			[account, JSON.stringify(recipients)],
 		);
 		expect(await current().outgoing.list(account, 10)).toEqual([
 			{
 				_id: 'old-row',
+				threadId: 'old-thread',
 				from: 'old-rows@local.test',
 				to: ['first@local.test', 'second@remote.test'],
 				cc: [],

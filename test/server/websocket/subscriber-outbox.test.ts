@@ -6,6 +6,7 @@ import { enc } from '../../helpers/messages';
 import { waitFor } from '../../helpers/webhook-receiver';
 import { listen, pausedReading, resumeReading } from '../../helpers/websocket';
 import { reserveForwarding } from '../../helpers/addresses';
+import { sevenBitMail } from '../../helpers/large-messages';
 import { parseMetrics } from '../../helpers/metrics';
 
 /** The websocket clients the server counts (its metrics' gauge). */
@@ -69,7 +70,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		const fast = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 		const slow = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 		pausedReading(slow);
-		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'large', text: largeText });
+		await server.send(sevenBitMail({ from: 'big@example.org', to: 'big@ws.test', subject: 'large', text: largeText }));
 		await server.send({ from: 'small@example.org', to: 'big@ws.test', subject: 'small', text: 'after it' });
 		await waitFor(() => fast.frames.length === 3, 'both frames on the fast client', GIVE_UP_MS);
 		expect(slow.frames).toHaveLength(1);
@@ -86,7 +87,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 	it('drop a client that stalls on one while 1,000 more frames wait behind it', async () => {
 		const listener = await listen(server, `key=${enc(owner.key)}&addresses=big@ws.test`);
 		pausedReading(listener);
-		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'stalled', text: largeText });
+		await server.send(sevenBitMail({ from: 'big@example.org', to: 'big@ws.test', subject: 'stalled', text: largeText }));
 		// Small frames, a few MB in all: only their number drops the client, not their bytes.
 		for (let i = 0; i < 1001; i += 50) {
 			const batch = Array.from({ length: Math.min(50, 1001 - i) }, (_, j) => `waiting ${i + j}`);
@@ -105,7 +106,7 @@ describe('websocket frames of a large message, sent as clients read them', () =>
 		let closedWith: number | undefined;
 		void listener.closed.then((code) => (closedWith = code));
 		const tcp = pausedReading(listener);
-		await server.send({ from: 'big@example.org', to: 'big@ws.test', subject: 'deleted while sent', text: largeText });
+		await server.send(sevenBitMail({ from: 'big@example.org', to: 'big@ws.test', subject: 'deleted while sent', text: largeText }));
 		const [stored] = (await server.api<MessageRecord[]>('/api/addresses/big@ws.test/messages', { key: owner.key })).body;
 		expect(stored.subject).toBe('deleted while sent');
 		// Take the first 64 KB of the frame (nothing else sent to this client is that large), proof that it has begun, then read

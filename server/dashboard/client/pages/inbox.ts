@@ -1,3 +1,4 @@
+import { senderMark } from '../sender-mark.js';
 import { enc, formatAddresses, getJson, type MessageRecord } from '../api.js';
 import { listenForMail } from '../incoming-socket.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
@@ -82,7 +83,7 @@ function messageTable(address: string, messages: MessageRecord[]): Node {
 		`Messages for ${address}, newest first`,
 		['From', 'Subject', 'Received', 'Spam score'],
 		messages.map((message) => [
-			formatAddresses(message.from),
+			h('span', {}, formatAddresses(message.from), ' ', senderMark(message)),
 			h('a', { href: `#/inbox/${enc(address)}/${enc(message._id)}` }, message.subject || '(no subject)'),
 			formatTime(message.received),
 			message.spam.toFixed(2),

@@ -1,6 +1,7 @@
 import { enc, formatAddresses, getJson, getText, request, type AttachmentMeta, type LinkCheck, type MessageRecord } from '../api.js';
 import { append, busy, formatBytes, formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 import { tabs } from '../tabs.js';
+import { authTable, senderMark } from '../sender-mark.js';
 
 /** The response header of /api/body counting the remote images it left out. */
 const BLOCKED_HEADER = 'mailroom-remote-images-blocked';
@@ -49,7 +50,9 @@ export function messagePage(root: HTMLElement, address: string, id: string, back
 				{
 					label: 'Headers',
 					render: () =>
-						loaded(getJson<{ name: string; value: string }[]>(`${base}/headers?decoded=1&messageHeadersFormat=json-ordered`), headerTable),
+						loaded(getJson<{ name: string; value: string }[]>(`${base}/headers?decoded=1&messageHeadersFormat=json-ordered`), (headers) =>
+							h('div', {}, h('h3', {}, 'Sender authentication'), authTable(message), h('h3', {}, 'Headers'), headerTable(headers)),
+						),
 				},
 				{
 					label: `Attachments (${attachments})`,
@@ -65,8 +68,9 @@ export function messagePage(root: HTMLElement, address: string, id: string, back
 }
 
 function summary(message: MessageRecord): Node {
-	const rows: [string, string][] = [
+	const rows: [string, string | Node][] = [
 		['From', formatAddresses(message.from)],
+		['Sender', senderMark(message) ?? ''],
 		['To', formatAddresses(message.to)],
 		['Cc', formatAddresses(message.cc)],
 		['Inbox', message.inbox],

@@ -73,6 +73,19 @@ describe('Mailroom node: Message Reply', () => {
 		}
 	});
 
+	it("Reply All: the message's other To and CC recipients too, but the account's own addresses", async () => {
+		const [id] = await sendMail(fixture.server, {
+			to: ['support@example.test', 'dan@example.test'],
+			cc: ['sales@example.test', 'erin@example.test'],
+			from: 'frank@example.test',
+			subject: 'Team lunch',
+		});
+		const [sent] = await reply({ messageId: id, replyAll: true, text: 'Count me in.' });
+		expect(sent).toMatchObject({ to: ['frank@example.test', 'dan@example.test'], cc: ['erin@example.test'], subject: 'Re: Team lunch' });
+		const [alone] = await reply({ messageId: id, text: 'Just you.' });
+		expect(alone).toMatchObject({ to: ['frank@example.test'], cc: [] });
+	});
+
 	it("a message the account does not hold: the server's error", async () => {
 		await expect(reply({ messageId: 'NoSuchMessage1', text: 'hi' })).rejects.toMatchObject({ name: 'NodeApiError' });
 	});

@@ -15,13 +15,15 @@ describe('Mailroom node: Message', () => {
 	const message = (operation: string, parameters: INodeParameters) =>
 		nodeJson(fixture.n8n, { resource: 'message', operation, ...parameters });
 
-	it('limits Get Many to the largest page of the API and Search to the most the server finds', () => {
+	it('limits Get Many to the largest page of the API and Search to the most the server finds, Get Thread not', () => {
 		const limits = nodeDescription(fixture.n8n.loader, 'mailroom')
 			.properties.filter((p) => p.name === 'limit' && p.displayOptions?.show?.resource?.includes('message'))
 			.map((p) => [p.displayOptions!.show!.operation, p.typeOptions]);
 		expect(limits).toEqual([
 			[['getAll'], { minValue: 1, maxValue: 1000 }],
 			[['search'], { minValue: 1, maxValue: 100 }],
+			// Get Thread pages through the thread as far as Limit asks.
+			[['getThread'], { minValue: 1 }],
 		]);
 		expect(property(nodeDescription(fixture.n8n.loader, 'mailroom').properties, 'query')!.required).toBe(true);
 	});

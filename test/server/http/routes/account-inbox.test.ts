@@ -148,7 +148,7 @@ describe('account-wide inbox, filter and search', () => {
 			);
 			await refused('before:yesterday', /^before:yesterday is not a date: give YYYY-MM-DD/);
 			await refused('after:2026-02-30', /^after:2026-02-30 is not a date/);
-			await refused('is:new', /^is:new is not known: is: takes read, unread or starred$/);
+			await refused('is:new', /^is:new is not known: is: takes read, unread, starred or authenticated$/);
 			await refused('from:', /^from: needs a value/);
 			await refused('""', /^Empty quotes/);
 			await refused('   ', /^The query is empty/);

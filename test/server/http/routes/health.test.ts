@@ -7,6 +7,7 @@ import type { Readiness } from 'mailroom-server/dist/schemas/health';
 import { startTestMailroom, TEST_ENGINE, type TestMailroom } from '../../../helpers/mailroom';
 import { startOwnPostgres, type OwnPostgres } from '../../../helpers/postgres';
 import { RawSmtp } from '../../../helpers/raw-smtp';
+import { postOutgoing, senderAccount } from '../../../helpers/outgoing';
 import { waitFor } from '../../../helpers/webhook-receiver';
 
 /** GET /livez and GET /readyz through real HTTP: no key, never cached, 503 with the reasons when the node should get no traffic. */
@@ -159,11 +160,11 @@ async function sendOfSize(server: TestMailroom, subject: string, bytes: number):
 	}
 }
 
-/** The failures for lack of space that GET /readyz reports (a 503), each as its reason. */
-async function failures(server: TestMailroom): Promise<string[]> {
+/** The failures for lack of space that GET /readyz reports (a 503), each as its reason; `what` failed. */
+async function failures(server: TestMailroom, what = 'storing a message'): Promise<string[]> {
 	const { status, body } = await server.api<Readiness>('/readyz');
 	expect(status).toBe(503);
-	const failure = /^storing a message failed for lack of space \d+ s ago: /;
+	const failure = new RegExp(`^${what} failed for lack of space \\d+ s ago: `);
 	return body.problems.filter((problem) => failure.test(problem)).map((problem) => problem.replace(failure, ''));
 }
 
@@ -172,6 +173,7 @@ describe('GET /readyz when the disk of the data folder is full', () => {
 	let disk: { dir: string; unmount: () => void } | undefined;
 	let dataDir: string;
 	let server: TestMailroom | undefined;
+	let sender: { key: string };
 	beforeAll(async () => {
 		disk = mountTmpfs('8m');
 		// A folder on it, for the server's stop removes its data folder (a mount point cannot be).
@@ -179,6 +181,7 @@ describe('GET /readyz when the disk of the data folder is full', () => {
 		mkdirSync(dataDir);
 		// Messages from 1 MB on are spooled into the data folder; smaller ones go from memory into the store.
 		server = await startTestMailroom({ dataDir, maxMessageSize: 2048 * KB, spoolThreshold: 1024 * KB });
+		sender = await senderAccount(server, 'sender', 'me@disk.test', 10);
 	});
 	afterAll(async () => {
 		await server?.stop();
@@ -211,6 +214,21 @@ describe('GET /readyz when the disk of the data folder is full', () => {
 		if (TEST_ENGINE === 'sqlite') {
 			expect(replies.inMemory).toMatch(/^451 4\.3\.0 /);
 			expect(await failures(mail)).toEqual([expect.stringMatching(/^SQLITE_FULL: database or disk is full$/)]);
+			// A write of the API is refused alike (507, nothing changed), and /readyz hears of it too.
+			const sent = await postOutgoing(mail, sender.key, {
+				from: 'me@disk.test',
+				to: 'full@disk.test',
+				subject: 'api',
+				text: 'y'.repeat(800 * KB),
+			});
+			expect(sent.status).toBe(507);
+			expect(sent.body).toEqual({
+				error: 'Insufficient Storage',
+				message: expect.stringMatching(/^The server's disk is full: nothing was changed/),
+			});
+			expect(await failures(mail, 'storing a change made through the API')).toEqual([
+				expect.stringMatching(/^SQLITE_FULL: database or disk is full$/),
+			]);
 		} else expect(replies.inMemory).toMatch(/^250 /);
 		// … and a spooled one cannot be written to the spool, on either engine.
 		replies.spooled = await sendOfSize(mail, 'spooled', 1200 * KB);

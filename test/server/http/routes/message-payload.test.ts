@@ -45,7 +45,7 @@ describe('GET /api/addresses/:email/messages/:messageId/payload', () => {
 		return { messageId, posted: await firstPost(receiver, path) };
 	}
 
-	it('answers the very JSON the webhook was sent for the message: spec 2.3 fields, then html, cc and attachments', async () => {
+	it('answers the very JSON the webhook was sent for the message: spec 2.3 fields, then html, cc, attachments and threadId', async () => {
 		const email = 'whole@payload.test';
 		const { messageId, posted } = await deliveredWhole(email);
 		const response = await payloadOf(email, messageId, setup.account.key);

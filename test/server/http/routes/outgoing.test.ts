@@ -48,6 +48,7 @@ describe('POST and GET /api/outgoing-messages', () => {
 			'sent',
 			'status',
 			'subject',
+			'threadId',
 			'to',
 		]);
 		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual(['address', 'error', 'field', 'note', 'route', 'status']);

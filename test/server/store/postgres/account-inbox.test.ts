@@ -173,10 +173,10 @@ describe('PostgreSQL store: account-wide reads over a large domain', () => {
 				INSERT INTO contents (message_id, priority, headers, text, raw) VALUES ('<m@x>', 'normal', '[]', '', '') RETURNING id
 			)
 			INSERT INTO messages (id, inbox, original_inbox, domain, received, subject, from_json, to_json, size, ip, via, rtls, links_json,
-				spam, content_id)
+				spam, content_id, thread_id)
 			SELECT 'bulk-' || i, 'x' || i % 7 || '@big.test', 'x' || i % 7 || '@big.test', 'big.test', $1::bigint + i,
 				CASE WHEN i = 0 THEN 'old zq' ELSE 'filler ' || i END, '[{"address":"a@sender.test","name":""}]', '[]', 10, '', '', 0, '[]', 0,
-				content.id
+				content.id, 'bulk-' || i
 			FROM content, generate_series(0, $2::int) AS i`,
 			[1_700_000_000_000, filler],
 		);
