@@ -135,6 +135,7 @@ function buildDelivery(
 	context: Context,
 	{ store, isOwnedDomain, resolveRecipient }: Storage,
 	ingest: Ingest,
+	spool: Spool,
 	relay: Relay | undefined,
 	metrics: Metrics,
 ) {
@@ -163,6 +164,7 @@ function buildDelivery(
 		relay,
 		resolveRecipient,
 		retryDelays: config.relayRetryDelays,
+		spool,
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
@@ -190,6 +192,7 @@ function buildDelivery(
 		routeOf: domainRoutes(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
+		spool,
 	});
 	return { webhooks, outbox, incomingMessages, retention, waiters, sender };
 }
@@ -312,7 +315,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const storage = await openStorage(context);
 	const { store } = storage;
 	const { ingest, spool } = startIngest(context, metrics);
-	const delivery = buildDelivery(context, storage, ingest, relay, metrics);
+	const delivery = buildDelivery(context, storage, ingest, spool, relay, metrics);
 	followOtherNodes(context, store, ingest, delivery);
 	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
 	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });

@@ -45,8 +45,11 @@ export function threadHeadersOf(messageId: string | undefined, headers: readonly
 	return { messageId: ownId(messageId), inReplyTo: messageIdsIn(first('in-reply-to')), references: messageIdsIn(first('references')) };
 }
 
+/** How much of a raw message rawThreadHeaders reads, at most. */
+export const RAW_THREAD_HEADER_LIMIT = 1024 * 1024;
+
 /** The header of a raw message as far as the empty line (its first `limit` bytes at most), read for its threading fields. */
-export function rawThreadHeaders(raw: Buffer, limit = 1024 * 1024): ThreadHeaders {
+export function rawThreadHeaders(raw: Buffer, limit = RAW_THREAD_HEADER_LIMIT): ThreadHeaders {
 	const start = raw.subarray(0, limit);
 	const ends = [start.indexOf('\r\n\r\n'), start.indexOf('\n\n')].filter((at) => at >= 0);
 	const head = start.toString('latin1', 0, ends.length ? Math.min(...ends) : start.length);

@@ -1,8 +1,13 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
 import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
+import type { MessageSpool, RawMessage, SpooledBytes } from '../bytes/spooled-bytes';
+import { storedPieces, type StoredBytes } from '../bytes/stored-bytes';
 import { LeasedWork, type WorkQueue } from '../work/leased-work';
 import type { Relay } from './relay';
 
@@ -18,6 +23,8 @@ export interface OutboxOptions {
 	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	/** Waits (ms) before retry 1, 2, ...; when used up, recipients still pending fail. */
 	retryDelays: number[];
+	/** Where a large local copy is written for ingest to parse in pieces, as large SMTP mail is. */
+	spool: MessageSpool;
 	log: Logger;
 }
 
@@ -63,9 +70,13 @@ export class Outbox implements WorkQueue {
 		return leaseOf(this.options.node, this.options.lease);
 	}
 
-	/** One attempt at every pending recipient of an entry this node holds (just recorded, or due). */
-	attempt(id: string): Promise<OutgoingRecord | undefined> {
-		const run = this.run(id).catch((err: Error) => {
+	/**
+	 * One attempt at every pending recipient of an entry this node holds (just recorded, or due). `spooled`: the raw source
+	 * the sender has in a spool file still (a large message it composed there, and removes once this attempt has ended),
+	 * read from there rather than from the store.
+	 */
+	attempt(id: string, spooled?: SpooledBytes): Promise<OutgoingRecord | undefined> {
+		const run = this.run(id, spooled).catch((err: Error) => {
 			if (this.work.stopped) return undefined;
 			this.options.log.error({ err, id }, 'outgoing delivery attempt failed');
 			this.work.unrecordedAttempt(id);
@@ -111,14 +122,15 @@ export class Outbox implements WorkQueue {
 		return this.options.store.releaseLeases(this.options.node, ids);
 	}
 
-	private async run(id: string): Promise<OutgoingRecord> {
+	private async run(id: string, spooled?: SpooledBytes): Promise<OutgoingRecord> {
 		const { store, retryDelays } = this.options;
 		const entry = await store.entry(id);
 		if (!entry) throw new Error(`outbox entry ${id} is gone`);
 		const pending = entry.record.recipients.filter((r) => r.status === 'queued');
 		const local = pending.filter((r) => r.route === 'local').map((r) => r.address);
 		const relayed = pending.filter((r) => r.route === 'relay').map((r) => r.address);
-		const [localOutcomes, relayOutcomes] = await Promise.all([this.deliverLocally(entry, local), this.relay(entry, relayed)]);
+		const raw = spooled ?? entry.raw;
+		const [localOutcomes, relayOutcomes] = await Promise.all([this.deliverLocally(entry, raw, local), this.relay(entry, raw, relayed)]);
 		const attempts = entry.record.attempts;
 		const retryAt = attempts < retryDelays.length ? Date.now() + retryDelays[attempts] : null;
 		const record = await store.settle(id, new Map([...localOutcomes, ...relayOutcomes]), retryAt);
@@ -127,11 +139,12 @@ export class Outbox implements WorkQueue {
 		return record;
 	}
 
-	private async deliverLocally(entry: OutboxEntry, addresses: string[]): Promise<Map<string, Outcome>> {
+	private async deliverLocally(entry: OutboxEntry, raw: OutgoingRaw, addresses: string[]): Promise<Map<string, Outcome>> {
 		if (addresses.length === 0) return new Map();
-		const raw = sharedCopy(entry.raw);
+		let copy: LocalCopy | undefined;
 		let outcome: Outcome;
 		try {
+			copy = await this.localCopyOf(raw);
 			const recipients = new Map<string, Recipient>();
 			for (const address of addresses) {
 				const recipient = await this.options.resolveRecipient(address, address.slice(address.lastIndexOf('@') + 1));
@@ -139,7 +152,7 @@ export class Outbox implements WorkQueue {
 			}
 			// The copies' transaction also marks these recipients delivered (localCopy).
 			await this.options.ingest.store({
-				raw,
+				raw: copy.raw,
 				recipients: [...recipients.values()],
 				ip: entry.ip,
 				via: entry.via,
@@ -149,16 +162,55 @@ export class Outbox implements WorkQueue {
 			outcome = { status: 'delivered' };
 		} catch (err) {
 			outcome = { status: 'temporary', error: `storing the local copy failed: ${(err as Error).message}` };
+		} finally {
+			copy?.remove();
 		}
 		return new Map(addresses.map((address) => [address, outcome]));
 	}
 
-	private async relay(entry: OutboxEntry, addresses: string[]): Promise<Map<string, Outcome>> {
+	/**
+	 * The raw source as ingest takes it: a small one in memory the parser threads read without copying, a large one in a
+	 * spool file, parsed in pieces as large SMTP mail is (whole in memory, a 24 MB copy cost its parse hundreds of MB): the
+	 * sender's own file, or one written here from memory or the stored pieces (a piece at a time) and removed after.
+	 */
+	private async localCopyOf(raw: OutgoingRaw): Promise<LocalCopy> {
+		const { spool } = this.options;
+		if (isSpooledFile(raw)) return { raw, remove: () => undefined };
+		if (Buffer.isBuffer(raw) && raw.length < spool.threshold) return { raw: sharedCopy(raw), remove: () => undefined };
+		const spooled = { spoolPath: spool.create(), byteLength: raw.length };
+		try {
+			await pipeline(storedPieces(raw), createWriteStream(spooled.spoolPath));
+		} catch (err) {
+			spool.remove(spooled);
+			throw err;
+		}
+		return { raw: spooled, remove: () => spool.remove(spooled) };
+	}
+
+	private async relay(entry: OutboxEntry, raw: OutgoingRaw, addresses: string[]): Promise<Map<string, Outcome>> {
 		if (addresses.length === 0) return new Map();
 		if (!this.options.relay) {
 			const outcome: Outcome = { status: 'temporary', error: 'no relay is configured (MAILROOM_RELAY_URL)' };
 			return new Map(addresses.map((address) => [address, outcome]));
 		}
-		return this.options.relay.send(entry.raw, entry.record.from, addresses);
+		// A large one is streamed to the relay, from the sender's spool file or a stored piece at a time.
+		const source = Buffer.isBuffer(raw) ? raw : isSpooledFile(raw) ? createReadStream(raw.spoolPath) : Readable.from(storedPieces(raw));
+		try {
+			return await this.options.relay.send(source, entry.record.from, addresses);
+		} finally {
+			// Not read at all when the relay could not be reached: its file is closed all the same.
+			if (source instanceof Readable) source.destroy();
+		}
 	}
+}
+
+/** An attempt's raw source: as stored (in memory, or in pieces), or the sender's spool file. */
+type OutgoingRaw = StoredBytes | SpooledBytes;
+
+const isSpooledFile = (raw: OutgoingRaw): raw is SpooledBytes => 'spoolPath' in raw;
+
+/** The raw source of a local copy as ingest takes it, and what removes it once stored (a spool file this outbox wrote). */
+interface LocalCopy {
+	raw: RawMessage;
+	remove(): void;
 }

@@ -14,13 +14,6 @@ export const WHOLE_CONTENT_BYTES = 256 * 1024;
 /** A multiple of 3 and of 57, so that base64 pieces end on a whole line (57 bytes make a 76-character line). */
 const PIECE_BYTES = 3 * 57 * 384;
 
-async function* piecesOfBytes(bytes: Buffer): AsyncGenerator<Buffer> {
-	for (let start = 0; start < bytes.length; start += PIECE_BYTES) {
-		yield bytes.subarray(start, start + PIECE_BYTES);
-		await nextTurn();
-	}
-}
-
 /** A text as UTF-8, a piece at a time (never the whole text as bytes at once); no piece ends inside a surrogate pair. */
 async function* piecesOfText(text: string): AsyncGenerator<Buffer> {
 	// A UTF-16 code unit is at most 3 bytes of UTF-8 (a pair of them 4), so a piece stays within PIECE_BYTES.
@@ -34,11 +27,29 @@ async function* piecesOfText(text: string): AsyncGenerator<Buffer> {
 	}
 }
 
+/** Base64 decoded a piece at a time: each piece is whole 4-character groups (PIECE_BYTES is a multiple of 3). */
+async function* piecesOfBase64(base64: string): AsyncGenerator<Buffer> {
+	const span = (PIECE_BYTES / 3) * 4;
+	for (let start = 0; start < base64.length; start += span) {
+		yield Buffer.from(base64.slice(start, start + span), 'base64');
+		await nextTurn();
+	}
+}
+
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-/** `content` as the composer should take it: whole when small, else a stream of pieces (text as UTF-8). */
-export function pacedContent<T extends string | Buffer>(content: T): T | Readable {
-	const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
-	if (bytes <= WHOLE_CONTENT_BYTES) return content;
-	return Readable.from(typeof content === 'string' ? piecesOfText(content) : piecesOfBytes(content), { objectMode: false });
+/**
+ * Checked base64 (an attachment of a send) as the composer should take its bytes: decoded whole when small, else decoded
+ * a piece at a time as it is composed, so the bytes are never whole in memory beside the request's base64 of them.
+ */
+export function pacedBase64(base64: string): Buffer | Readable {
+	const bytes = (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+	if (bytes <= WHOLE_CONTENT_BYTES) return Buffer.from(base64, 'base64');
+	return Readable.from(piecesOfBase64(base64), { objectMode: false });
+}
+
+/** A text body as the composer should take it: whole when small, else a stream of pieces of its UTF-8. */
+export function pacedContent(text: string): string | Readable {
+	if (Buffer.byteLength(text) <= WHOLE_CONTENT_BYTES) return text;
+	return Readable.from(piecesOfText(text), { objectMode: false });
 }

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import nodemailer, { type Mail } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import { ConfigError } from '../config/settings';
@@ -65,8 +66,8 @@ export class Relay {
 		);
 	}
 
-	/** Sends the raw message to `to`; the outcome for each recipient, from the relay's replies. */
-	async send(raw: Buffer, from: string, to: string[]): Promise<Map<string, Outcome>> {
+	/** Sends the raw message (a large one as a stream) to `to`; the outcome for each recipient, from the relay's replies. */
+	async send(raw: Buffer | Readable, from: string, to: string[]): Promise<Map<string, Outcome>> {
 		const outcomes = new Map<string, Outcome>();
 		let rejected: SmtpError[] = [];
 		try {

@@ -3,6 +3,7 @@ import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } 
 import { newId, nowIso } from '../store/ids';
 import { MAX_RECIPIENTS, type OutgoingRecord, type RecipientField, type SendRequest } from '../schemas/outgoing';
 import type { EmailAddress } from '../mail/email-address';
+import { isSpooled, type MessageSpool, type SpooledBytes } from '../bytes/spooled-bytes';
 import { withoutPlusTag } from '../mail/plus-address';
 import type { DomainRoute } from '../mail/local-domains';
 import type { Outbox } from './outbox';
@@ -10,6 +11,7 @@ import { distinctRecipients, parseAddressField, type NamedAddress, type Recipien
 import { checkExtraHeaders } from './extra-headers';
 import { decodeAttachments } from './outgoing-attachments';
 import { pacedContent } from './paced-content';
+import { composeIntoSpool } from './spooled-compose';
 import { threadOf, type Thread } from './reply-threading';
 import { SendError } from './send-error';
 
@@ -44,6 +46,8 @@ export interface SenderOptions {
 	hasRelay: boolean;
 	/** The largest message accepted over SMTP: a composed one is held to the same. */
 	maxMessageSize: number;
+	/** Where a message whose content is at least the spool threshold is composed, as a file (see composeIntoSpool). */
+	spool: MessageSpool;
 }
 
 /** Why a recipient's copy stayed here, said where the sender looks: the send's warnings and the recipient in Sent mail. */
@@ -82,8 +86,11 @@ export interface Outgoing {
 	subject: string;
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
-	/** The message as it goes out, made once its id and send time are known (its Message-ID and Date may come from them). */
-	raw: (id: string, sent: Date) => Buffer | Promise<Buffer>;
+	/**
+	 * The message as it goes out, made once its id and send time are known (its Message-ID and Date may come from them): in
+	 * memory, or a large one in a spool file, which submit removes once the first attempt has ended.
+	 */
+	raw: (id: string, sent: Date) => Buffer | SpooledBytes | Promise<Buffer | SpooledBytes>;
 }
 
 /** An outgoing message recorded and charged; its first delivery attempt has started. */
@@ -126,16 +133,13 @@ export class Sender {
 		const headers = checkExtraHeaders(request.headers);
 		// Refused before anything is decoded or composed: neither costs memory or time for a send that cannot go.
 		this.checkCredits(account, recipients.length);
-		this.checkContentSize(request);
-		const attachments = decodeAttachments(request.attachments).map((attachment) => ({
-			...attachment,
-			content: pacedContent(attachment.content as Buffer),
-		}));
+		const contentBytes = this.checkContentSize(request);
+		const attachments = decodeAttachments(request.attachments);
 		const subject = request.subject ?? thread?.subject ?? '';
 		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
 		const inField = (field: Recipient['field']) => named(recipients.filter((r) => r.field === field));
-		const compose = (id: string, sent: Date) =>
+		const composer = (id: string, sent: Date) =>
 			// No Bcc header: Bcc recipients are only in the envelope (the outbox's recipient list), so no copy names them.
 			new MailComposer({
 				from: { name: from.name, address: from.address },
@@ -152,9 +156,10 @@ export class Sender {
 				messageId: messageIdOf(id, from),
 				// A Date object is written as RFC 5322 wants it ("Wed, 25 Nov 2026 00:01:46 +0000"); a string would be copied as it is.
 				date: sent,
-			})
-				.compile()
-				.build();
+			});
+		const { spool } = this.options;
+		const compose = (id: string, sent: Date) =>
+			contentBytes < spool.threshold ? composer(id, sent).compile().build() : composeIntoSpool(composer(id, sent), spool);
 		const submitted = await this.submit(
 			account,
 			{ from, senders: [from], recipients, subject, inReplyTo: request.inReplyTo ?? null, raw: compose },
@@ -175,38 +180,57 @@ export class Sender {
 	 * (Sent mail) and handed to the outbox, whose first attempt starts at once.
 	 */
 	async submit(account: Account, outgoing: Outgoing, client: { ip: string; via: string }): Promise<Submitted> {
-		const { store, outbox } = this.options;
+		const { outbox, spool } = this.options;
 		await this.checkSenders(account, outgoing.senders);
 		const routed = await this.routes(outgoing.recipients);
 		this.checkCredits(account, routed.length);
 
-		const id = newId();
-		const sent = nowIso();
-		const raw = await outgoing.raw(id, new Date(sent));
-		if (raw.length > this.options.maxMessageSize) {
+		const message = { id: newId(), sent: nowIso(), recipients: routed };
+		const raw = await outgoing.raw(message.id, new Date(message.sent));
+		const spooled = isSpooled(raw) ? raw : undefined;
+		let creditsRemaining: number;
+		try {
+			creditsRemaining = await this.record(account, outgoing, { ...message, raw }, client);
+		} catch (err) {
+			if (spooled) spool.remove(spooled);
+			throw err;
+		}
+		// The first attempt reads a spooled message from its file, which goes once that attempt has ended (it never rejects).
+		const firstAttempt = outbox.attempt(message.id, spooled);
+		if (spooled) void firstAttempt.finally(() => spool.remove(spooled));
+		return { id: message.id, creditsRemaining, firstAttempt };
+	}
+
+	/** Records a composed message within --max-message-size (413) if the credits still suffice (402); the credits left. */
+	private async record(
+		account: Account,
+		outgoing: Outgoing,
+		{ id, sent, recipients, raw }: Pick<NewOutgoing, 'id' | 'sent' | 'recipients' | 'raw'>,
+		client: { ip: string; via: string },
+	): Promise<number> {
+		if (raw.byteLength > this.options.maxMessageSize) {
 			throw new SendError(
 				413,
-				`The composed message is ${raw.length} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`,
+				`The composed message is ${raw.byteLength} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`,
 			);
 		}
-
-		const recorded = await store.record(
+		const recorded = await this.options.store.record(
 			{
 				id,
 				accountId: account.id,
 				from: outgoing.from.address,
 				subject: outgoing.subject,
 				sent,
-				recipients: routed,
+				recipients,
 				inReplyTo: outgoing.inReplyTo,
 				raw,
 				...client,
 			},
-			outbox.lease(),
+			this.options.outbox.lease(),
 		);
 		// Another send spent them meanwhile.
-		if (!recorded) throw noCredits(account, routed.length, 'fewer');
-		return { id, creditsRemaining: recorded.creditsRemaining, firstAttempt: outbox.attempt(id) };
+		if (!recorded) throw noCredits(account, recipients.length, 'fewer');
+		return recorded.creditsRemaining;
 	}
 
 	/**
@@ -247,9 +271,9 @@ export class Sender {
 
 	/**
 	 * Refuses (413) a send whose text, HTML and attachments alone are larger than --max-message-size: encoding only adds to
-	 * them, so the composed message would be too. Base64 of n characters holds 3n/4 bytes.
+	 * them, so the composed message would be too. Base64 of n characters holds 3n/4 bytes. Returns their size.
 	 */
-	private checkContentSize(request: SendRequest): void {
+	private checkContentSize(request: SendRequest): number {
 		const bytes =
 			Buffer.byteLength(request.text ?? '') +
 			Buffer.byteLength(request.html ?? '') +
@@ -260,6 +284,7 @@ export class Sender {
 				`The text, HTML and attachments of the message are ${bytes} bytes, more than the maximum message size of ${this.options.maxMessageSize} bytes`,
 			);
 		}
+		return bytes;
 	}
 
 	/** Refuses (403) an address that is not one of the account's: its private addresses and every address of its domains. */

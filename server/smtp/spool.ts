@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { SpooledBytes } from '../bytes/spooled-bytes';
+import type { MessageSpool, SpooledBytes } from '../bytes/spooled-bytes';
 
 /** How often removing a spooled message is tried, and how long apart. */
 const REMOVE_ATTEMPTS = 5;
@@ -13,7 +13,7 @@ const REMOVE_RETRY_MS = 1000;
  * is acknowledged only once the database holds it, so whatever a crash leaves here is swept at
  * the next start.
  */
-export class Spool {
+export class Spool implements MessageSpool {
 	readonly dir: string;
 
 	constructor(

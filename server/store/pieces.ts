@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Size of one stored piece of a large message; every piece but the last of a content is exactly this long. */
@@ -22,6 +23,26 @@ export async function* filePieces(path: string): AsyncGenerator<Buffer> {
 		}
 	} finally {
 		await file.close();
+	}
+}
+
+/**
+ * The same pieces read synchronously, for a SQLite transaction (whose work awaits nothing but the store) and a store written
+ * once for both engines.
+ */
+export function* filePiecesSync(path: string): Generator<Buffer> {
+	const buffer = Buffer.allocUnsafe(PIECE_SIZE);
+	const fd = openSync(path, 'r');
+	try {
+		for (;;) {
+			let filled = 0;
+			for (let read = 1; read > 0 && filled < PIECE_SIZE; filled += read) read = readSync(fd, buffer, filled, PIECE_SIZE - filled, null);
+			if (filled === 0) return;
+			yield buffer.subarray(0, filled);
+			if (filled < PIECE_SIZE) return;
+		}
+	} finally {
+		closeSync(fd);
 	}
 }
 

@@ -13,6 +13,7 @@ import type { SearchQuery } from '../mail/search-query';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
+import type { SpooledBytes } from '../bytes/spooled-bytes';
 import type { InboxSettings } from './inbox-settings';
 import type { SearchBudget } from './search-budget';
 
@@ -276,8 +277,11 @@ export interface NewOutgoing {
 	recipients: { address: string; field: RecipientField; route: Route; note: string | null }[];
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
-	/** The message as it goes out; its Message-ID, In-Reply-To and References also find its thread. */
-	raw: Buffer;
+	/**
+	 * The message as it goes out: in memory, or (a large one composed into the spool) in a file, stored in pieces. Its
+	 * Message-ID, In-Reply-To and References also find its thread.
+	 */
+	raw: Buffer | SpooledBytes;
 	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
 	ip: string;
 	via: string;
@@ -288,7 +292,8 @@ export type Outcome = { status: 'delivered' } | { status: 'temporary' | 'permane
 
 export interface OutboxEntry {
 	record: OutgoingRecord;
-	raw: Buffer;
+	/** A message recorded from a spool file comes in pieces, each read when asked for. */
+	raw: StoredBytes;
 	ip: string;
 	via: string;
 }

@@ -374,6 +374,16 @@ export const MIGRATIONS: Migration[] = [
 	CREATE INDEX outgoing_messages_thread ON outgoing_messages (thread_id, sent, seq);
 	CREATE INDEX outgoing_messages_message_key ON outgoing_messages (message_key) WHERE message_key IS NOT NULL;
 	`,
+	`
+	-- A large message sent through the API: its raw source in 1 MB pieces (see the SQLite schema); outbox.raw is then empty.
+	CREATE TABLE outbox_raw_pieces (
+		message_id ${TEXT} NOT NULL REFERENCES outbox (message_id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (message_id, seq)
+	);
+	ALTER TABLE outbox_raw_pieces ALTER COLUMN data SET STORAGE EXTERNAL;
+	`,
 ];
 
 /**

@@ -1,4 +1,7 @@
 import type { OutgoingRecord } from '../../schemas/outgoing';
+import { isSpooled, type SpooledBytes } from '../../bytes/spooled-bytes';
+import type { PiecedBytes } from '../../bytes/stored-bytes';
+import { filePiecesSync } from '../pieces';
 import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
 import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
 import { LeasedRows } from './leases';
@@ -32,10 +35,12 @@ export class SqlOutgoingStore implements OutgoingStore {
 					thread.threadId, thread.messageKey,
 				],
 			);
+			const spooled = isSpooled(message.raw) ? message.raw : undefined;
 			await tx.run(
 				'INSERT INTO outbox (message_id, raw, ip, via, next_attempt, lease_node, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-				[message.id, message.raw, message.ip, message.via, Date.now(), lease.node, lease.until],
+				[message.id, spooled ? Buffer.alloc(0) : message.raw, message.ip, message.via, Date.now(), lease.node, lease.until],
 			);
+			if (spooled) await writeRawPieces(tx, message.id, spooled);
 			return { record: toOutgoingRecord(row!), creditsRemaining: charged.credits };
 		});
 	}
@@ -86,9 +91,23 @@ export class SqlOutgoingStore implements OutgoingStore {
 	}
 
 	async entry(id: string): Promise<OutboxEntry | undefined> {
-		const row = await this.db.row<Omit<OutboxEntry, 'record'>>('SELECT raw, ip, via FROM outbox WHERE message_id = $1', [id]);
+		const row = await this.db.row<{ raw: Buffer; pieced: number | null; ip: string; via: string }>(
+			`SELECT raw, ip, via, CASE WHEN length(raw) = 0
+				THEN (SELECT sum(length(p.data)) FROM outbox_raw_pieces p WHERE p.message_id = o.message_id) END AS pieced
+				FROM outbox o WHERE message_id = $1`,
+			[id],
+		);
 		const record = row && (await this.get(id));
-		return record && { record, ...row };
+		if (!row || !record) return undefined;
+		const { raw, pieced, ip, via } = row;
+		return { record, raw: pieced === null ? raw : this.rawPieces(id, pieced), ip, via };
+	}
+
+	/** A raw source stored in pieces, `length` bytes in all: each piece read by its own query, when the attempt asks for it. */
+	private rawPieces(id: string, length: number): PiecedBytes {
+		const { outside } = this.db;
+		const sql = 'SELECT data FROM outbox_raw_pieces WHERE message_id = $1 AND seq = $2';
+		return { length, piece: async (seq) => (await outside.row<{ data: Buffer }>(sql, [id, seq]))?.data };
 	}
 
 	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord> {
@@ -119,6 +138,17 @@ export class SqlOutgoingStore implements OutgoingStore {
 			]);
 		});
 	}
+}
+
+/**
+ * A spooled message's raw source copied into the outbox a piece at a time (the outbox row's `raw` left empty), so memory
+ * holds a piece, never the message; the pieces go with the row (ON DELETE CASCADE).
+ */
+async function writeRawPieces(tx: SqlDb, id: string, spooled: SpooledBytes): Promise<void> {
+	let seq = 0;
+	// Each piece is written before the next is read into the same buffer.
+	for (const piece of filePiecesSync(spooled.spoolPath))
+		await tx.run('INSERT INTO outbox_raw_pieces (message_id, seq, data) VALUES ($1, $2, $3)', [id, seq++, piece]);
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { NewOutgoing, ThreadCursor, ThreadEntry, ThreadStore } from '../store';
-import { lookupCandidates, messageKeyOf, rawThreadHeaders, recordThread, type RecordThread, type ThreadScope } from '../../mail/threading';
+import { isSpooled, spooledStart } from '../../bytes/spooled-bytes';
+import {
+	lookupCandidates,
+	messageKeyOf,
+	RAW_THREAD_HEADER_LIMIT,
+	rawThreadHeaders,
+	recordThread,
+	type RecordThread,
+	type ThreadScope,
+} from '../../mail/threading';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from '../message-records';
 import { toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
 import { prepared, type SqlDb } from './sql-db';
@@ -27,7 +36,9 @@ export async function foundThread(db: SqlDb, scope: ThreadScope, candidates: str
  * in one of the account's threads, else the one the headers of its raw source find, else its root's.
  */
 export async function sentThread(db: SqlDb, message: Pick<NewOutgoing, 'id' | 'accountId' | 'inReplyTo' | 'raw'>): Promise<RecordThread> {
-	const headers = rawThreadHeaders(message.raw);
+	// A message composed into the spool (and stored in pieces) is read for its header from its file, never whole.
+	const { raw } = message;
+	const headers = rawThreadHeaders(isSpooled(raw) ? spooledStart(raw, RAW_THREAD_HEADER_LIMIT) : raw);
 	const original =
 		message.inReplyTo === null
 			? undefined

@@ -1,9 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import type { SpooledBytes } from '../../bytes/spooled-bytes';
 import type { PiecedBytes } from '../../bytes/stored-bytes';
-import { PIECE_SIZE, bytesOfPieces, piecesHolding } from '../pieces';
+import { bytesOfPieces, filePiecesSync, piecesHolding } from '../pieces';
 
 /** Which body of a message: its text or its HTML. */
 export type BodyKind = 'text' | 'html';
@@ -97,19 +96,8 @@ function joinPieces(length: number | null, pieces: () => IterableIterator<unknow
 	return joined;
 }
 
-/** Reads a file in whole pieces of PIECE_SIZE (the last may be shorter), reusing one buffer. */
+/** Hands a file to `write` in whole pieces of PIECE_SIZE (the last may be shorter), reusing one buffer. */
 function copyFile(path: string, write: (seq: number, piece: Buffer) => void): void {
-	const buffer = Buffer.allocUnsafe(PIECE_SIZE);
-	const fd = openSync(path, 'r');
-	try {
-		for (let seq = 0; ; seq++) {
-			let filled = 0;
-			for (let read = 1; read > 0 && filled < PIECE_SIZE; filled += read) read = readSync(fd, buffer, filled, PIECE_SIZE - filled, null);
-			if (filled === 0) return;
-			write(seq, buffer.subarray(0, filled));
-			if (filled < PIECE_SIZE) return;
-		}
-	} finally {
-		closeSync(fd);
-	}
+	let seq = 0;
+	for (const piece of filePiecesSync(path)) write(seq++, piece);
 }

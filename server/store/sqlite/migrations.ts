@@ -477,4 +477,14 @@ export const MIGRATIONS: string[] = [
 	CREATE INDEX outgoing_messages_thread ON outgoing_messages(thread_id, sent, seq);
 	CREATE INDEX outgoing_messages_message_key ON outgoing_messages(message_key) WHERE message_key IS NOT NULL;
 	`,
+	`
+	-- A large message sent through the API (composed into the spool): its raw source in 1 MB pieces, copied in from the
+	-- spool file a piece at a time; outbox.raw is then empty. The pieces go with their outbox row.
+	CREATE TABLE outbox_raw_pieces (
+		message_id TEXT NOT NULL REFERENCES outbox(message_id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (message_id, seq)
+	);
+	`,
 ];

@@ -1,4 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { newId } from 'mailroom-server/dist/store/ids';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import type { OutgoingRecipient } from 'mailroom-server/dist/schemas/outgoing';
 import { sameStore, startTestMailroom, tempDataDir } from '../../helpers/mailroom';
@@ -6,7 +11,8 @@ import { freePort } from '../../helpers/ports';
 import { startTestRelay } from '../../helpers/smtp-relay';
 import { waitFor, WebhookReceiver } from '../../helpers/webhook-receiver';
 import { jsonBody } from '../../helpers/webhooks';
-import { listOutgoing, postOutgoing, senderAccount, sendingSetup } from '../../helpers/outgoing';
+import { listOutgoing, postOutgoing, receivedCopy, senderAccount, sendingSetup } from '../../helpers/outgoing';
+import { spoolEntries } from '../../helpers/spool';
 import { reserveForwarding } from '../../helpers/addresses';
 import { queryValue } from '../../helpers/database';
 
@@ -183,6 +189,53 @@ describe('relay retries', () => {
 			await waitFor(async () => (await listOutgoing(second, account.key))[0].status === 'delivered', 'status delivered');
 		} finally {
 			await second.stop();
+			await relay.close();
+		}
+	});
+});
+
+describe('a large message left in the outbox', () => {
+	it('is delivered from its stored pieces: into the local inbox and through the relay, byte for byte', async () => {
+		const relay = await startTestRelay();
+		// A short lease: the outbox looks for work left by other nodes at least once a second.
+		const server = await startTestMailroom({ domains: ['local.test'], relayUrl: relay.url, spoolThreshold: 64 * 1024, workLease: 1000 });
+		try {
+			const account = await senderAccount(server, 'left', 'left@local.test', 2);
+			const mail = { from: 'left@local.test', to: 'left-in@local.test', cc: 'left@remote.test', subject: 'left behind' };
+			// Two pieces of the outbox's (1 MB each).
+			const attachments = [{ filename: 'file.bin', content: randomBytes(1024 * 1024) }];
+			const raw = await new MailComposer({ ...mail, text: 'see the file', attachments }).compile().build();
+			// As a send composed into the spool leaves it: the outbox keeps it in pieces, copied from that file.
+			const spoolPath = join(server.config.dataDir, 'left-behind.eml');
+			writeFileSync(spoolPath, raw);
+			// Recorded by a node that stopped before its first attempt: its lease has run out, so this node takes the entry up.
+			await server.store.outgoing.record(
+				{
+					id: newId(),
+					accountId: account.id,
+					from: mail.from,
+					subject: mail.subject,
+					sent: new Date().toISOString(),
+					recipients: [
+						{ address: mail.to, field: 'to', route: 'local', note: null },
+						{ address: mail.cc, field: 'cc', route: 'relay', note: null },
+					],
+					inReplyTo: null,
+					raw: { spoolPath, byteLength: raw.length },
+					ip: '192.0.2.1',
+					via: '127.0.0.1',
+				},
+				{ node: 'a node that stopped', until: Date.now() - 1 },
+			);
+			const delivered = async () => (await listOutgoing(server, account.key))[0].status === 'delivered';
+			await waitFor(delivered, 'the message delivered', 20_000);
+			expect((await receivedCopy(server, mail.to)).raw.equals(raw)).toBe(true);
+			const [relayed] = await relay.waitFor(1);
+			expect(relayed.raw === raw.toString()).toBe(true);
+			// The local copy was parsed from a spool file written from the pieces, and removed once stored.
+			expect(spoolEntries(server)).toEqual([]);
+		} finally {
+			await server.stop();
 			await relay.close();
 		}
 	});

@@ -14,6 +14,8 @@ import {
 	type Sent,
 } from '../../helpers/outgoing';
 import { query } from '../../helpers/database';
+import { startTestRelay } from '../../helpers/smtp-relay';
+import { spoolEntries } from '../../helpers/spool';
 
 /** The 402 of an account `name` with `has` credits, for a message of `needs` recipients. */
 const noCredits = (name: string, needs: number, has: number) => ({
@@ -314,27 +316,36 @@ describe('sending without a relay', () => {
 });
 
 describe('sending large bodies', () => {
-	it('composes a text and an HTML body of several hundred KB, and an attachment, byte for byte, into the local copy', async () => {
-		const server = await startTestMailroom({ domains: ['local.test'] });
+	it('composes a text and an HTML body of several hundred KB, and an attachment, byte for byte, into the local copy and the relayed one', async () => {
+		// Over the spool threshold the message is composed into a spool file: the local copy is parsed from it, as large SMTP
+		// mail is, and the relay reads it from there too; the file is gone once that first attempt has ended.
+		const relay = await startTestRelay();
+		const server = await startTestMailroom({ domains: ['local.test'], spoolThreshold: 512 * 1024, relayUrl: relay.url });
 		try {
-			const account = await senderAccount(server, 'large', 'large@local.test', 1);
+			const account = await senderAccount(server, 'large', 'large@local.test', 2);
 			// Characters of 1 to 4 bytes of UTF-8 (an emoji is a surrogate pair), so pieces of the text end inside characters.
 			const line = 'Grüße 😀 aus Zürich — ' + '€'.repeat(20) + ' plain ASCII to the end of the line';
 			const text = Array.from({ length: 8_000 }, (_, i) => `${i} ${line}`).join('\n');
 			const html = `<p>${'<b>ß😀</b> html '.repeat(20_000)}</p>`;
 			const attachment = Buffer.alloc(300_001, 'binary data \u00ff ');
 			const res = await postOutgoing(server, account.key, {
-				...{ from: 'large@local.test', to: 'large-in@local.test', subject: 'large', text, html },
+				...{ from: 'large@local.test', to: 'large-in@local.test', cc: 'large@remote.test', subject: 'large', text, html },
 				attachments: [{ filename: 'large.bin', content: attachment.toString('base64') }],
 			});
 			expect(res.body.status).toBe('delivered');
+			expect(spoolEntries(server)).toEqual([]);
 			const { parsed } = await receivedCopy(server, 'large-in@local.test');
 			expect(parsed.text).toBe(text);
 			expect(parsed.html).toBe(html);
 			expect(parsed.attachments).toHaveLength(1);
 			expect(parsed.attachments[0].content.equals(attachment)).toBe(true);
+			const [relayed] = await relay.waitFor(1);
+			expect(relayed.parsed.text).toBe(text);
+			expect(relayed.parsed.html).toBe(html);
+			expect(relayed.parsed.attachments[0].content.equals(attachment)).toBe(true);
 		} finally {
 			await server.stop();
+			await relay.close();
 		}
 	});
 });

@@ -332,6 +332,7 @@ describe('mailroom copy-store', () => {
 			expect(await waitForStatus(server!, keys.alice, 'later-hook@copy.test', laterMessageId, 'delivered')).toMatchObject({ attempts: 3 });
 			const relayed = await waitFor(() => relay.received.find((mail) => mail.to.includes('later@remote.test')), 'the relay to get it');
 			expect(relayed.parsed.subject).toBe('retried on PostgreSQL');
+			expect(relayed.parsed.text).toBe(LATER_TEXT);
 			const sent = await waitFor(async () => {
 				const list = (await server!.api<OutgoingRecord[]>('/api/outgoing-messages', { key: keys.alice })).body;
 				return list.find((message) => message.subject === 'retried on PostgreSQL' && message.status === 'delivered');
@@ -486,6 +487,9 @@ describe('mailroom copy-store', () => {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/** The text of the outgoing message left to retry: 100 KB, so it is composed into the spool and kept in pieces. */
+const LATER_TEXT = 'A line of the message the relay takes only later.\n'.repeat(2000);
+
 /**
  * LARGE_MESSAGE with a file of 1.2 MB rather than 3 MB (there twice, stored once): still spooled past the source's
  * threshold of 64 KB, its raw source and attachments kept in pieces, with less than half the bytes to store, copy and read.
@@ -560,7 +564,8 @@ async function fill(server: TestMailroom, hooks: string): Promise<{ keys: Keys; 
 	await send({ to: 'bob@copy.test', subject: 'local to bob' }, 'delivered');
 	await send({ to: 'friend@remote.test', cc: 'other@remote.test', subject: 'relayed' }, 'delivered');
 	await send({ inReplyTo: hookedPlain, text: 'a reply' }, 'delivered');
-	await send({ to: 'later@remote.test', subject: 'retried on PostgreSQL' }, 'queued');
+	// Past the spool threshold: composed into the spool, its raw source waits in the outbox in pieces.
+	await send({ to: 'later@remote.test', subject: 'retried on PostgreSQL', text: LATER_TEXT }, 'queued');
 
 	const { encryptedInbox } = (
 		await server.api<{ encryptedInbox: string }>(`/api/addresses/alias%40public.test/messages/${aliasSource}/payload`, { key: keys.admin })

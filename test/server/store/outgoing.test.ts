@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { storedPieces, type PiecedBytes } from 'mailroom-server/dist/bytes/stored-bytes';
+import { threadIdOf } from 'mailroom-server/dist/mail/threading';
 import { newId } from 'mailroom-server/dist/store/ids';
+import { PIECE_SIZE } from 'mailroom-server/dist/store/pieces';
 import type { NewOutgoing } from 'mailroom-server/dist/store/store';
-import { ENGINES, storePerTest } from '../../helpers/stores';
+import { ENGINES, spooledFile, storePerTest } from '../../helpers/stores';
 import { query } from '../../helpers/database';
 
 /** Entries are recorded due at the time of recording: the tests' times are taken from it. */
@@ -63,6 +67,37 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		// Leased to its sender, who attempts it at once: no other node takes it before the lease runs out.
 		expect(await outgoing.claimDue(NOW + 30_000, 10, leaseTo('node-b'))).toEqual([]);
 		expect(await outgoing.claimDue(NOW + 60_001, 10, leaseTo('node-b', NOW + 120_000))).toEqual([sent.id]);
+	});
+
+	it('keeps a message recorded from a spool file in pieces, read one at a time, which go with its outbox entry', async () => {
+		const { outgoing } = current();
+		const raw = randomBytes(2 * PIECE_SIZE + 1000);
+		const sent = message(['a@local.test'], { raw: spooledFile(current(), raw) });
+		await outgoing.record(sent, leaseTo('node-a'));
+		const stored = (await outgoing.entry(sent.id))!.raw as PiecedBytes;
+		expect(Buffer.isBuffer(stored)).toBe(false);
+		expect(stored.length).toBe(raw.length);
+		const pieces: Buffer[] = [];
+		for await (const piece of storedPieces(stored)) pieces.push(Buffer.from(piece));
+		expect(pieces.map((piece) => piece.length)).toEqual([PIECE_SIZE, PIECE_SIZE, 1000]);
+		expect(Buffer.concat(pieces).equals(raw)).toBe(true);
+		expect(await query(current(), 'SELECT length(raw) AS bytes FROM outbox')).toEqual([{ bytes: 0 }]);
+
+		await outgoing.settle(sent.id, new Map([['a@local.test', { status: 'delivered' }]]), NOW);
+		expect(await query(current(), 'SELECT * FROM outbox_raw_pieces')).toEqual([]);
+	});
+
+	it('threads a message recorded from a spool file by the header of that file, as one in memory', async () => {
+		const { outgoing } = current();
+		const head = 'From: me@local.test\r\nMessage-ID: <large@local.test>\r\nReferences: <root@remote.test>\r\n\r\n';
+		const large = message(['a@local.test'], {
+			raw: spooledFile(current(), Buffer.concat([Buffer.from(head), randomBytes(PIECE_SIZE + 10)])),
+		});
+		const root = threadIdOf(account, '<root@remote.test>');
+		expect((await outgoing.record(large, leaseTo('node-a')))?.record.threadId).toBe(root);
+		// Its Message-ID was kept (its key): mail naming only that one joins its thread.
+		const answer = message(['a@local.test'], { raw: Buffer.from('From: me@local.test\r\nIn-Reply-To: <large@local.test>\r\n\r\nhi\r\n') });
+		expect((await outgoing.record(answer, leaseTo('node-a')))?.record.threadId).toBe(root);
 	});
 
 	it('changes nothing when the account has too few credits, and never overspends under concurrent sends', async () => {
