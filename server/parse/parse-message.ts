@@ -23,6 +23,9 @@ const htmlToText = compile({
 		// "anchor https://…": the text endpoint then numbers the URL where it stands.
 		{ selector: 'a', options: { linkBrackets: false, hideLinkHrefIfSameAsText: true } },
 		{ selector: 'img', format: 'skip' },
+		// Cells apart, a row to a line ("Your code   482913   Expires in 10 minutes"): by default they run together
+		// ("Your code482913Expires"), which search, the text endpoint and the code reader then see as one word.
+		{ selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false, maxColumnWidth: 1000 } },
 	],
 });
 

@@ -89,4 +89,20 @@ describe('what was written, and codes, in the record', () => {
 		});
 		expect((await record(html)).strippedText).toBe('Friday works for me.');
 	});
+
+	it("keeps an HTML-only mail's table cells apart in its text: a row to a line, so search and the code reader see each word", async () => {
+		const [id] = await sendMail(server, {
+			to: inbox,
+			subject: 'Sign in to Shop',
+			text: undefined,
+			html:
+				'<table><tr><td>Your code</td><td><b>482913</b></td><td>Expires in 10 minutes</td></tr></table>' +
+				'<table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3.50</td></tr></table>',
+		});
+		const message = await record(id);
+		expect(message.codes).toEqual(['482913']);
+		expect(message.strippedText).toMatch(/^Your code +482913 +Expires in 10 minutes\n\nItem +Price\nTea +3\.50$/);
+		const found = await server.api<{ messages: MessageRecord[] }>(`/api/inbox-search?query=${enc('482913')}`, { key });
+		expect(found.body.messages.map((m) => m._id)).toEqual([id]);
+	});
 });
