@@ -70,6 +70,10 @@ describe('Mailroom node: Message Reply', () => {
 				key: fixture.account.key,
 			});
 			expect(Buffer.from(file.text)).toEqual(quote);
+			// A plain attachment: the reply's HTML (none) refers to it by no cid:.
+			const raw = await fixture.server.api(`/api/raw/${enc(inbox)}/${message._id}`, { key: fixture.account.key });
+			expect(raw.text).toMatch(/^Content-Disposition: attachment; filename=quote\.csv/m);
+			expect(raw.text).not.toMatch(/^Content-ID:/im);
 		}
 	});
 
