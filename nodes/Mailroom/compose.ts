@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { FieldNames } from '../shared/field-names';
 import { contentIdsReferenced, inlineContentId } from './inline-images';
 
 /**
@@ -113,6 +114,18 @@ const outgoingOptions: INodeProperties[] = [
 
 /** The options of any outgoing email and `extra` ones, in display order. */
 export const composeOptions = (extra: INodeProperties[] = []): INodeProperties[] => [...extra, ...outgoingOptions].sort(byName);
+
+/** The parameters behind the fields of POST /api/outgoing-messages that Send and Reply share, for the API's errors. */
+export const composedFieldNames: FieldNames = {
+	from: 'From',
+	text: 'Text',
+	html: 'HTML',
+	cc: 'CC',
+	bcc: 'BCC',
+	replyTo: 'Reply To',
+	headers: 'Headers',
+	attachments: 'Attachments',
+};
 
 /** What the options above hold. */
 export interface ComposeOptions {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
+import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
 import { fromVersion1_1, inVersion1, isVersion1 } from '../versions';
 
@@ -116,5 +116,6 @@ export async function executeEmail(this: IExecuteFunctions, operation: string, i
 		...content,
 		...(await composedFields.call(this, itemIndex, from, options, content.html as string | undefined)),
 	};
-	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
+	const fieldNames = { ...composedFieldNames, to: 'To', subject: 'Subject' };
+	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex, fieldNames })) as IDataObject;
 }

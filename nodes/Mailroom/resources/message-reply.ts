@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
+import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
 
 const reply = { resource: ['message'], operation: ['reply'] };
@@ -52,5 +52,6 @@ export async function replyToMessage(this: IExecuteFunctions, email: string, mes
 		...content,
 		...(await composedFields.call(this, itemIndex, from, options, content.html as string | undefined)),
 	};
-	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
+	const fieldNames = { ...composedFieldNames, inReplyTo: 'Message ID', replyAll: 'Reply All' };
+	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex, fieldNames })) as IDataObject;
 }

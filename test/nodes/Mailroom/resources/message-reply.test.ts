@@ -77,6 +77,14 @@ describe('Mailroom node: Message Reply', () => {
 		}
 	});
 
+	it('a refused option is named as the node names it', async () => {
+		const [id] = await sendMail(fixture.server, { to: 'support@example.test', from: 'gina@example.test', subject: 'Copy?' });
+		await expect(reply({ messageId: id, text: 'x', options: { bccEmail: 'nope' } })).rejects.toMatchObject({
+			httpCode: '400',
+			message: 'BCC: "nope" is not an email address',
+		});
+	});
+
 	it("Reply All: the message's other To and CC recipients too, but the account's own addresses", async () => {
 		const [id] = await sendMail(fixture.server, {
 			to: ['support@example.test', 'dan@example.test'],
