@@ -40,6 +40,13 @@ export interface AddressRecord extends IDataObject {
 /** An address as a path segment: the at-sign and anything else special must be encoded. */
 export const addressPath = (email: string) => encodeURIComponent(email.trim());
 
+/**
+ * The server's address from the credential's Base URL: people paste it with a trailing slash, or with the /api the
+ * routes start with (https://mail.example.com/api/), and either would make every path miss. The credential's test request
+ * does the same in its own expression.
+ */
+export const apiBaseUrl = (baseUrl: string) => baseUrl.trim().replace(/(\/api)?\/*$/i, '');
+
 /** The signal that aborts when the execution is stopped; only an action node's execution has one. */
 const cancelSignalOf = (context: MailroomContext) =>
 	'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
@@ -60,7 +67,7 @@ export async function mailroomRequest(
 	const abortSignal = cancelSignalOf(this);
 	const request: IHttpRequestOptions = {
 		method,
-		baseURL: String(baseUrl).replace(/\/+$/, ''),
+		baseURL: apiBaseUrl(String(baseUrl)),
 		url: path,
 		qs,
 		body,
