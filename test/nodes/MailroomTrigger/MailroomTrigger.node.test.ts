@@ -357,7 +357,11 @@ describe('Mailroom Trigger', () => {
 		it('without Reserve Address an address the account does not own fails clearly; an address of another account too', async () => {
 			const { server, n8n, account } = fixture;
 			const off = await n8n.trigger('mailroomTrigger', { email: 'free@example.test', reserveAddress: false });
-			await expect(off.hook('create')).rejects.toMatchObject({ message: 'Your account does not own free@example.test' });
+			await expect(off.hook('create')).rejects.toMatchObject({
+				message:
+					'Your account does not own free@example.test: turn on Reserve Address, or reserve the address first (Mailroom node, Address → Reserve)',
+				description: expect.stringMatching(/^With Reserve Address on, the trigger reserves the address/),
+			});
 			expect((await server.api('/api/addresses/free%40example.test', { key: account.key })).status).toBe(404);
 
 			const bob = await server.createAccount('bob');
