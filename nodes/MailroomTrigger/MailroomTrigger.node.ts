@@ -94,6 +94,19 @@ export class MailroomTrigger implements INodeType {
 		subtitle: '={{$parameter["email"]}}',
 		description: 'Starts the workflow when mail arrives at a Mailroom address',
 		eventTriggerDescription: 'Waiting for mail: send a message to the address',
+		// n8n's panel would say "Go to Mailroom and create an event"; what starts this trigger is an email to its address.
+		// The panel's texts are shown as written (no expressions), so they name the Email Address parameter.
+		triggerPanel: {
+			header: "Send an email to the trigger's Email Address",
+			executionsHelp: {
+				inactive:
+					'<b>While building the workflow</b>, click \'Listen for test event\' and send an email to the Email Address set above: the first message that arrives shows up here.<br /><br /><b>To run the workflow on its own</b>, <a data-key="activate">activate</a> it: then every message that arrives at the address starts an execution, listed in the <a data-key="executions">executions list</a> but not shown in the editor.',
+				active:
+					'<b>The workflow is active</b>: every message that arrives at the Email Address set above starts an execution, listed in the <a data-key="executions">executions list</a>.<br /><br />To see one here while you change the workflow, click \'Listen for test event\' and send an email to the address.',
+			},
+			activationHint:
+				'Once the workflow is built, <a data-key="activate">activate</a> it: every email sent to the Email Address then runs it, without this button.',
+		},
 		activationMessage: 'Each message that arrives at the address now starts this workflow.',
 		defaults: { name: 'Mailroom Trigger' },
 		inputs: [],

@@ -85,6 +85,15 @@ describe('Mailroom Trigger', () => {
 				/reserves the address .* adds a webhook subscription .* own webhook and other subscriptions are left alone/,
 			);
 			expect(d.eventTriggerDescription).toMatch(/send a message to the address/);
+			// Instead of n8n's "Go to Mailroom and create an event": what to do, with links n8n's panel acts on.
+			expect(d.triggerPanel).toMatchObject({
+				header: "Send an email to the trigger's Email Address",
+				executionsHelp: {
+					inactive: expect.stringMatching(/Listen for test event.*send an email to the Email Address.*data-key="activate"/),
+					active: expect.stringMatching(/every message that arrives at the Email Address.*data-key="executions"/),
+				},
+				activationHint: expect.stringMatching(/data-key="activate".*every email sent to the Email Address then runs it/),
+			});
 			expect(d.properties.filter((p) => p.type !== 'notice' && !p.description?.trim())).toEqual([]);
 		});
 	});
