@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../shared/attachments';
 import { subscribedAddress, subscriptionFilterOptions, type SubscriptionFilters } from '../shared/subscriptions';
-import { mailroomRequest } from '../shared/transport';
+import { addressPath, mailroomRequest } from '../shared/transport';
 import { messageItem } from './message-item';
 import { hasValidSignature, signatureProblem } from './signature';
 import { ensureOwnAddress, filtersAs, subscribe, subscriptionsTo, unsubscribe } from './subscription';
@@ -56,6 +56,19 @@ async function unverifiedReason(this: IWebhookFunctions, state: TriggerState): P
 	if (secret === state.secret) return 'The webhook signature does not match';
 	state.secret = secret;
 	return (await hasValidSignature(secret, headers, body)) ? undefined : 'The webhook signature does not match';
+}
+
+/**
+ * Marks the delivered message read, as the execution it starts takes it on. A failure starts the execution all the same
+ * (failing the delivery would only bring the message again): the message stays unread, and n8n's log says why.
+ */
+async function markRead(this: IWebhookFunctions, payload: IDataObject): Promise<void> {
+	const path = `/api/addresses/${addressPath(String(payload.inbox))}/messages/${encodeURIComponent(String(payload._id))}/read/true`;
+	try {
+		await mailroomRequest.call(this, 'PUT', path);
+	} catch (error) {
+		this.logger.warn(`Mailroom Trigger could not mark message ${String(payload._id)} read: ${(error as Error).message}`);
+	}
 }
 
 function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
@@ -154,7 +167,7 @@ export class MailroomTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				description: 'What each item carries besides the message: its attachments as binary data, its raw source',
+				description: 'What each item carries besides the message (its attachments as binary data, its raw source), and marking it read',
 				options: [
 					...attachmentDownloadOptions,
 					{
@@ -163,6 +176,13 @@ export class MailroomTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description: 'Whether to add the message as received (its RFC 5322 source, which can be large) as `raw`',
+					},
+					{
+						displayName: 'Mark as Read',
+						name: 'markAsRead',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to mark each message read in Mailroom when it starts an execution',
 					},
 				],
 			},
@@ -215,7 +235,7 @@ export class MailroomTrigger implements INodeType {
 			return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' });
 		const webhookId = String(this.getHeaderData()['webhook-id']);
 		if (acceptedBefore(state, webhookId)) return answer.call(this, 200, { received: true, duplicate: true });
-		const options = this.getNodeParameter('options', {}) as AttachmentDownload & { includeRawSource?: boolean };
+		const options = this.getNodeParameter('options', {}) as AttachmentDownload & { includeRawSource?: boolean; markAsRead?: boolean };
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
 		const item = await messageItem.call(this, payload, {
 			simplify,
@@ -224,6 +244,7 @@ export class MailroomTrigger implements INodeType {
 			downloadAttachments: options.downloadAttachments === true,
 			attachmentPrefix: attachmentPrefix(options),
 		});
+		if (options.markAsRead) await markRead.call(this, payload);
 		return { workflowData: [[item]] };
 	}
 }

@@ -80,6 +80,7 @@ describe('Mailroom Trigger', () => {
 				['dataPropertyAttachmentsPrefixName', 'attachment_'],
 				['downloadAttachments', false],
 				['includeRawSource', false],
+				['markAsRead', false],
 			]);
 			expect(property(d.properties, 'subscriptionNotice')!.displayName).toMatch(
 				/reserves the address .* adds a webhook subscription .* own webhook and other subscriptions are left alone/,
@@ -231,6 +232,25 @@ describe('Mailroom Trigger', () => {
 			expect([first.runs.length, second.runs.length]).toEqual([2, 2]);
 			await first.hook('delete');
 			await second.hook('delete');
+		});
+
+		it('Mark as Read marks each message read as its execution starts; without it the message stays unread', async () => {
+			const { server, n8n, account } = fixture;
+			const readOf = async (email: string, id: string) =>
+				(await server.api<MessageRecord>(`/api/addresses/${enc(email)}/messages/${id}`, { key: account.key })).body.read;
+			const marking = await n8n.trigger('mailroomTrigger', { email: 'tickets@example.test', options: { markAsRead: true } });
+			const leaving = await n8n.trigger('mailroomTrigger', { email: 'notes@example.test' }, { webhookId: 'leaving' });
+			await marking.hook('create');
+			await leaving.hook('create');
+			const [ticket] = await sendMail(server, { to: 'tickets@example.test', subject: 'Ticket 1' });
+			const [note] = await sendMail(server, { to: 'notes@example.test', subject: 'Note 1' });
+			expect((await runsOf(marking))[0][0][0].json._id).toBe(ticket);
+			expect((await runsOf(leaving))[0][0][0].json._id).toBe(note);
+			expect(await readOf('tickets@example.test', ticket)).toBe(true);
+			// Never marked: null, as for any message nothing has read.
+			expect(await readOf('notes@example.test', note)).toBeNull();
+			await marking.hook('delete');
+			await leaving.hook('delete');
 		});
 
 		it('Download Attachments gives each attachment as binary data, its bytes those sent', async () => {
