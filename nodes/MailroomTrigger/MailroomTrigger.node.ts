@@ -62,12 +62,12 @@ async function unverifiedReason(this: IWebhookFunctions, state: TriggerState): P
  * Marks the delivered message read, as the execution it starts takes it on. A failure starts the execution all the same
  * (failing the delivery would only bring the message again): the message stays unread, and n8n's log says why.
  */
-async function markRead(this: IWebhookFunctions, payload: IDataObject): Promise<void> {
-	const path = `/api/addresses/${addressPath(String(payload.inbox))}/messages/${encodeURIComponent(String(payload._id))}/read/true`;
+async function markRead(this: IWebhookFunctions, message: { inbox: string; _id: string }): Promise<void> {
+	const path = `/api/addresses/${addressPath(message.inbox)}/messages/${encodeURIComponent(message._id)}/read/true`;
 	try {
 		await mailroomRequest.call(this, 'PUT', path);
 	} catch (error) {
-		this.logger.warn(`Mailroom Trigger could not mark message ${String(payload._id)} read: ${(error as Error).message}`);
+		this.logger.warn(`Mailroom Trigger could not mark message ${message._id} read: ${(error as Error).message}`);
 	}
 }
 
@@ -244,7 +244,7 @@ export class MailroomTrigger implements INodeType {
 			downloadAttachments: options.downloadAttachments === true,
 			attachmentPrefix: attachmentPrefix(options),
 		});
-		if (options.markAsRead) await markRead.call(this, payload);
+		if (options.markAsRead) await markRead.call(this, payload as { inbox: string; _id: string });
 		return { workflowData: [[item]] };
 	}
 }
