@@ -29,7 +29,7 @@ export class MailroomApi implements ICredentialType {
 			required: true,
 			default: 'http://localhost:3000',
 			placeholder: 'https://mail.example.com',
-			description: 'Address of your Mailroom server, without a trailing /api',
+			description: 'Address of your Mailroom server, e.g. https://mail.example.com; a trailing /api or / is left out',
 		},
 	];
 
@@ -47,7 +47,8 @@ export class MailroomApi implements ICredentialType {
 	// error status still fails the test with n8n's own message. The rules apply in order.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// As the nodes' requests do (apiBaseUrl in nodes/shared/transport.ts): without a trailing /api or slashes.
+			baseURL: '={{$credentials.baseUrl.trim().replace(/(\\/api)?\\/*$/i, "")}}',
 			url: '/api/me',
 			method: 'GET',
 			ignoreHttpStatusErrors: { ignore: true, except: ERROR_STATUSES_BUT_401 },

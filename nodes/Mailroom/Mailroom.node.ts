@@ -62,18 +62,19 @@ export class Mailroom implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				description: 'What the operation works on',
+				// By how often a workflow needs them, mail first; the values are what saved workflows hold, so they never change.
 				options: [
-					{ name: 'Account', value: 'account', description: 'Your account and the credits it has left' },
-					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
-					{ name: 'Domain', value: 'domain', description: 'Read your custom domains and their mail' },
-					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
 					{ name: 'Message', value: 'message', description: 'Read, search, wait for and reply to received mail' },
+					{ name: 'Email', value: 'email', description: 'Send outgoing mail' },
 					{ name: 'Sent Email', value: 'sentEmail', description: 'The mail your account sent, with its status' },
+					{ name: 'Address', value: 'address', description: 'Reserve, release and forward addresses' },
 					{
 						name: 'Webhook Subscription',
 						value: 'webhookSubscription',
 						description: 'Post the mail of an address to more URLs, each with its own filter',
 					},
+					{ name: 'Domain', value: 'domain', description: 'Read your custom domains and their mail' },
+					{ name: 'Account', value: 'account', description: 'Your account and the credits it has left' },
 				],
 				default: 'message',
 			},

@@ -1,5 +1,8 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { FieldNames } from '../shared/field-names';
+import { contentIdsReferenced, inlineContentId } from './inline-images';
+
 /**
  * The parts of an outgoing email that Send and Reply share: its body in the Email Format chosen, and the options
  * (copies, attachments, headers, sender name) with the names n8n's Send Email and Gmail nodes give them.
@@ -54,7 +57,7 @@ const outgoingOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'data, invoice',
 		description:
-			'Names of the binary properties of the input item to attach, separated by commas. Each attachment\'s Content-ID is its property name, so the HTML can show an image as &lt;img src="cid:data"&gt;.',
+			'Names of the binary properties of the input item to attach, separated by commas. To show an image in the HTML, refer to it by its property name or file name: &lt;img src="cid:data"&gt; or &lt;img src="cid:logo.png"&gt;; only those become inline images, the others are attachments.',
 	},
 	{
 		displayName: 'BCC',
@@ -112,6 +115,18 @@ const outgoingOptions: INodeProperties[] = [
 /** The options of any outgoing email and `extra` ones, in display order. */
 export const composeOptions = (extra: INodeProperties[] = []): INodeProperties[] => [...extra, ...outgoingOptions].sort(byName);
 
+/** The parameters behind the fields of POST /api/outgoing-messages that Send and Reply share, for the API's errors. */
+export const composedFieldNames: FieldNames = {
+	from: 'From',
+	text: 'Text',
+	html: 'HTML',
+	cc: 'CC',
+	bcc: 'BCC',
+	replyTo: 'Reply To',
+	headers: 'Headers',
+	attachments: 'Attachments',
+};
+
 /** What the options above hold. */
 export interface ComposeOptions {
 	attachments?: string;
@@ -133,29 +148,38 @@ export function emailBody(this: IExecuteFunctions, itemIndex: number): IDataObje
 /** A display name as a quoted string, so that commas and angle brackets in it stay part of the name. */
 const quotedName = (name: string) => `"${name.replace(/["\\]/g, '\\$&')}"`;
 
-/** The binary properties named in Attachments, as attachments of POST /api/outgoing-messages. */
-async function attachmentsOf(this: IExecuteFunctions, itemIndex: number, names: string): Promise<IDataObject[]> {
+/**
+ * The binary properties named in Attachments, as attachments of POST /api/outgoing-messages; those the HTML refers to
+ * with `cid:` get a Content-ID (and so are inline), the others none.
+ */
+async function attachmentsOf(this: IExecuteFunctions, itemIndex: number, names: string, html?: string): Promise<IDataObject[]> {
+	const referenced = contentIdsReferenced(html);
 	const attachments: IDataObject[] = [];
 	for (const property of names.split(',').map((name) => name.trim())) {
 		if (!property) continue;
 		const binary = this.helpers.assertBinaryData(itemIndex, property);
 		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+		const contentId = inlineContentId(referenced, property, binary.fileName);
 		attachments.push({
 			filename: binary.fileName ?? property,
 			...(binary.mimeType && { contentType: binary.mimeType }),
 			content: bytes.toString('base64'),
-			contentId: property,
+			...(contentId && { contentId }),
 		});
 	}
 	return attachments;
 }
 
-/** The sender, copies, Reply-To, headers and attachments of POST /api/outgoing-messages; options not set are left out. */
+/**
+ * The sender, copies, Reply-To, headers and attachments of POST /api/outgoing-messages; options not set are left out.
+ * `html` is the HTML body sent, whose `cid:` references make attachments inline.
+ */
 export async function composedFields(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	from: string,
 	options: ComposeOptions,
+	html?: string,
 ): Promise<IDataObject> {
 	const senderName = options.senderName?.trim();
 	// The server splits address lists itself, so a quoted name with a comma ("Doe, Jane" <jane@example.com>) stays whole.
@@ -165,7 +189,7 @@ export async function composedFields(
 	if (options.replyTo?.trim()) fields.replyTo = options.replyTo.trim();
 	const headers = (options.headers?.header ?? []).filter((header) => header.name?.trim());
 	if (headers.length) fields.headers = Object.fromEntries(headers.map((header) => [header.name!.trim(), header.value ?? '']));
-	const attachments = await attachmentsOf.call(this, itemIndex, options.attachments ?? '');
+	const attachments = await attachmentsOf.call(this, itemIndex, options.attachments ?? '', html);
 	if (attachments.length) fields.attachments = attachments;
 	return fields;
 }

@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../shared/attachments';
 import { subscribedAddress, subscriptionFilterOptions, type SubscriptionFilters } from '../shared/subscriptions';
-import { mailroomRequest } from '../shared/transport';
+import { addressPath, mailroomRequest } from '../shared/transport';
 import { messageItem } from './message-item';
 import { hasValidSignature, signatureProblem } from './signature';
 import { ensureOwnAddress, filtersAs, subscribe, subscriptionsTo, unsubscribe } from './subscription';
@@ -58,6 +58,19 @@ async function unverifiedReason(this: IWebhookFunctions, state: TriggerState): P
 	return (await hasValidSignature(secret, headers, body)) ? undefined : 'The webhook signature does not match';
 }
 
+/**
+ * Marks the delivered message read, as the execution it starts takes it on. A failure starts the execution all the same
+ * (failing the delivery would only bring the message again): the message stays unread, and n8n's log says why.
+ */
+async function markRead(this: IWebhookFunctions, message: { inbox: string; _id: string }): Promise<void> {
+	const path = `/api/addresses/${addressPath(message.inbox)}/messages/${encodeURIComponent(message._id)}/read/true`;
+	try {
+		await mailroomRequest.call(this, 'PUT', path);
+	} catch (error) {
+		this.logger.warn(`Mailroom Trigger could not mark message ${message._id} read: ${(error as Error).message}`);
+	}
+}
+
 function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	const response = this.getResponseObject();
 	response.writeHead(status, { 'content-type': 'application/json' });
@@ -94,6 +107,19 @@ export class MailroomTrigger implements INodeType {
 		subtitle: '={{$parameter["email"]}}',
 		description: 'Starts the workflow when mail arrives at a Mailroom address',
 		eventTriggerDescription: 'Waiting for mail: send a message to the address',
+		// n8n's panel would say "Go to Mailroom and create an event"; what starts this trigger is an email to its address.
+		// The panel's texts are shown as written (no expressions), so they name the Email Address parameter.
+		triggerPanel: {
+			header: "Send an email to the trigger's Email Address",
+			executionsHelp: {
+				inactive:
+					'<b>While building the workflow</b>, click \'Listen for test event\' and send an email to the Email Address set above: the first message that arrives shows up here.<br /><br /><b>To run the workflow on its own</b>, <a data-key="activate">activate</a> it: then every message that arrives at the address starts an execution, listed in the <a data-key="executions">executions list</a> but not shown in the editor.',
+				active:
+					'<b>The workflow is active</b>: every message that arrives at the Email Address set above starts an execution, listed in the <a data-key="executions">executions list</a>.<br /><br />To see one here while you change the workflow, click \'Listen for test event\' and send an email to the address.',
+			},
+			activationHint:
+				'Once the workflow is built, <a data-key="activate">activate</a> it: every email sent to the Email Address then runs it, without this button.',
+		},
 		activationMessage: 'Each message that arrives at the address now starts this workflow.',
 		defaults: { name: 'Mailroom Trigger' },
 		inputs: [],
@@ -141,7 +167,7 @@ export class MailroomTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				description: 'What each item carries besides the message: its attachments as binary data, its raw source',
+				description: 'What each item carries besides the message (its attachments as binary data, its raw source), and marking it read',
 				options: [
 					...attachmentDownloadOptions,
 					{
@@ -150,6 +176,13 @@ export class MailroomTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description: 'Whether to add the message as received (its RFC 5322 source, which can be large) as `raw`',
+					},
+					{
+						displayName: 'Mark as Read',
+						name: 'markAsRead',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to mark each message read in Mailroom when it starts an execution',
 					},
 				],
 			},
@@ -202,7 +235,7 @@ export class MailroomTrigger implements INodeType {
 			return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' });
 		const webhookId = String(this.getHeaderData()['webhook-id']);
 		if (acceptedBefore(state, webhookId)) return answer.call(this, 200, { received: true, duplicate: true });
-		const options = this.getNodeParameter('options', {}) as AttachmentDownload & { includeRawSource?: boolean };
+		const options = this.getNodeParameter('options', {}) as AttachmentDownload & { includeRawSource?: boolean; markAsRead?: boolean };
 		const simplify = this.getNodeParameter('simplify', false) as boolean;
 		const item = await messageItem.call(this, payload, {
 			simplify,
@@ -211,6 +244,7 @@ export class MailroomTrigger implements INodeType {
 			downloadAttachments: options.downloadAttachments === true,
 			attachmentPrefix: attachmentPrefix(options),
 		});
+		if (options.markAsRead) await markRead.call(this, payload as { inbox: string; _id: string });
 		return { workflowData: [[item]] };
 	}
 }

@@ -33,9 +33,15 @@ export function filtersAs(subscription: Subscription, filters: SubscriptionFilte
 export async function ensureOwnAddress(this: IHookFunctions, email: string, reserve: boolean): Promise<void> {
 	if (await getAddressRecord.call(this, email)) return;
 	if (!reserve) {
-		throw new NodeOperationError(this.getNode(), `Your account does not own ${email}`, {
-			description: 'Turn on Reserve Address, or reserve the address with the Mailroom node first.',
-		});
+		// The message says how to fix it: n8n shows the description only when the error is opened.
+		throw new NodeOperationError(
+			this.getNode(),
+			`Your account does not own ${email}: turn on Reserve Address, or reserve the address first (Mailroom node, Address → Reserve)`,
+			{
+				description:
+					'With Reserve Address on, the trigger reserves the address for your account when the workflow is activated or listens for a test event. An address another account owns cannot be reserved: choose another one.',
+			},
+		);
 	}
 	await mailroomRequest.call(this, 'POST', `/api/addresses/${addressPath(email)}`);
 }

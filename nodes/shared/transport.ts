@@ -11,6 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { inNodeWords, type FieldNames } from './field-names';
+
 /** The functions objects our requests run in: the action node, the trigger's webhook methods and its webhook. */
 export type MailroomContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -24,6 +26,8 @@ export interface RequestOptions {
 	/** Milliseconds to wait for the answer; by default as long as it takes. */
 	timeout?: number;
 	itemIndex?: number;
+	/** The parameters that fill the body's fields, by field: an error about a field names the parameter instead. */
+	fieldNames?: FieldNames;
 }
 
 /** Forwarding record of an address (spec 2.2). */
@@ -35,6 +39,13 @@ export interface AddressRecord extends IDataObject {
 
 /** An address as a path segment: the at-sign and anything else special must be encoded. */
 export const addressPath = (email: string) => encodeURIComponent(email.trim());
+
+/**
+ * The server's address from the credential's Base URL: people paste it with a trailing slash, or with the /api the
+ * routes start with (https://mail.example.com/api/), and either would make every path miss. The credential's test request
+ * does the same in its own expression.
+ */
+export const apiBaseUrl = (baseUrl: string) => baseUrl.trim().replace(/(\/api)?\/*$/i, '');
 
 /** The signal that aborts when the execution is stopped; only an action node's execution has one. */
 const cancelSignalOf = (context: MailroomContext) =>
@@ -50,13 +61,13 @@ export async function mailroomRequest(
 	this: MailroomContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, text = false, binary = false, timeout, itemIndex }: RequestOptions = {},
+	{ body, qs, text = false, binary = false, timeout, itemIndex, fieldNames }: RequestOptions = {},
 ): Promise<unknown> {
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('mailroomApi', itemIndex);
 	const abortSignal = cancelSignalOf(this);
 	const request: IHttpRequestOptions = {
 		method,
-		baseURL: String(baseUrl).replace(/\/+$/, ''),
+		baseURL: apiBaseUrl(String(baseUrl)),
 		url: path,
 		qs,
 		body,
@@ -78,7 +89,7 @@ export async function mailroomRequest(
 		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 	}
 	if (response.statusCode < 400) return binary ? Buffer.from(response.body as ArrayBuffer) : response.body;
-	throw errorOfAnswer(this.getNode(), response, itemIndex);
+	throw errorOfAnswer(this.getNode(), response, itemIndex, fieldNames);
 }
 
 /** The HTTP status of a failed request, if the server answered at all. */
@@ -88,13 +99,15 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 /** A NodeApiError from an error answer `{"error": "Not Found", "message": "..."}` (or any other body). */
-function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullResponse, itemIndex?: number) {
+function errorOfAnswer(node: INode, { statusCode, body: answer }: IN8nHttpFullResponse, itemIndex?: number, fieldNames?: FieldNames) {
 	// A binary request gets its error answer as bytes too.
 	const body = answer instanceof ArrayBuffer || ArrayBuffer.isView(answer) ? Buffer.from(answer as ArrayBuffer).toString() : answer;
 	const data =
 		typeof body === 'string' ? jsonParse<IDataObject>(body, { fallbackValue: { message: body.trim() } }) : ((body ?? {}) as IDataObject);
 	const status = String(statusCode);
-	const message = typeof data.message === 'string' && data.message ? data.message : `Mailroom answered HTTP ${status}`;
+	const field = typeof data.field === 'string' ? data.field : undefined;
+	const message =
+		typeof data.message === 'string' && data.message ? inNodeWords(data.message, field, fieldNames) : `Mailroom answered HTTP ${status}`;
 	return new NodeApiError(
 		node,
 		{ ...data, httpCode: status },

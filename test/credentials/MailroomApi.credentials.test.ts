@@ -63,6 +63,16 @@ describe('Mailroom API credential', () => {
 			});
 		});
 
+		it('a Base URL with a trailing /api, /api/ or / connects', async () => {
+			const { key } = await server.createAccount('erik');
+			for (const baseUrl of [`${server.httpUrl}/api`, `${server.httpUrl}/api/`, `${server.httpUrl}/`]) {
+				expect(await n8n.testCredential('mailroomApi', { apiKey: key, baseUrl })).toEqual({
+					status: 'OK',
+					message: 'Connection successful!',
+				});
+			}
+		});
+
 		it('a Base URL where another web server answers gets a clear message', async () => {
 			const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}'));
 			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));

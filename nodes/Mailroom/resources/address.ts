@@ -55,6 +55,9 @@ const forwardingSettings: INodeProperties[] = [
 	},
 ];
 
+/** The parameters behind the fields of the forwarding settings, for the API's errors. */
+const settingNames = Object.fromEntries(forwardingSettings.map((setting) => [setting.name, setting.displayName]));
+
 export const addressDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -166,11 +169,11 @@ export async function executeAddress(this: IExecuteFunctions, operation: string,
 			return (await mailroomRequest.call(this, 'GET', path, { itemIndex })) as IDataObject;
 		case 'reserve': {
 			const body = this.getNodeParameter('settings', itemIndex, {}) as IDataObject;
-			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex })) as IDataObject;
+			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex, fieldNames: settingNames })) as IDataObject;
 		}
 		case 'update': {
 			const body = this.getNodeParameter('updateFields', itemIndex, {});
-			return (await mailroomRequest.call(this, 'PUT', path, { body, itemIndex })) as IDataObject;
+			return (await mailroomRequest.call(this, 'PUT', path, { body, itemIndex, fieldNames: settingNames })) as IDataObject;
 		}
 		case 'release': {
 			const deleteMessages = this.getNodeParameter('deleteMessages', itemIndex, false) as boolean;
@@ -186,6 +189,7 @@ export async function executeAddress(this: IExecuteFunctions, operation: string,
 			return (await mailroomRequest.call(this, 'PUT', `/api/private-address-forwarding/${addressPath(email)}`, {
 				body: { webhook: webhook || null },
 				itemIndex,
+				fieldNames: { webhook: 'Webhook URL' },
 			})) as IDataObject;
 		}
 	}

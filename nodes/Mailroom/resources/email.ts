@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
+import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
 import { fromVersion1_1, inVersion1, isVersion1 } from '../versions';
 
@@ -109,11 +109,13 @@ export async function executeEmail(this: IExecuteFunctions, operation: string, i
 	const subject = this.getNodeParameter('subject', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { html?: string };
 	const from = (this.getNodeParameter('from', itemIndex) as string).trim();
+	const content = isVersion1(this) ? version1Body.call(this, itemIndex, options.html) : emailBody.call(this, itemIndex);
 	const body: IDataObject = {
 		to: (this.getNodeParameter('to', itemIndex) as string).trim(),
 		...(subject && { subject }),
-		...(isVersion1(this) ? version1Body.call(this, itemIndex, options.html) : emailBody.call(this, itemIndex)),
-		...(await composedFields.call(this, itemIndex, from, options)),
+		...content,
+		...(await composedFields.call(this, itemIndex, from, options, content.html as string | undefined)),
 	};
-	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
+	const fieldNames = { ...composedFieldNames, to: 'To', subject: 'Subject' };
+	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex, fieldNames })) as IDataObject;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
+import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
 
 const reply = { resource: ['message'], operation: ['reply'] };
@@ -45,11 +45,13 @@ export const messageReplyProperties: INodeProperties[] = [
 export async function replyToMessage(this: IExecuteFunctions, email: string, messageId: string, itemIndex: number): Promise<IDataObject> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { from?: string };
 	const from = options.from?.trim() || email.trim();
+	const content = emailBody.call(this, itemIndex);
 	const body: IDataObject = {
 		inReplyTo: messageId.trim(),
 		...(this.getNodeParameter('replyAll', itemIndex, false) && { replyAll: true }),
-		...emailBody.call(this, itemIndex),
-		...(await composedFields.call(this, itemIndex, from, options)),
+		...content,
+		...(await composedFields.call(this, itemIndex, from, options, content.html as string | undefined)),
 	};
-	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex })) as IDataObject;
+	const fieldNames = { ...composedFieldNames, inReplyTo: 'Message ID', replyAll: 'Reply All' };
+	return (await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex, fieldNames })) as IDataObject;
 }

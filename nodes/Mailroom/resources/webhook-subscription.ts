@@ -81,7 +81,8 @@ export async function executeWebhookSubscription(
 		case 'create': {
 			const url = (this.getNodeParameter('url', itemIndex) as string).trim();
 			const body = subscriptionBody(url, this.getNodeParameter('filters', itemIndex, {}));
-			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex })) as IDataObject;
+			const fieldNames = { url: 'URL', filter: 'Filters', 'filter.from': 'From Contains', 'filter.subject': 'Subject Contains' };
+			return (await mailroomRequest.call(this, 'POST', path, { body, itemIndex, fieldNames })) as IDataObject;
 		}
 		case 'getAll': {
 			const subscriptions = (await mailroomRequest.call(this, 'GET', path, { itemIndex })) as IDataObject[];

@@ -58,15 +58,17 @@ describe('Mailroom action node', () => {
 
 		it('offers the resources and operations of the issue, with the names n8n users know', () => {
 			const resources = property(description().properties, 'resource')!;
+			// Message first (mail is what most workflows are about); the values are those saved workflows hold.
 			expect(resources.options!.map((o) => (o as { value: string }).value)).toEqual([
-				'account',
-				'address',
-				'domain',
-				'email',
 				'message',
+				'email',
 				'sentEmail',
+				'address',
 				'webhookSubscription',
+				'domain',
+				'account',
 			]);
+			expect(resources.default).toBe('message');
 			const messageOperations = [
 				'addLabel',
 				'delete',

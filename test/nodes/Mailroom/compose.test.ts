@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { simpleParser } from 'mailparser';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { enc } from '../../helpers/messages';
@@ -120,33 +121,74 @@ describe('Mailroom node: composing an email', () => {
 				},
 			},
 		];
-		const [sent] = await send(
-			{
-				to: 'files@example.test',
-				emailFormat: 'both',
-				text: 'See attached',
-				html: '<p><img src="cid:logo"></p>',
-				options: { attachments: 'invoice, logo' },
-			},
-			items,
-		);
+		const [sent] = await send({ to: 'files@example.test', text: 'See attached', options: { attachments: 'invoice, logo' } }, items);
 		expect(sent.status).toBe('delivered');
 		const { path } = await received('files@example.test');
 		const listed = (
 			await api<{ fileName: string; contentType: string; contentId: string | null; checksum: string }[]>(`${path}/attachments`)
 		).body;
-		expect(listed.map(({ fileName, contentType }) => [fileName, contentType])).toEqual([
-			['invoice.pdf', 'application/pdf'],
-			['logo.png', 'image/png'],
+		expect(listed.map(({ fileName, contentType, contentId }) => [fileName, contentType, contentId])).toEqual([
+			['invoice.pdf', 'application/pdf', null],
+			['logo.png', 'image/png', null],
 		]);
-		// The Content-ID is the property name, so the HTML can show the image (as n8n's Send Email node does).
-		expect(listed[1].contentId).toMatch(/^<?logo>?$/);
 		for (const [index, bytes] of [pdf, png].entries()) {
 			const response = await fetch(`${fixture.server.httpUrl}${path}/attachments/${listed[index].checksum}`, {
 				headers: { 'Service-Key': fixture.account.key },
 			});
 			expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
 		}
+	});
+
+	it('only images the HTML refers to with cid: (property or file name) are inline; the rest are attachments', async () => {
+		const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+		const file = (fileName: string, mimeType: string, bytes = png) => ({ data: bytes.toString('base64'), mimeType, fileName });
+		const binary = {
+			invoice: file('invoice.pdf', 'application/pdf', Buffer.from('%PDF-1.4 not really')),
+			logo: file('logo.png', 'image/png'),
+			photo: file('team-photo.png', 'image/png'),
+			chart: file('chart.png', 'image/png'),
+		};
+		await send(
+			{
+				to: 'inline@example.test',
+				emailFormat: 'html',
+				html: '<p><img src="cid:logo"> <img src="cid:team-photo.png"></p>',
+				options: { attachments: 'invoice, logo, photo, chart' },
+			},
+			[{ json: {}, binary }],
+		);
+		const { raw } = await received('inline@example.test');
+		const parsed = await simpleParser(raw);
+		expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/mixed' });
+		expect(raw).toMatch(/^Content-Type: multipart\/related/m);
+		const parts = parsed.attachments.map(({ filename, contentDisposition, related, cid }) => ({
+			filename,
+			contentDisposition,
+			related: related ?? false,
+			cid,
+		}));
+		expect(parts).toEqual(
+			expect.arrayContaining([
+				{ filename: 'logo.png', contentDisposition: 'inline', related: true, cid: 'logo' },
+				{ filename: 'team-photo.png', contentDisposition: 'inline', related: true, cid: 'team-photo.png' },
+				{ filename: 'invoice.pdf', contentDisposition: 'attachment', related: false, cid: undefined },
+				{ filename: 'chart.png', contentDisposition: 'attachment', related: false, cid: undefined },
+			]),
+		);
+		expect(parts).toHaveLength(4);
+
+		// HTML that refers to none of them: no multipart/related at all, every file an attachment.
+		await send(
+			{ to: 'plain-files@example.test', emailFormat: 'html', html: '<p>Files attached</p>', options: { attachments: 'logo, invoice' } },
+			[{ json: {}, binary }],
+		);
+		const plain = await received('plain-files@example.test');
+		expect(plain.raw).not.toMatch(/multipart\/related/);
+		expect(plain.raw).not.toMatch(/^Content-ID:/im);
+		expect((await simpleParser(plain.raw)).attachments.map((a) => [a.filename, a.contentDisposition])).toEqual([
+			['logo.png', 'attachment'],
+			['invoice.pdf', 'attachment'],
+		]);
 	});
 
 	it("Attachments naming a binary property the item does not have: n8n's error, nothing sent", async () => {

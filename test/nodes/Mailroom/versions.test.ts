@@ -41,6 +41,13 @@ describe('Mailroom node: version 1 keeps its parameters', () => {
 		]);
 	});
 
+	it('a saved node of either version keeps its resource: Account → Get still runs, whatever the order of the list', async () => {
+		for (const version of [1, 1.1]) {
+			const [me] = await nodeJson(fixture.n8n, { resource: 'account', operation: 'get' }, { version });
+			expect(me).toMatchObject({ _id: fixture.account.id, name: 'veteran' });
+		}
+	});
+
 	it('Send: Text, and HTML from the options', async () => {
 		const [sent] = await v1({
 			resource: 'email',

@@ -80,11 +80,21 @@ describe('Mailroom Trigger', () => {
 				['dataPropertyAttachmentsPrefixName', 'attachment_'],
 				['downloadAttachments', false],
 				['includeRawSource', false],
+				['markAsRead', false],
 			]);
 			expect(property(d.properties, 'subscriptionNotice')!.displayName).toMatch(
 				/reserves the address .* adds a webhook subscription .* own webhook and other subscriptions are left alone/,
 			);
 			expect(d.eventTriggerDescription).toMatch(/send a message to the address/);
+			// Instead of n8n's "Go to Mailroom and create an event": what to do, with links n8n's panel acts on.
+			expect(d.triggerPanel).toMatchObject({
+				header: "Send an email to the trigger's Email Address",
+				executionsHelp: {
+					inactive: expect.stringMatching(/Listen for test event.*send an email to the Email Address.*data-key="activate"/),
+					active: expect.stringMatching(/every message that arrives at the Email Address.*data-key="executions"/),
+				},
+				activationHint: expect.stringMatching(/data-key="activate".*every email sent to the Email Address then runs it/),
+			});
 			expect(d.properties.filter((p) => p.type !== 'notice' && !p.description?.trim())).toEqual([]);
 		});
 	});
@@ -224,6 +234,25 @@ describe('Mailroom Trigger', () => {
 			await second.hook('delete');
 		});
 
+		it('Mark as Read marks each message read as its execution starts; without it the message stays unread', async () => {
+			const { server, n8n, account } = fixture;
+			const readOf = async (email: string, id: string) =>
+				(await server.api<MessageRecord>(`/api/addresses/${enc(email)}/messages/${id}`, { key: account.key })).body.read;
+			const marking = await n8n.trigger('mailroomTrigger', { email: 'tickets@example.test', options: { markAsRead: true } });
+			const leaving = await n8n.trigger('mailroomTrigger', { email: 'notes@example.test' }, { webhookId: 'leaving' });
+			await marking.hook('create');
+			await leaving.hook('create');
+			const [ticket] = await sendMail(server, { to: 'tickets@example.test', subject: 'Ticket 1' });
+			const [note] = await sendMail(server, { to: 'notes@example.test', subject: 'Note 1' });
+			expect((await runsOf(marking))[0][0][0].json._id).toBe(ticket);
+			expect((await runsOf(leaving))[0][0][0].json._id).toBe(note);
+			expect(await readOf('tickets@example.test', ticket)).toBe(true);
+			// Never marked: null, as for any message nothing has read.
+			expect(await readOf('notes@example.test', note)).toBeNull();
+			await marking.hook('delete');
+			await leaving.hook('delete');
+		});
+
 		it('Download Attachments gives each attachment as binary data, its bytes those sent', async () => {
 			const { server, n8n } = fixture;
 			const pdf = Buffer.from(Array.from({ length: 100_000 }, (_, index) => (index * 31) % 256));
@@ -357,7 +386,11 @@ describe('Mailroom Trigger', () => {
 		it('without Reserve Address an address the account does not own fails clearly; an address of another account too', async () => {
 			const { server, n8n, account } = fixture;
 			const off = await n8n.trigger('mailroomTrigger', { email: 'free@example.test', reserveAddress: false });
-			await expect(off.hook('create')).rejects.toMatchObject({ message: 'Your account does not own free@example.test' });
+			await expect(off.hook('create')).rejects.toMatchObject({
+				message:
+					'Your account does not own free@example.test: turn on Reserve Address, or reserve the address first (Mailroom node, Address → Reserve)',
+				description: expect.stringMatching(/^With Reserve Address on, the trigger reserves the address/),
+			});
 			expect((await server.api('/api/addresses/free%40example.test', { key: account.key })).status).toBe(404);
 
 			const bob = await server.createAccount('bob');

@@ -23,6 +23,18 @@ describe('mailroomRequest', () => {
 		expect((error as Error).message).toBe(answer.body.message);
 	});
 
+	it('a Base URL pasted with /api, /api/ or / reaches the same server', async () => {
+		const { server, n8n, account } = fixture;
+		for (const baseUrl of [`${server.httpUrl}/api`, `${server.httpUrl}/api/`, `${server.httpUrl}//`, ` ${server.httpUrl}/API `]) {
+			const [me] = await nodeJson(
+				n8n,
+				{ resource: 'account', operation: 'get' },
+				{ credentials: { mailroomApi: { apiKey: account.key, baseUrl } } },
+			);
+			expect(me).toMatchObject({ _id: account.id });
+		}
+	});
+
 	it('a wrong API key fails with the 401', async () => {
 		const { server, n8n } = fixture;
 		await expect(

@@ -103,7 +103,10 @@ describe('Mailroom node: Address', () => {
 			address('update', { email: 'second@example.test', updateFields: { forward: 'second@example.test' } }),
 		).rejects.toMatchObject({
 			httpCode: '400',
-			message: expect.stringMatching(/itself/),
+			message: expect.stringMatching(/^Forward To.*itself/),
+		});
+		await expect(address('update', { email: 'second@example.test', updateFields: { forward: 'no address' } })).rejects.toMatchObject({
+			message: 'Forward To must be an email address, or null or "" to stop forwarding',
 		});
 	});
 });

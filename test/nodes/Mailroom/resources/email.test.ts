@@ -60,6 +60,23 @@ describe('Mailroom node: Email Send', () => {
 		});
 	});
 
+	it("a refused field is named as the node names it, not as the API's body does", async () => {
+		const { server, account } = fixture;
+		await server.api('/api/addresses/named%40example.test', { key: account.key, method: 'POST' });
+		const refused = (parameters: INodeParameters) =>
+			send({ from: 'named@example.test', to: 'someone@example.test', subject: 's', text: 't', ...parameters });
+		await expect(refused({ to: 'not-an-email' })).rejects.toMatchObject({
+			httpCode: '400',
+			message: 'To: "not-an-email" is not an email address',
+		});
+		await expect(refused({ options: { ccEmail: 'copy@example.test, nope' } })).rejects.toMatchObject({
+			message: 'CC: "nope" is not an email address',
+		});
+		await expect(refused({ options: { headers: { header: [{ name: 'Subject', value: 'forged' }] } } })).rejects.toMatchObject({
+			message: expect.stringMatching(/^Headers may not set Subject: Mailroom sets it itself/),
+		});
+	});
+
 	it('too few credits: a NodeApiError with the 402 and its message', async () => {
 		const { server, n8n } = fixture;
 		const bob = await server.createAccount('bob', 0);

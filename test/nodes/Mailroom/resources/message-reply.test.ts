@@ -70,7 +70,19 @@ describe('Mailroom node: Message Reply', () => {
 				key: fixture.account.key,
 			});
 			expect(Buffer.from(file.text)).toEqual(quote);
+			// A plain attachment: the reply's HTML (none) refers to it by no cid:.
+			const raw = await fixture.server.api(`/api/raw/${enc(inbox)}/${message._id}`, { key: fixture.account.key });
+			expect(raw.text).toMatch(/^Content-Disposition: attachment; filename=quote\.csv/m);
+			expect(raw.text).not.toMatch(/^Content-ID:/im);
 		}
+	});
+
+	it('a refused option is named as the node names it', async () => {
+		const [id] = await sendMail(fixture.server, { to: 'support@example.test', from: 'gina@example.test', subject: 'Copy?' });
+		await expect(reply({ messageId: id, text: 'x', options: { bccEmail: 'nope' } })).rejects.toMatchObject({
+			httpCode: '400',
+			message: 'BCC: "nope" is not an email address',
+		});
 	});
 
 	it("Reply All: the message's other To and CC recipients too, but the account's own addresses", async () => {
