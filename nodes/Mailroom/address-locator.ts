@@ -59,17 +59,17 @@ export const emailParameter = (context: IExecuteFunctions, name: string, itemInd
 
 interface AddressRecord {
 	_id: string;
+	/** The domain whose catch-all address it is, or null. */
+	catchAll: string | null;
 }
 
 interface DomainRecord {
 	_id: string;
-	catchAll: string | null;
 }
 
 /**
- * The account's reserved addresses and the catch-all address of each of its domains, those containing the filter
- * (case-insensitive); and the filter itself when it is an address of one of the account's domains, which is the
- * account's without being reserved.
+ * The account's reserved addresses (a domain's catch-all named so), those containing the filter (case-insensitive); and
+ * the filter itself when it is an address of one of the account's domains, which is the account's without being reserved.
  */
 export async function searchAddresses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const [addresses, domains] = (await Promise.all([
@@ -77,14 +77,12 @@ export async function searchAddresses(this: ILoadOptionsFunctions, filter?: stri
 		mailroomRequest.call(this, 'GET', '/api/domains'),
 	])) as [AddressRecord[], DomainRecord[]];
 	const wanted = (filter ?? '').trim().toLowerCase();
-	const results = new Map<string, INodeListSearchItems>();
-	for (const { _id } of addresses) results.set(_id, { name: _id, value: _id });
-	for (const domain of domains) {
-		if (domain.catchAll && !results.has(domain.catchAll))
-			results.set(domain.catchAll, { name: `${domain.catchAll} (catch-all of ${domain._id})`, value: domain.catchAll });
-	}
+	const results: INodeListSearchItems[] = addresses.map(({ _id, catchAll }) => ({
+		name: catchAll ? `${_id} (catch-all of ${catchAll})` : _id,
+		value: _id,
+	}));
 	const typedDomain = new RegExp(ADDRESS_REGEX).test(wanted) ? wanted.split('@')[1] : undefined;
-	if (typedDomain && domains.some((domain) => domain._id === typedDomain) && !results.has(wanted))
-		results.set(wanted, { name: `${wanted} (in ${typedDomain})`, value: wanted });
-	return { results: [...results.values()].filter((item) => item.name.toLowerCase().includes(wanted)) };
+	if (typedDomain && domains.some((domain) => domain._id === typedDomain) && !addresses.some(({ _id }) => _id === wanted))
+		results.push({ name: `${wanted} (in ${typedDomain})`, value: wanted });
+	return { results: results.filter((item) => item.name.toLowerCase().includes(wanted)) };
 }

@@ -48,9 +48,9 @@ export const getManyFilters: INodeProperties = {
 			type: 'options',
 			default: 'both',
 			options: [
-				{ name: 'Read and Unread', value: 'both' },
-				{ name: 'Read Only', value: 'read' },
-				{ name: 'Unread Only', value: 'unread' },
+				{ name: 'Read and Unread', value: 'both', description: 'Every message, read or not' },
+				{ name: 'Read Only', value: 'read', description: 'Messages marked read' },
+				{ name: 'Unread Only', value: 'unread', description: 'Messages not marked read, and those never marked' },
 			],
 			description: 'Mail never marked read counts as unread',
 		},

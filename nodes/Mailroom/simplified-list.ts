@@ -132,7 +132,7 @@ export async function listedMessageItems(
 	return await mapBounded(records, PARALLEL_MESSAGES, async (record) => {
 		const extras = await extrasOf.call(this, record, itemIndex, simplify);
 		const json = simplify ? simplifiedListItem(record, extras) : record;
-		if (attachmentPrefix === undefined) return { json };
+		if (attachmentPrefix === undefined || !extras.attachments.length) return { json };
 		const sources = attachmentSources(record, extras.attachments);
 		return { json, binary: await downloadAttachments.call(this, sources, attachmentPrefix, itemIndex) };
 	});

@@ -114,8 +114,8 @@ export const messageDescription: INodeProperties[] = [
 	},
 	...returnAllAndLimit('message', ['getAll'], MAX_PAGE),
 	...returnAllAndLimit('message', ['search'], SEARCH_LIMIT),
+	...listSimplifyProperties('message', ['getAll', 'search']),
 	getManyFilters,
-	...listSimplifyProperties('message', ['getAll', 'search', 'waitFor']),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -130,6 +130,7 @@ export const messageDescription: INodeProperties[] = [
 	...messageReplyProperties,
 	...messageThreadProperties,
 	...waitForProperties,
+	...listSimplifyProperties('message', ['waitFor']),
 	...messageActionProperties,
 ];
 
