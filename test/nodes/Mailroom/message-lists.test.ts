@@ -156,7 +156,7 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 	});
 
 	it('Get Many filters: read status, from, label, received after and before, a query; never another inbox', async () => {
-		const filtered = async (filters: IDataObject) => subjects(await message({ operation: 'getAll', email: inbox, filters }));
+		const filtered = async (filters: INodeParameters) => subjects(await message({ operation: 'getAll', email: inbox, filters }));
 		expect(await filtered({ readStatus: 'read' })).toEqual(['Invoice 1']);
 		expect(await filtered({ readStatus: 'unread' })).toEqual(['Invoice 2', 'Newsletter']);
 		expect(await filtered({ readStatus: 'both' })).toEqual(['Invoice 2', 'Newsletter', 'Invoice 1']);
