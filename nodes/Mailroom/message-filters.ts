@@ -83,7 +83,12 @@ export interface GetManyFilters {
 /** A value as the search language takes it whatever it holds: in quotes, `"` and `\` escaped. */
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
 
-const isoTime = (value: string) => new Date(value).toISOString();
+/** A date-time filter as the search language takes it (ISO 8601, UTC); the node fails on one that is no time. */
+function isoTime(value: string, filter: string) {
+	const time = new Date(value);
+	if (Number.isNaN(time.getTime())) throw new Error(`${filter} is not a date and time: "${value}"`);
+	return time.toISOString();
+}
 
 /** The search conditions of the filters (without a time bound before, which paging adds); none when no filter is set. */
 export function filterConditions({ label, q, readStatus, receivedAfter, sender }: GetManyFilters): string[] {
@@ -91,7 +96,7 @@ export function filterConditions({ label, q, readStatus, receivedAfter, sender }
 		...(sender?.trim() ? [`from:${quoted(sender.trim())}`] : []),
 		...(label ? [`label:${quoted(label)}`] : []),
 		...(readStatus === 'read' ? ['is:read'] : readStatus === 'unread' ? ['is:unread'] : []),
-		...(receivedAfter ? [`after:${isoTime(receivedAfter)}`] : []),
+		...(receivedAfter ? [`after:${isoTime(receivedAfter, 'Received After')}`] : []),
 		...(q?.trim() ? [q.trim()] : []),
 	];
 }
@@ -113,7 +118,7 @@ export async function filteredMessages(
 	const inbox = email.toLowerCase();
 	const conditions = [`to:${quoted(inbox)}`, ...filterConditions(filters)];
 	const found: ListedRecord[] = [];
-	let before = filters.receivedBefore ? isoTime(filters.receivedBefore) : undefined;
+	let before = filters.receivedBefore ? isoTime(filters.receivedBefore, 'Received Before') : undefined;
 	while (found.length < limit) {
 		const query = [...conditions, ...(before ? [`before:${before}`] : [])].join(' ');
 		const { messages } = (await mailroomRequest.call(this, 'GET', '/api/inbox-search', { qs: { query }, itemIndex })) as {

@@ -169,6 +169,7 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 		expect(await filtered({ q: 'invoice -is:read' })).toEqual(['Invoice 2']);
 		expect(await filtered({ sender: 'vendor', readStatus: 'unread' })).toEqual(['Invoice 2']);
 		await expect(filtered({ q: 'nosuch:thing' })).rejects.toMatchObject({ httpCode: '400' });
+		await expect(filtered({ receivedAfter: 'yesterday' })).rejects.toThrow('Received After is not a date and time: "yesterday"');
 	});
 
 	it("lists the account's addresses and its domains' catch-alls to pick from, searchable", async () => {
