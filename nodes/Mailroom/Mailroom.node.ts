@@ -8,6 +8,8 @@ import { emailDescription, executeEmail } from './resources/email';
 import { executeMessage, messageDescription } from './resources/message';
 import { executeSentEmail, sentEmailDescription } from './resources/sent-email';
 import { executeWebhookSubscription, webhookSubscriptionDescription } from './resources/webhook-subscription';
+import { searchAddresses } from './address-locator';
+import { ItemList } from './listing';
 import { NODE_VERSIONS } from './versions';
 
 type ResourceExecutor = (
@@ -15,11 +17,17 @@ type ResourceExecutor = (
 	operation: string,
 	itemIndex: number,
 	startedAt: Date,
-) => Promise<IDataObject | IDataObject[] | INodeExecutionData>;
+) => Promise<IDataObject | IDataObject[] | INodeExecutionData | ItemList>;
 
 /** An operation that outputs a file (Get Attachment) returns a whole item: JSON and binary data. */
 const isItem = (result: IDataObject | IDataObject[] | INodeExecutionData): result is INodeExecutionData =>
 	!Array.isArray(result) && typeof result.json === 'object' && typeof result.binary === 'object';
+
+/** The items of an operation's result: a listing's items as they are, an item, or JSON to wrap. */
+function resultItems(this: IExecuteFunctions, result: IDataObject | IDataObject[] | INodeExecutionData | ItemList) {
+	if (result instanceof ItemList) return result.items;
+	return isItem(result) ? [result] : this.helpers.returnJsonArray(result);
+}
 
 const executors: Record<string, ResourceExecutor> = {
 	account: executeAccount,
@@ -88,6 +96,8 @@ export class Mailroom implements INodeType {
 		],
 	};
 
+	methods = { listSearch: { searchAddresses } };
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const startedAt = new Date();
 		const items = this.getInputData();
@@ -98,7 +108,7 @@ export class Mailroom implements INodeType {
 				const operation = this.getNodeParameter('operation', itemIndex);
 				const result = await executors[resource].call(this, operation, itemIndex, startedAt);
 				returnData.push(
-					...this.helpers.constructExecutionMetaData(isItem(result) ? [result] : this.helpers.returnJsonArray(result), {
+					...this.helpers.constructExecutionMetaData(resultItems.call(this, result), {
 						itemData: { item: itemIndex },
 					}),
 				);

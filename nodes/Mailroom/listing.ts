@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { mailroomRequest } from '../shared/transport';
+import { beforeVersion1_2, fromVersion1_2 } from './versions';
 
 /** The most a Mailroom listing returns in one page. */
 export const MAX_PAGE = 1000;
@@ -70,3 +71,34 @@ export async function getManyMessages(this: IExecuteFunctions, path: string, ite
 	}
 	return messages;
 }
+
+/** The items an operation outputs whole (JSON and binary data), rather than JSON for the node to wrap. */
+export class ItemList {
+	constructor(readonly items: INodeExecutionData[]) {}
+}
+
+const simplifyDescription =
+	'Whether to return each message as a simplified item (ID, thread, inbox, sender, recipients, Reply-To, subject, date, Message-ID, a snippet, read, labels, attachment names, codes, links, whether the sender is authenticated, time received) instead of its whole record';
+
+/**
+ * The Simplify switch of operations that output messages as a listing gives them: on by default from version 1.2;
+ * earlier versions output the records, so their workflows keep every field they used.
+ */
+export const listSimplifyProperties = (resource: string, operation: string[]): INodeProperties[] => [
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		displayOptions: beforeVersion1_2({ resource: [resource], operation }),
+		description: simplifyDescription,
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		displayOptions: fromVersion1_2({ resource: [resource], operation }),
+		description: simplifyDescription,
+	},
+];

@@ -92,7 +92,7 @@ const simplify = (version: number, simplified: boolean): INodeProperties => ({
 	default: simplified,
 	displayOptions: { show: { '@version': [version] } },
 	description:
-		'Whether to return only the message itself (ID, inbox, from, to, cc, subject, text, HTML, attachment list and time received) instead of the whole webhook payload with its headers',
+		'Whether to return only the message itself (ID, thread, inbox, from with the first sender flat, to, cc, Reply-To, subject, date, Message-ID, text, HTML, attachment list, codes and time received) instead of the whole webhook payload with its headers',
 });
 
 export class MailroomTrigger implements INodeType {

@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
+	ILoadOptionsFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -13,8 +14,8 @@ import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inNodeWords, type FieldNames } from './field-names';
 
-/** The functions objects our requests run in: the action node, the trigger's webhook methods and its webhook. */
-export type MailroomContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
+/** The functions objects our requests run in: the action node, the trigger's webhook methods and its webhook, the editor's lists. */
+export type MailroomContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
 
 export interface RequestOptions {
 	body?: IDataObject;

@@ -40,7 +40,7 @@ import { startTestMailroom, type TestMailroom } from './mailroom';
 
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
-const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
+const { ExecuteContext, HookContext, LoadOptionsContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would run before N8N_USER_FOLDER is set
 	require('n8n-core') as typeof import('n8n-core');
 
@@ -296,6 +296,27 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	}
 
 	/**
+	 * Runs a node's `methods.listSearch[method]` as the editor does for a resource locator's list: in a LoadOptionsContext
+	 * for the parameter at `path`, with the node's parameters and the search text typed in the list.
+	 */
+	async function listSearch(
+		type: string,
+		method: string,
+		{
+			filter,
+			path = 'parameters.email',
+			parameters = {},
+			version,
+		}: { filter?: string; path?: string; parameters?: INodeParameters; version?: number } = {},
+	) {
+		const { workflow, node, nodeType } = workflowWith(type, parameters, credentials, {
+			typeVersion: version ?? newestVersion(nodeDescription(loader, type)),
+		});
+		const search = nodeType.methods!.listSearch![method];
+		return await search.call(new LoadOptionsContext(workflow, node, additionalData(credentials), path), filter);
+	}
+
+	/**
 	 * A trigger node: its webhook methods (checkExists/create/delete) run in HookContexts, and
 	 * deliveries to its webhook URL run webhook() in a WebhookContext; `runs` has the workflow
 	 * data of every run a delivery started. `test`: as on "Listen for test event" (the test webhook URL).
@@ -412,7 +433,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		stopN8nCore();
 	}
 
-	return { loader, execute, trigger, testCredential, close };
+	return { loader, execute, listSearch, trigger, testCredential, close };
 }
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */

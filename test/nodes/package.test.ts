@@ -16,7 +16,7 @@ describe('the built package as n8n loads it', () => {
 	it('finds both nodes and the credential under the package name', () => {
 		expect(loader.packageName).toBe('n8n-nodes-mailroom');
 		expect(loader.loadedNodes).toEqual([
-			{ name: 'mailroom', version: 1.1 },
+			{ name: 'mailroom', version: 1.2 },
 			{ name: 'mailroomTrigger', version: 1.1 },
 		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['mailroomApi']);

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { mailroomRequest } from '../../shared/transport';
+import { getManyMessages, ItemList, listSimplifyProperties, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
+import { listedMessageItems, type ListedRecord } from '../simplified-list';
 
 const show = (operation: string[]) => ({ show: { resource: ['domain'], operation } });
 
@@ -47,9 +48,14 @@ export const domainDescription: INodeProperties[] = [
 		description: 'A custom domain your account owns',
 	},
 	...returnAllAndLimit('domain', ['getAll', 'getMessages'], MAX_PAGE),
+	...listSimplifyProperties('domain', ['getMessages']),
 ];
 
-export async function executeDomain(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<IDataObject | IDataObject[]> {
+export async function executeDomain(
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[] | ItemList> {
 	if (operation === 'getAll') {
 		const domains = (await mailroomRequest.call(this, 'GET', '/api/domains', { itemIndex })) as IDataObject[];
 		return domains.slice(0, wantedCount.call(this, itemIndex));
@@ -58,8 +64,11 @@ export async function executeDomain(this: IExecuteFunctions, operation: string, 
 	switch (operation) {
 		case 'get':
 			return (await mailroomRequest.call(this, 'GET', `/api/domains/${domain}`, { itemIndex })) as IDataObject;
-		case 'getMessages':
-			return await getManyMessages.call(this, `/api/domains/${domain}/messages`, itemIndex);
+		case 'getMessages': {
+			const records = (await getManyMessages.call(this, `/api/domains/${domain}/messages`, itemIndex)) as ListedRecord[];
+			const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
+			return new ItemList(await listedMessageItems.call(this, records, { simplify }, itemIndex));
+		}
 	}
 	throw new NodeOperationError(this.getNode(), `Unknown domain operation "${operation}"`, { itemIndex });
 }

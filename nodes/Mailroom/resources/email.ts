@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
-import { fromVersion1_1, inVersion1, isVersion1 } from '../versions';
+import { addressLocator, emailParameter } from '../address-locator';
+import { beforeVersion1_2, fromVersion1_1, fromVersion1_2, inVersion1, isVersion1 } from '../versions';
 
 const send = { resource: ['email'], operation: ['send'] };
 
@@ -33,9 +34,16 @@ export const emailDescription: INodeProperties[] = [
 		placeholder: 'me@example.com',
 		required: true,
 		default: '',
-		displayOptions: { show: send },
+		displayOptions: beforeVersion1_2(send),
 		description: 'Sender address; it must be an address your account owns (Sender Name under Options adds a name)',
 	},
+	addressLocator({
+		displayName: 'From',
+		name: 'from',
+		placeholder: 'me@example.com',
+		displayOptions: fromVersion1_2(send),
+		description: 'Sender address; it must be an address your account owns (Sender Name under Options adds a name)',
+	}),
 	{
 		displayName: 'To',
 		name: 'to',
@@ -108,7 +116,7 @@ export async function executeEmail(this: IExecuteFunctions, operation: string, i
 	}
 	const subject = this.getNodeParameter('subject', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as ComposeOptions & { html?: string };
-	const from = (this.getNodeParameter('from', itemIndex) as string).trim();
+	const from = emailParameter(this, 'from', itemIndex);
 	const content = isVersion1(this) ? version1Body.call(this, itemIndex, options.html) : emailBody.call(this, itemIndex);
 	const body: IDataObject = {
 		to: (this.getNodeParameter('to', itemIndex) as string).trim(),

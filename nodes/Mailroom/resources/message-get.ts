@@ -16,7 +16,7 @@ import { fromVersion1_1, inVersion1 } from '../versions';
 const get = { resource: ['message'], operation: ['get'] };
 
 const simplifyDescription =
-	"Whether to return the Mailroom Trigger's simplified item (ID, inbox, from, to, cc, subject, text, HTML, attachments with their download URL, time received) with the message's labels, folder, read and starred, instead of its whole record with text, HTML, headers and attachment names. Text and HTML are as received (HTML null for mail without an HTML part).";
+	"Whether to return the Mailroom Trigger's simplified item (ID, thread, inbox, from with the first sender flat, to, cc, Reply-To, subject, date, Message-ID, text, HTML, attachments with their download URL, codes, time received) with the message's labels, folder, read and starred, instead of its whole record with text, HTML, headers and attachment names. Text and HTML are as received (HTML null for mail without an HTML part).";
 
 export const messageGetProperties: INodeProperties[] = [
 	// Version 1's Get output the record: with Simplify off by default, its workflows keep every field they used.

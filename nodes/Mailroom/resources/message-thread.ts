@@ -1,11 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { mailroomRequest } from '../../shared/transport';
+import { addressLocator, emailParameter } from '../address-locator';
 import { MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { messagePath } from '../message-paths';
-import { mailroomRequest } from '../../shared/transport';
+import { beforeVersion1_2, fromVersion1_2 } from '../versions';
 
 const threadOperation = { resource: ['message'], operation: ['getThread'] };
-const ofMessage = { show: { ...threadOperation, threadOf: ['message'] } };
+const ofMessageShow = { ...threadOperation, threadOf: ['message'] };
+const ofMessage = { show: ofMessageShow };
 
 export const messageThreadProperties: INodeProperties[] = [
 	{
@@ -28,9 +31,16 @@ export const messageThreadProperties: INodeProperties[] = [
 		placeholder: 'name@example.com',
 		required: true,
 		default: '',
-		displayOptions: ofMessage,
+		displayOptions: beforeVersion1_2(ofMessageShow),
 		description: 'The address whose inbox holds the message',
 	},
+	addressLocator({
+		displayName: 'Email Address',
+		name: 'email',
+		placeholder: 'name@example.com',
+		displayOptions: fromVersion1_2(ofMessageShow),
+		description: 'The address whose inbox holds the message',
+	}),
 	{
 		displayName: 'Message ID',
 		name: 'messageId',
@@ -71,7 +81,7 @@ export async function getThread(this: IExecuteFunctions, itemIndex: number): Pro
 					(await mailroomRequest.call(
 						this,
 						'GET',
-						messagePath(this.getNodeParameter('email', itemIndex) as string, this.getNodeParameter('messageId', itemIndex) as string),
+						messagePath(emailParameter(this, 'email', itemIndex), this.getNodeParameter('messageId', itemIndex) as string),
 						{ itemIndex },
 					)) as { threadId: string }
 				).threadId;

@@ -1,8 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { getManyMessages, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
-import { inboxPath } from '../message-paths';
+import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../../shared/attachments';
 import { mailroomRequest } from '../../shared/transport';
+import { addressLocator, emailParameter } from '../address-locator';
+import { getManyMessages, ItemList, listSimplifyProperties, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
+import { filteredMessages, getManyFilters, hasFilters, SEARCH_LIMIT, type GetManyFilters } from '../message-filters';
+import { inboxPath } from '../message-paths';
+import { listedMessageItems, simplifiedRecord, type ListedRecord } from '../simplified-list';
+import { beforeVersion1_2, fromVersion1_2 } from '../versions';
 import {
 	executeMessageAction,
 	messageActionOptions,
@@ -15,10 +20,10 @@ import { messageReplyProperties, replyToMessage } from './message-reply';
 import { getThread, messageThreadProperties } from './message-thread';
 import { waitForMessage, waitForProperties } from './wait-for';
 
-/** Account-wide search answers at most this many messages (GET /api/inbox-search). */
-const SEARCH_LIMIT = 100;
-
 const show = (operation: string[]) => ({ resource: ['message'], operation });
+
+/** The operations on the inbox of one address. */
+const INBOX_OPERATIONS = ['getAll', 'get', 'reply', 'waitFor', 'deleteAll', ...ONE_MESSAGE_ACTIONS];
 
 const operations: INodePropertyOptions[] = [
 	{
@@ -77,9 +82,16 @@ export const messageDescription: INodeProperties[] = [
 		placeholder: 'name@example.com',
 		required: true,
 		default: '',
-		displayOptions: { show: show(['getAll', 'get', 'reply', 'waitFor', 'deleteAll', ...ONE_MESSAGE_ACTIONS]) },
+		displayOptions: beforeVersion1_2(show(INBOX_OPERATIONS)),
 		description: 'The address whose inbox to read',
 	},
+	addressLocator({
+		displayName: 'Email Address',
+		name: 'email',
+		placeholder: 'name@example.com',
+		displayOptions: fromVersion1_2(show(INBOX_OPERATIONS)),
+		description: 'The address whose inbox to read: one of your account, or any address typed by hand',
+	}),
 	{
 		displayName: 'Message ID',
 		name: 'messageId',
@@ -102,20 +114,48 @@ export const messageDescription: INodeProperties[] = [
 	},
 	...returnAllAndLimit('message', ['getAll'], MAX_PAGE),
 	...returnAllAndLimit('message', ['search'], SEARCH_LIMIT),
+	...listSimplifyProperties('message', ['getAll', 'search']),
+	getManyFilters,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: show(['getAll', 'search']) },
+		description: "The messages' attachments as binary data",
+		options: attachmentDownloadOptions,
+	},
 	...messageGetProperties,
 	...messageReplyProperties,
 	...messageThreadProperties,
 	...waitForProperties,
+	...listSimplifyProperties('message', ['waitFor']),
 	...messageActionProperties,
 ];
 
 /** Message → Search: the newest matching messages of the account, at most SEARCH_LIMIT. */
-async function searchMessages(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+async function searchMessages(this: IExecuteFunctions, itemIndex: number): Promise<ListedRecord[]> {
 	const query = (this.getNodeParameter('query', itemIndex) as string).trim();
 	const { messages } = (await mailroomRequest.call(this, 'GET', '/api/inbox-search', { qs: { query }, itemIndex })) as {
-		messages: IDataObject[];
+		messages: ListedRecord[];
 	};
 	return messages.slice(0, wantedCount.call(this, itemIndex));
+}
+
+/** Message → Get Many: the inbox's newest messages, or those meeting the filters. */
+async function inboxMessages(this: IExecuteFunctions, email: string, itemIndex: number): Promise<ListedRecord[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as GetManyFilters;
+	if (hasFilters(filters)) return await filteredMessages.call(this, email, filters, wantedCount.call(this, itemIndex), itemIndex);
+	return (await getManyMessages.call(this, inboxPath(email), itemIndex)) as ListedRecord[];
+}
+
+/** The items of listed messages, as Simplify and the Download Attachments option ask. */
+async function messageItems(this: IExecuteFunctions, records: ListedRecord[], itemIndex: number) {
+	const options = this.getNodeParameter('options', itemIndex, {}) as AttachmentDownload;
+	const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
+	const prefix = options.downloadAttachments ? attachmentPrefix(options) : undefined;
+	return new ItemList(await listedMessageItems.call(this, records, { simplify, attachmentPrefix: prefix }, itemIndex));
 }
 
 export async function executeMessage(
@@ -123,20 +163,22 @@ export async function executeMessage(
 	operation: string,
 	itemIndex: number,
 	startedAt: Date,
-): Promise<IDataObject | IDataObject[] | INodeExecutionData> {
-	if (operation === 'search') return await searchMessages.call(this, itemIndex);
+): Promise<IDataObject | IDataObject[] | INodeExecutionData | ItemList> {
+	if (operation === 'search') return await messageItems.call(this, await searchMessages.call(this, itemIndex), itemIndex);
 	if (operation === 'getThread') return await getThread.call(this, itemIndex);
-	const email = this.getNodeParameter('email', itemIndex) as string;
+	const email = emailParameter(this, 'email', itemIndex);
 	const messageId = () => this.getNodeParameter('messageId', itemIndex) as string;
 	switch (operation) {
 		case 'getAll':
-			return await getManyMessages.call(this, inboxPath(email), itemIndex);
+			return await messageItems.call(this, await inboxMessages.call(this, email, itemIndex), itemIndex);
 		case 'get':
 			return await getMessage.call(this, email, messageId(), itemIndex);
 		case 'reply':
 			return await replyToMessage.call(this, email, messageId(), itemIndex);
-		case 'waitFor':
-			return await waitForMessage.call(this, email, itemIndex, startedAt);
+		case 'waitFor': {
+			const message = (await waitForMessage.call(this, email, itemIndex, startedAt)) as ListedRecord;
+			return this.getNodeParameter('simplify', itemIndex) ? await simplifiedRecord.call(this, message, itemIndex) : message;
+		}
 	}
 	return await executeMessageAction.call(this, operation, email, itemIndex);
 }

@@ -42,12 +42,12 @@ describe('Mailroom action node', () => {
 			.sort();
 
 	describe('as n8n loads it', () => {
-		it('is a regular node usable as an AI tool, with the operation in its subtitle; new nodes get version 1.1', () => {
+		it('is a regular node usable as an AI tool, with the operation in its subtitle; new nodes get version 1.2', () => {
 			const d = description();
 			expect(d).toMatchObject({
 				displayName: 'Mailroom',
-				version: [1, 1.1],
-				defaultVersion: 1.1,
+				version: [1, 1.1, 1.2],
+				defaultVersion: 1.2,
 				usableAsTool: true,
 				inputs: ['main'],
 				outputs: ['main'],
@@ -122,9 +122,24 @@ describe('Mailroom action node', () => {
 		it('shows each operation its own parameters, as n8n computes them from the defaults', () => {
 			const d = description();
 			const oneMessage = ['resource', 'operation', 'email', 'messageId'];
-			expect(shownParameters(d, {})).toEqual(['resource', 'operation', 'email', 'returnAll', 'limit']);
-			expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual(['resource', 'operation', 'email', 'returnAll']);
-			expect(shownParameters(d, { operation: 'search' })).toEqual(['resource', 'operation', 'query', 'returnAll', 'limit']);
+			const listed = ['simplify', 'filters', 'options'];
+			expect(shownParameters(d, {})).toEqual(['resource', 'operation', 'email', 'returnAll', 'limit', ...listed]);
+			expect(shownParameters(d, { operation: 'getAll', returnAll: true })).toEqual([
+				'resource',
+				'operation',
+				'email',
+				'returnAll',
+				...listed,
+			]);
+			expect(shownParameters(d, { operation: 'search' })).toEqual([
+				'resource',
+				'operation',
+				'query',
+				'returnAll',
+				'limit',
+				'simplify',
+				'options',
+			]);
 			expect(shownParameters(d, { operation: 'get' })).toEqual([...oneMessage, 'simplify', 'options']);
 			expect(shownParameters(d, { operation: 'getThread' })).toEqual([
 				'resource',
@@ -159,6 +174,7 @@ describe('Mailroom action node', () => {
 				'receivedAfterStart',
 				'timeout',
 				'filters',
+				'simplify',
 			]);
 			for (const operation of ['getRaw', 'delete', 'markRead', 'markUnread', 'star', 'unstar']) {
 				expect(shownParameters(d, { operation })).toEqual(oneMessage);
@@ -215,6 +231,7 @@ describe('Mailroom action node', () => {
 				'operation',
 				'domain',
 				'returnAll',
+				'simplify',
 			]);
 		});
 	});

@@ -22,7 +22,7 @@ describe('Mailroom node: Get Many of a message listing', () => {
 		expect(all[0]).toMatchObject({ _id: expect.any(String), inbox: 'list@example.test', from: [{ address: 'sender@sender.test' }] });
 	});
 
-	it('Get Many with Return All pages past the 1000 a listing returns at once', async () => {
+	it('Get Many with Return All pages past the 1000 a listing returns at once, and past the 100 of a search with filters', async () => {
 		const transport = nodemailer.createTransport({
 			host: '127.0.0.1',
 			port: fixture.server.smtpPort,
@@ -41,12 +41,20 @@ describe('Mailroom node: Get Many of a message listing', () => {
 		} finally {
 			transport.close();
 		}
-		const all = await getAll({ email: 'bulk@example.test', returnAll: true });
+		// The records as listed: a simplified item costs requests of its own (message-lists.test.ts).
+		const all = await getAll({ email: 'bulk@example.test', returnAll: true, simplify: false });
 		expect(all).toHaveLength(1005);
 		expect(new Set(all.map((m) => m._id)).size).toBe(1005);
 		expect(new Set(all.map((m) => m.subject))).toEqual(new Set(Array.from({ length: 1005 }, (_, i) => `bulk ${i}`)));
 		const received = all.map((m) => m.received as string);
 		expect(received).toEqual([...received].sort().reverse());
-		expect(await getAll({ email: 'bulk@example.test', limit: 1000 })).toHaveLength(1000);
+		expect(await getAll({ email: 'bulk@example.test', limit: 1000, simplify: false })).toHaveLength(1000);
+
+		// With filters, Get Many pages through search, 100 messages a time; search covers the account's own addresses.
+		await fixture.server.addresses.reserve('bulk@example.test', fixture.account.id);
+		const filtered = (parameters: INodeParameters) =>
+			getAll({ email: 'bulk@example.test', simplify: false, filters: { sender: 'bulk@' }, ...parameters });
+		expect(await filtered({ returnAll: true })).toEqual(all);
+		expect(await filtered({ limit: 101 })).toEqual(all.slice(0, 101));
 	});
 });

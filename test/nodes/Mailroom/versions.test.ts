@@ -27,7 +27,7 @@ describe('Mailroom node: version 1 keeps its parameters', () => {
 		expect(optionNames(shownParameter(d, { resource: 'email' }, 'options'))).not.toContain('html');
 		expect(shownParameter(d, { operation: 'get' }, 'simplify', 1).default).toBe(false);
 		expect(shownParameter(d, { operation: 'get' }, 'simplify').default).toBe(true);
-		expect(shownParameters(d, { operation: 'waitFor' }, 1)).toEqual(['resource', 'operation', 'email', 'timeout', 'filters']);
+		expect(shownParameters(d, { operation: 'waitFor' }, 1)).toEqual(['resource', 'operation', 'email', 'timeout', 'filters', 'simplify']);
 		expect(optionNames(shownParameter(d, { operation: 'waitFor' }, 'filters', 1))).toEqual([
 			'receivedAfterStart',
 			'senderContains',

@@ -127,6 +127,8 @@ describe('Mailroom Trigger', () => {
 				cc: 'Boss <boss@example.org>',
 				from: 'Alice <alice@sender.test>',
 				subject: 'Order 1',
+				date: new Date('2026-11-20T09:30:00Z'),
+				messageId: '<order-1@sender.test>',
 				text: 'two boxes',
 				html: '<p>two <b>boxes</b></p>',
 				attachments: [{ filename: 'order.csv', content: 'boxes,2\n', contentType: 'text/csv' }],
@@ -140,9 +142,14 @@ describe('Mailroom Trigger', () => {
 							_id: id,
 							inbox: 'orders@example.test',
 							from: [{ address: 'alice@sender.test', name: 'Alice' }],
+							fromAddress: 'alice@sender.test',
+							fromName: 'Alice',
 							to: [{ address: 'orders@example.test', name: '' }],
 							cc: [{ address: 'boss@example.org', name: 'Boss' }],
+							replyTo: null,
 							subject: 'Order 1',
+							date: '2026-11-20T09:30:00.000Z',
+							messageId: '<order-1@sender.test>',
 							text: expect.stringMatching(/^two boxes\n?$/),
 							strippedText: 'two boxes',
 							html: '<p>two <b>boxes</b></p>',
@@ -316,6 +323,35 @@ describe('Mailroom Trigger', () => {
 			expect(run[0][0].json).toMatchObject({ _id: genuine, auth: { authenticated: true, dmarc: { result: 'pass' } } });
 			await new Promise((resolve) => setTimeout(resolve, 300));
 			expect(trigger.runs).toHaveLength(1);
+			await trigger.hook('delete');
+		});
+
+		it('the simplified item names the first sender, the Reply-To addresses (names decoded), the Date and the Message-ID', async () => {
+			const { server, n8n } = fixture;
+			const trigger = await n8n.trigger('mailroomTrigger', { email: 'fields@example.test' });
+			await trigger.hook('create');
+			const [id] = await sendMail(server, {
+				to: 'fields@example.test',
+				from: '"Lee, Ann" <ann@sender.test>',
+				replyTo: 'Grüße Team <team@sender.test>, help@sender.test',
+				date: new Date('2026-11-20T09:30:00Z'),
+				messageId: '<fields-1@sender.test>',
+				subject: 'Fields',
+			});
+			const [second] = await sendMail(server, { to: 'fields@example.test', subject: 'No Reply-To' });
+			const runs = await runsOf(trigger, 2);
+			const item = (messageId: string) => runs.map((run) => run[0][0].json).find((json) => json._id === messageId)!;
+			expect(item(id)).toMatchObject({
+				fromAddress: 'ann@sender.test',
+				fromName: 'Lee, Ann',
+				replyTo: [
+					{ address: 'team@sender.test', name: 'Grüße Team' },
+					{ address: 'help@sender.test', name: '' },
+				],
+				date: '2026-11-20T09:30:00.000Z',
+				messageId: '<fields-1@sender.test>',
+			});
+			expect(item(second)).toMatchObject({ fromAddress: 'sender@sender.test', fromName: '', replyTo: null });
 			await trigger.hook('delete');
 		});
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
 import { Resolver } from 'node:dns/promises';
 import { authenticate, sealMessage } from 'mailauth';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
@@ -20,7 +21,7 @@ function dkimKey() {
 }
 
 /** A message as nodemailer writes it (signed if asked), not sent. */
-const compose = (mail: nodemailer.SendMailOptions) =>
+const compose = (mail: Mail.Options) =>
 	new Promise<Buffer>((resolve, reject) =>
 		nodemailer
 			.createTransport({ streamTransport: true, buffer: true })

@@ -36,7 +36,12 @@ describe('Mailroom node: Message Get', () => {
 	};
 
 	it("Simplify (on by default): the trigger's simplified item, the bodies as sent, then the message's state", async () => {
-		const [id] = await sendMail(fixture.server, mail);
+		const [id] = await sendMail(fixture.server, {
+			...mail,
+			replyTo: '"Order Desk" <orders@sender.test>, Grüße <gruesse@sender.test>',
+			date: new Date('2026-11-20T09:30:00Z'),
+			messageId: '<order-7@sender.test>',
+		});
 		await runNode(fixture.n8n, { resource: 'message', operation: 'addLabel', email: inbox, messageId: id, label: 'orders' });
 		await runNode(fixture.n8n, { resource: 'message', operation: 'star', email: inbox, messageId: id });
 		const stored = await record(id);
@@ -46,11 +51,20 @@ describe('Mailroom node: Message Get', () => {
 			`${fixture.server.publicUrl}/api/addresses/${enc(inbox)}/messages/${id}/attachments/${checksum}`;
 		expect(item.json).toEqual({
 			_id: id,
+			threadId: stored.threadId,
 			inbox,
 			from: [{ address: 'alice@sender.test', name: 'Alice' }],
+			fromAddress: 'alice@sender.test',
+			fromName: 'Alice',
 			to: [{ address: inbox, name: '' }],
 			cc: [{ address: 'boss@example.org', name: 'Boss' }],
+			replyTo: [
+				{ address: 'orders@sender.test', name: 'Order Desk' },
+				{ address: 'gruesse@sender.test', name: 'Grüße' },
+			],
 			subject: 'Order 7',
+			date: '2026-11-20T09:30:00.000Z',
+			messageId: '<order-7@sender.test>',
 			// As sent: the link where it was, not numbered as GET /api/text numbers it.
 			text: mail.text,
 			// Nothing quoted to strip: what the person wrote is the whole text.
@@ -77,7 +91,6 @@ describe('Mailroom node: Message Get', () => {
 			codes: [],
 			// The test server does not verify senders (see the sender-auth tests).
 			auth: null,
-			threadId: stored.threadId,
 			received: stored.received,
 			labels: ['orders'],
 			folder: 'inbox',
