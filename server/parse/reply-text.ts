@@ -34,7 +34,8 @@ const parser = new EmailReplyParser();
 const ATTRIBUTIONS: readonly { starts: RegExp; ends: RegExp }[] = [
 	{ starts: /^On\s/, ends: /\swrote\s?:$/ }, // en: Gmail, Apple Mail, Thunderbird, Yahoo
 	{ starts: /^Am\s/, ends: /\sschrieb[\s:]/ }, // de: "Am 03.06.2024 um 10:15 schrieb Max <max@…>:"
-	{ starts: /^[^<>]{1,100}<[^<>\s]{1,100}>\sschrieb am\s/, ends: /:$/ }, // de, Gmail on Android: "Max <max@…> schrieb am Mo., 3. Juni 2024, 10:15:"
+	// (The name is taken whole in a lookahead, which never backtracks: on a line without "<" it fails once, not 100 times.)
+	{ starts: /^(?=([^<>]{1,100}))\1<[^<>\s]{1,100}>\sschrieb am\s/, ends: /:$/ }, // de, Gmail on Android: "Max <max@…> schrieb am Mo., 3. Juni 2024, 10:15:"
 	{ starts: /^Le\s/, ends: /\sa\s+écrit\s?:$/ }, // fr: "… a écrit :"
 	{ starts: /^El\s/, ends: /\sescribió\s?:$/ }, // es
 	{ starts: /^Em\s/, ends: /\sescreveu\s?:$/ }, // pt
@@ -233,8 +234,18 @@ class LibraryQuestions {
 	}
 }
 
+/**
+ * What a line must look like for any of the library's signature patterns to take it (email-reply-parser 2.3.9's list: rules
+ * of dashes, underscores, `+` or `=`, "Sent from", "Get Outlook for", "Cheers", "Best wishes", "… Regards", and their German,
+ * Danish, French, Spanish, Italian and Dutch forms): a superset of them, so a line it leaves out is one the library would not
+ * take, and the library (about 10 µs a question) is asked about a few lines instead of every one of the last 40.
+ */
+const SIGNATURE_CANDIDATE =
+	/^\s*[-_+=]|^(?:sent|get|cheers|best|von|gesendet|sendt|envoy|t.l.charger|bien|bonne|enviado|verzonden|verstuurd|in\s*data)|regards|cordialement|scritto/i;
+
 /** Whether the library takes `line` for the start of a signature (short lines only, so each question is cheap). */
 function takesForSignature(line: string): boolean {
+	if (!SIGNATURE_CANDIDATE.test(line)) return false;
 	return parser
 		.read(`.\n${line}`)
 		.getFragments()
