@@ -22,6 +22,7 @@ import { buildHttpServer } from './http/http-server';
 import { Readiness } from './http/readiness';
 import { DiskSpace } from './http/disk-space';
 import { DnsLookups } from './sender-auth/dns-lookups';
+import { UnsignedResults } from './sender-auth/unsigned-results';
 import { verifySender } from './sender-auth/verify-sender';
 import { Metrics } from './metrics/metrics';
 import { MetricsListener } from './metrics/metrics-listener';
@@ -225,7 +226,7 @@ function buildSmtp(
 ) {
 	const { store, isOwnedDomain, resolveRecipient } = storage;
 	const dns = new DnsLookups({ servers: config.dnsServers, timeoutMs: config.dnsTimeout });
-	const verifier = { hostname: config.hostname, dns, budgetMs: config.dnsTimeout };
+	const verifier = { hostname: config.hostname, dns, budgetMs: config.dnsTimeout, unsignedResults: new UnsignedResults() };
 	return new SmtpIngest({
 		hostname: config.hostname,
 		maxMessageSize: config.maxMessageSize,

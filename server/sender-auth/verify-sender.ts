@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isSpooled, type RawMessage } from '../bytes/spooled-bytes';
+import { isSpooled, spooledStart, type RawMessage } from '../bytes/spooled-bytes';
 import { AUTH_RESULTS, type AuthResult, type MessageAuth } from '../schemas/sender-auth';
 import type { DnsLookups } from './dns-lookups';
+import { unsignedKey, type UnsignedResults } from './unsigned-results';
 
 /** Who connected, as SMTP told: the client's address, its HELO name and its MAIL FROM (empty for a bounce). */
 export interface SmtpClient {
@@ -24,6 +25,8 @@ export interface VerifierOptions {
 	dns: DnsLookups;
 	/** How long one message's verification may take in all, ms: lookups still going then give temperror. */
 	budgetMs: number;
+	/** Where the results of unsigned mail are kept for the next message of the same sender. */
+	unsignedResults?: UnsignedResults;
 }
 
 /** mailauth's DKIM `policy` (a signature this verifier does not accept) and anything unknown read as RFC 8601's `neutral`. */
@@ -107,9 +110,27 @@ function unverifiable(hostname: string, why: string): SenderVerification {
  * mailauth still not be done shortly after the budget (a message too large to hash in time), every check is.
  */
 export async function verifySender(raw: RawMessage, client: SmtpClient, options: VerifierOptions): Promise<SenderVerification> {
+	const unsigned = unsignedHeaderBlock(raw);
+	const key = unsigned && options.unsignedResults ? unsignedKey(client, unsigned.toString('latin1')) : undefined;
+	const known = key === undefined ? undefined : options.unsignedResults!.get(key);
+	if (known) return known;
+	const verified = await verifyWithMailauth(raw, unsigned, client, options);
+	if (key !== undefined) options.unsignedResults!.set(key, verified);
+	return verified;
+}
+
+async function verifyWithMailauth(
+	raw: RawMessage,
+	unsigned: Buffer | null,
+	client: SmtpClient,
+	options: VerifierOptions,
+): Promise<SenderVerification> {
 	const deadline = Date.now() + options.budgetMs;
 	// Its errors reach mailauth, which ends with them; this listener only keeps a late one (after giving up) unhandled-free.
-	const source = (isSpooled(raw) ? createReadStream(raw.spoolPath) : inPieces(raw)).on('error', () => undefined);
+	const source = (unsigned ? Readable.from([unsigned]) : isSpooled(raw) ? createReadStream(raw.spoolPath) : inPieces(raw)).on(
+		'error',
+		() => undefined,
+	);
 	let backstop: NodeJS.Timeout | undefined;
 	try {
 		const mailauth = await loadMailauth();
@@ -124,7 +145,7 @@ export async function verifySender(raw: RawMessage, client: SmtpClient, options:
 		checks.catch(() => undefined);
 		// mailauth checks SPF only once every DKIM key lookup is done. Started now too, SPF's lookups are cached by the time
 		// authenticate asks (answers at hand come past the budget too), so a DKIM key that never comes leaves SPF its result.
-		void mailauth.spf(envelope).catch(() => undefined);
+		if (!unsigned) void mailauth.spf(envelope).catch(() => undefined);
 		const gaveUp = new Promise<undefined>((settle) => {
 			backstop = setTimeout(() => settle(undefined), Math.max(0, deadline - Date.now()) + BACKSTOP_GRACE_MS);
 		});
@@ -139,6 +160,36 @@ export async function verifySender(raw: RawMessage, client: SmtpClient, options:
 		// With an error, so a mailauth still reading it (given up on) ends instead of waiting for the rest.
 		source.destroy(new Error('sender verification is over'));
 	}
+}
+
+/** Header fields whose checks need the body (its hash): a message without one is checked from its header block alone. */
+const BODY_SIGNATURE = /^(?:DKIM-Signature|ARC-Message-Signature|ARC-Seal)[ \t]*:/im;
+/** How far into a message its header block is looked for; a longer one is read with its body. */
+const HEADER_LOOK_BYTES = 64 * 1024;
+
+/**
+ * The header block (with the blank line that ends it) of a message that carries no DKIM or ARC signature, or null when
+ * one must be verified against the body. Without signatures SPF, DMARC and ARC need only the header fields: reading and
+ * hashing the body was most of what verification cost a message.
+ */
+function unsignedHeaderBlock(raw: RawMessage): Buffer | null {
+	const start = isSpooled(raw)
+		? spooledStart(raw, HEADER_LOOK_BYTES)
+		: Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, HEADER_LOOK_BYTES));
+	const text = start.toString('latin1');
+	// A message of header fields only (no blank line, all of it looked at) is its own header block.
+	const headerBytes = headerEnd(text) ?? (start.byteLength === raw.byteLength ? text.length : null);
+	if (headerBytes === null || BODY_SIGNATURE.test(text.slice(0, headerBytes))) return null;
+	return start.subarray(0, headerBytes);
+}
+
+/** Where the header block ends (after its blank line, CRLF or bare LF), or null when `text` holds no blank line. */
+function headerEnd(text: string): number | null {
+	const crlf = text.indexOf('\r\n\r\n');
+	const lf = text.indexOf('\n\n');
+	if (crlf < 0 && lf < 0) return null;
+	if (lf < 0 || (crlf >= 0 && crlf < lf)) return crlf + 4;
+	return lf + 2;
 }
 
 /** How long past the budget mailauth may take to finish once its lookups are cut (hashing, the checks after DNS). */
