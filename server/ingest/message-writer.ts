@@ -86,7 +86,7 @@ export class MessageWriter {
 			const settings: InboxSettings[] = [];
 			for (const record of records) settings.push(await parts.inboxSettings.of(record.inbox, record.domain));
 			const effects = {
-				webhookMessageIds: await this.webhooks.record(parts, records, settings),
+				webhookMessageIds: await this.webhooks.record(parts, records, settings, mail.localCopy?.outgoingId),
 				forwardIds: await this.forwards.record(parts, records, settings, parsedMail),
 			};
 			await parts.announce({
