@@ -158,9 +158,13 @@ async function startWebhookServer() {
 		} catch {
 			body = rawBody.toString('utf8');
 		}
-		const route = routes.get(new URL(req.url ?? '/', 'http://localhost').pathname);
+		// A form's POST, as n8n's body parser reads it.
+		if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+			body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const route = routes.get(url.pathname);
 		if (!route) return void res.writeHead(404).end();
-		Object.assign(req, { body, rawBody, query: {}, params: {} });
+		Object.assign(req, { body, rawBody, query: Object.fromEntries(url.searchParams), params: {} });
 		try {
 			await route(req, res);
 		} catch (error) {
@@ -216,8 +220,9 @@ export type Trigger = Awaited<ReturnType<N8nHarness['trigger']>>;
 
 export async function createN8nHarness({ credentials = {}, root }: HarnessOptions = {}) {
 	const { loader, nodeTypes, credentialType } = await loadPackage(root);
-	// Started by the first trigger: action-node tests need no server.
+	// Started by the first trigger or waiting execution: other action-node tests need no server.
 	let webhooks: Awaited<ReturnType<typeof startWebhookServer>> | undefined;
+	let executions = 0;
 
 	const additionalData = (
 		data: CredentialData,
@@ -293,6 +298,86 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			options.abortSignal,
 		);
 		return (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+	}
+
+	/**
+	 * Runs an action node that puts its execution to wait (Send and Wait for Response), as n8n runs a production
+	 * execution: execute() in an ExecuteContext whose $execution.resumeUrl is this harness's webhook server; then requests
+	 * to that URL run the node's webhook() in a WebhookContext (the webhook description of the request's method), as n8n's
+	 * waiting webhooks do. The first that returns workflow data resumes the execution: `resumed` settles with it, and
+	 * later requests get 409 (n8n's answer for an execution that finished).
+	 */
+	async function executeWaiting(
+		type: string,
+		parameters: INodeParameters,
+		items: INodeExecutionData[] = [{ json: {} }],
+		options: ExecuteOptions & { executionId?: string } = {},
+	) {
+		const data = options.credentials ?? credentials;
+		webhooks ??= await startWebhookServer();
+		const server = webhooks;
+		const executionId = options.executionId ?? `execution-${++executions}`;
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data, {
+			typeVersion: options.version ?? newestVersion(nodeDescription(loader, type)),
+		});
+		const runExecutionData = createRunExecutionData();
+		const inputData = { main: [items] };
+		const waitingData = (extra: Partial<IWorkflowExecuteAdditionalData> = {}) =>
+			additionalData(data, `${server.baseUrl}/webhook`, { executionId, ...extra });
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			waitingData(),
+			'webhook',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			{ node, data: inputData, source: null },
+			[],
+		);
+		const output = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+		// With the resume token n8n puts in $execution.resumeUrl (its `signature` query parameter), and checks on each request.
+		const token = runExecutionData.resumeToken;
+		const resumeUrl = `${server.baseUrl}/webhook-waiting/${executionId}/${node.id}${token ? `?signature=${token}` : ''}`;
+		let resume!: (data: INodeExecutionData[][]) => void;
+		const resumed = new Promise<INodeExecutionData[][]>((resolve) => (resume = resolve));
+		let finished = false;
+		server.routes.set(new URL(resumeUrl).pathname, async (req, res) => {
+			if (token && (req as { query?: Record<string, string> }).query?.signature !== token)
+				return void res.writeHead(401).end(JSON.stringify({ message: 'Invalid token' }));
+			if (finished) return void res.writeHead(409).end(JSON.stringify({ message: `The execution "${executionId}" has finished already.` }));
+			const description = nodeType.description.webhooks?.find((webhook) => webhook.httpMethod === req.method);
+			if (!description) return void res.writeHead(404).end();
+			const webhookData: IWebhookData = {
+				httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+				node: node.name,
+				path: node.id,
+				webhookDescription: description,
+				workflowId: workflow.id,
+				workflowExecuteAdditionalData: waitingData(),
+				isTest: false,
+			};
+			const webhookContext = new WebhookContext(
+				workflow,
+				node,
+				waitingData({ httpRequest: req as never, httpResponse: res as never }),
+				'webhook',
+				webhookData,
+				[],
+				runExecutionData,
+			);
+			const result = await nodeType.webhook!.call(webhookContext);
+			if (result.workflowData) {
+				finished = true;
+				resume(result.workflowData);
+			}
+			if (result.noWebhookResponse) return;
+			const answer: unknown = result.webhookResponse ?? { message: 'Workflow was started' };
+			if (typeof answer === 'string') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(answer);
+			else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+		});
+		return { output, waitTill: runExecutionData.waitTill, resumeUrl, resumed, node };
 	}
 
 	/**
@@ -412,7 +497,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		stopN8nCore();
 	}
 
-	return { loader, execute, trigger, testCredential, close };
+	return { loader, execute, executeWaiting, trigger, testCredential, close };
 }
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */
