@@ -29,9 +29,10 @@ const buttonStyle = (displayName: string, name: string, fallback: string, approv
 	name,
 	type: 'options',
 	default: fallback,
+	description: 'How the button looks: filled in the accent color, or outlined',
 	options: [
-		{ name: 'Primary', value: 'primary' },
-		{ name: 'Secondary', value: 'secondary' },
+		{ name: 'Primary', value: 'primary', description: 'Filled in the accent color' },
+		{ name: 'Secondary', value: 'secondary', description: 'White, outlined in grey' },
 	],
 	displayOptions: { show: { approvalType: approvalTypes } },
 });
@@ -73,9 +74,9 @@ const limitWaitTime: INodeProperties = {
 					type: 'options',
 					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
 					options: [
-						{ name: 'Minutes', value: 'minutes' },
-						{ name: 'Hours', value: 'hours' },
-						{ name: 'Days', value: 'days' },
+						{ name: 'Minutes', value: 'minutes', description: 'Amount is in minutes' },
+						{ name: 'Hours', value: 'hours', description: 'Amount is in hours' },
+						{ name: 'Days', value: 'days', description: 'Amount is in days' },
 					],
 					default: 'hours',
 					description: 'Unit of the interval value',
@@ -124,6 +125,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: shown },
+		description: 'Subject line of the email; a reply keeps it after "Re: "',
 	},
 	{
 		displayName: 'Message',
@@ -133,12 +135,14 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: shown },
+		description: 'What the recipient is asked; the buttons or the form link follow it',
 	},
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
 		type: 'options',
 		default: 'approval',
+		description: 'How the recipient responds, and so what the output is when the workflow goes on',
 		displayOptions: { show: shown },
 		options: [
 			{ name: 'Approval', value: 'approval', description: 'User can approve/disapprove from within the message' },
@@ -156,6 +160,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add option',
 		default: {},
+		description: 'The buttons of the email',
 		displayOptions: { show: { ...shown, responseType: ['approval'] } },
 		options: [
 			{
@@ -167,9 +172,10 @@ export const sendAndWaitDescription: INodeProperties[] = [
 						name: 'approvalType',
 						type: 'options',
 						default: 'single',
+						description: 'Whether the email has a Disapprove button beside Approve',
 						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Disapprove', value: 'double' },
+							{ name: 'Approve Only', value: 'single', description: 'One button: approved is always true' },
+							{ name: 'Approve and Disapprove', value: 'double', description: 'Two buttons: approved is true or false' },
 						],
 					},
 					{
@@ -177,6 +183,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 						name: 'approveLabel',
 						type: 'string',
 						default: 'Approve',
+						description: 'Text of the Approve button',
 						displayOptions: { show: { approvalType: ['single', 'double'] } },
 					},
 					buttonStyle('Approve Button Style', 'buttonApprovalStyle', 'primary', ['single', 'double']),
@@ -185,6 +192,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 						name: 'disapproveLabel',
 						type: 'string',
 						default: 'Decline',
+						description: 'Text of the Disapprove button',
 						displayOptions: { show: { approvalType: ['double'] } },
 					},
 					buttonStyle('Disapprove Button Style', 'buttonDisapprovalStyle', 'secondary', ['double']),
@@ -198,6 +206,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
+		description: 'How long to wait, and the words of the free-text form',
 		displayOptions: { show: shown },
 		options: [
 			limitWaitTime,
@@ -206,6 +215,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 				name: 'messageButtonLabel',
 				type: 'string',
 				default: 'Respond',
+				description: 'Text of the button in the email that opens the form',
 				displayOptions: forFreeText,
 			},
 			{
@@ -229,6 +239,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 				name: 'responseFormButtonLabel',
 				type: 'string',
 				default: 'Submit',
+				description: 'Text of the button that sends the form',
 				displayOptions: forFreeText,
 			},
 		],
