@@ -155,7 +155,7 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		db.close();
 		return { open: () => openStore({ dataDir, durability: 'normal' }, 'server', 'test-upgrade'), remove };
 	}
-	// The template database is migrated already: what the threads migration added is taken away again.
+	// The template database is migrated already: what the threads migration added is taken away again, and what later ones added.
 	const version = POSTGRES_MIGRATIONS.findIndex((migration) => typeof migration === 'string' && migration.includes('mailroom_digest'));
 	const databaseUrl = await postgres().newDatabase({ migrated: true });
 	const server = { config: { dataDir, databaseUrl } };
@@ -165,6 +165,7 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		ALTER TABLE messages DROP COLUMN thread_id, DROP COLUMN thread_account, DROP COLUMN message_key;
 		ALTER TABLE outgoing_messages DROP COLUMN thread_id, DROP COLUMN message_key;
 		DROP FUNCTION mailroom_digest, mailroom_first_id;
+		DROP TABLE reply_hooks;
 		UPDATE schema_version SET version = ${version};
 		${LEGACY_ROWS.join(';\n')}`,
 	);
