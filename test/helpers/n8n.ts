@@ -319,6 +319,7 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		const executionId = options.executionId ?? `execution-${++executions}`;
 		const { workflow, node, nodeType } = workflowWith(type, parameters, data, {
 			typeVersion: options.version ?? newestVersion(nodeDescription(loader, type)),
+			...(options.continueOnFail && { onError: 'continueRegularOutput' as const }),
 		});
 		const runExecutionData = createRunExecutionData();
 		const inputData = { main: [items] };

@@ -152,6 +152,19 @@ describe('Mailroom node: Email Send and Wait for Response', () => {
 		expect(await waiting.resumed).toEqual([[{ json: { data: { text: 'Ship on Friday' } } }]]);
 	});
 
+	it('with On Error: Continue, a send Mailroom refuses outputs the error and waits for nothing', async () => {
+		const waiting = await fixture.n8n.executeWaiting(
+			'mailroom',
+			{ resource: 'email', operation: 'sendAndWait', from: 'not-mine@example.test', sendTo: BOSS, subject: 's', message: 'm' },
+			items,
+			{ continueOnFail: true },
+		);
+		expect(waiting.output).toEqual([
+			[{ json: { error: expect.stringMatching(/not an address of your account/), httpCode: '403' }, pairedItem: { item: 0 } }],
+		]);
+		expect(waiting.waitTill).toBeUndefined();
+	});
+
 	it('refuses a To that is not one address, and sends nothing', async () => {
 		const before = (await lastMail()).sent._id;
 		await expect(sendAndWait({ sendTo: 'a@example.test, b@example.test' })).rejects.toThrow('Invalid email address');
