@@ -346,13 +346,16 @@ export async function executeSendAndWait(this: IExecuteFunctions): Promise<INode
 		const expiresAt = new Date(Math.min(waitTill.getTime(), Date.now() + LONGEST_REPLY_HOOK_MS));
 		body.replyHook = { url, expiresAt: expiresAt.toISOString() };
 	}
-	try {
-		await mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex: 0 });
-	} catch (error) {
-		// With "On Error: Continue", nothing was sent, so nothing is waited for (as n8n's own Send and Wait nodes do).
-		if (!this.continueOnFail()) throw error;
-		const { message, httpCode } = error as { message: string; httpCode?: string | null };
-		return [[{ json: { error: message, ...(httpCode ? { httpCode } : {}) }, pairedItem: { item: 0 } }]];
+	const send = () => mailroomRequest.call(this, 'POST', '/api/outgoing-messages', { body, itemIndex: 0 });
+	if (!this.continueOnFail()) await send();
+	else {
+		try {
+			await send();
+		} catch (error) {
+			// Nothing was sent, so nothing is waited for (as n8n's own Send and Wait nodes do).
+			const { message, httpCode } = error as { message: string; httpCode?: string | null };
+			return [[{ json: { error: message, ...(httpCode ? { httpCode } : {}) }, pairedItem: { item: 0 } }]];
+		}
 	}
 	await this.putExecutionToWait(waitTill);
 	return [this.getInputData()];
