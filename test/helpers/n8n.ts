@@ -40,7 +40,17 @@ import { startTestMailroom, type TestMailroom } from './mailroom';
 
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
-const { ExecuteContext, HookContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
+const {
+	ExecuteContext,
+	generateUrlSignature,
+	HookContext,
+	InstanceSettings,
+	PackageDirectoryLoader,
+	prepareUrlForSigning,
+	RoutingNode,
+	validateUrlSignature,
+	WebhookContext,
+} =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would run before N8N_USER_FOLDER is set
 	require('n8n-core') as typeof import('n8n-core');
 
@@ -304,8 +314,8 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	 * Runs an action node that puts its execution to wait (Send and Wait for Response), as n8n runs a production
 	 * execution: execute() in an ExecuteContext whose $execution.resumeUrl is this harness's webhook server; then requests
 	 * to that URL run the node's webhook() in a WebhookContext (the webhook description of the request's method), as n8n's
-	 * waiting webhooks do. The first that returns workflow data resumes the execution: `resumed` settles with it, and
-	 * later requests get 409 (n8n's answer for an execution that finished).
+	 * waiting webhooks do (a URL whose signature does not match gets 401). The first that returns workflow data resumes the
+	 * execution: `resumed` settles with it, and later requests get n8n's "no action required" page.
 	 */
 	async function executeWaiting(
 		type: string,
@@ -338,16 +348,17 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 			[],
 		);
 		const output = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
-		// With the resume token n8n puts in $execution.resumeUrl (its `signature` query parameter), and checks on each request.
-		const token = runExecutionData.resumeToken;
-		const resumeUrl = `${server.baseUrl}/webhook-waiting/${executionId}/${node.id}${token ? `?signature=${token}` : ''}`;
+		// Signed as the node's getSignedResumeUrl() signs its links: each request's URL must carry its own signature.
+		const resumeUrl = signedUrl(`${server.baseUrl}/webhook-waiting/${executionId}/${node.id}`);
 		let resume!: (data: INodeExecutionData[][]) => void;
 		const resumed = new Promise<INodeExecutionData[][]>((resolve) => (resume = resolve));
 		let finished = false;
 		server.routes.set(new URL(resumeUrl).pathname, async (req, res) => {
-			if (token && (req as { query?: Record<string, string> }).query?.signature !== token)
-				return void res.writeHead(401).end(JSON.stringify({ message: 'Invalid token' }));
-			if (finished) return void res.writeHead(409).end(JSON.stringify({ message: `The execution "${executionId}" has finished already.` }));
+			const { signature } = (req as { query?: Record<string, string> }).query ?? {};
+			if (!signature || !validateUrlSignature(signature, new URL(req.url ?? '/', server.baseUrl), hmacSecret()))
+				return void res.writeHead(401).end(JSON.stringify({ error: 'Invalid token' }));
+			// n8n answers a Send and Wait link of a finished execution with its "no action required" page.
+			if (finished) return void res.writeHead(200, { 'content-type': 'text/html' }).end(NO_ACTION_REQUIRED);
 			const description = nodeType.description.webhooks?.find((webhook) => webhook.httpMethod === req.method);
 			if (!description) return void res.writeHead(404).end();
 			const webhookData: IWebhookData = {
@@ -499,6 +510,23 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 	}
 
 	return { loader, execute, executeWaiting, trigger, testCredential, close };
+}
+
+/** What n8n's page for a link of a Send and Wait execution that finished says. */
+export const NO_ACTION_REQUIRED = 'No action required';
+
+/** n8n-core's own copy of the DI container, whichever version it depends on. */
+const n8nCoreContainer = () =>
+	createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+
+/** The secret n8n signs resume links with (this n8n-core's instance settings). */
+const hmacSecret = () => n8nCoreContainer().Container.get(InstanceSettings).hmacSignatureSecret;
+
+/** A resume URL with the signature n8n's getSignedResumeUrl() gives it (the `signature` query parameter). */
+function signedUrl(url: string): string {
+	const signed = new URL(url);
+	signed.searchParams.set('signature', generateUrlSignature(prepareUrlForSigning(signed), hmacSecret()));
+	return signed.toString();
 }
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */

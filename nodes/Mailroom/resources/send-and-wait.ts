@@ -280,31 +280,27 @@ function waitTillOf(this: IExecuteFunctions, options: SendAndWaitOptions): Date 
 	return waitTill;
 }
 
-/** The node's resume webhook: the execution's resume URL (its query, a resume token in newer n8n, kept) and the node's id. */
-function resumeWebhookUrl(this: IExecuteFunctions): string {
-	const url = new URL(this.evaluateExpression('{{ $execution?.resumeUrl }}', 0) as string);
-	url.pathname = `${url.pathname.replace(/\/$/, '')}/${this.getNode().id}`;
-	return url.toString();
+/**
+ * A link to the node's resume webhook (the execution's resume URL and the node's id), with `parameters`, signed by n8n as
+ * n8n's own Send and Wait nodes sign theirs: n8n's waiting webhook refuses a link whose signature does not match (so an
+ * Approve link cannot be turned into another answer). n8n versions that enforce signatures only when asked are asked.
+ */
+function resumeLink(this: IExecuteFunctions, parameters: Record<string, string> = {}): string {
+	(this as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
+	return this.getSignedResumeUrl(parameters);
 }
 
-/** The link of a button: the resume webhook with `approved` set. */
-const withApproved = (url: string, approved: boolean) => {
-	const link = new URL(url);
-	link.searchParams.set('approved', String(approved));
-	return link.toString();
-};
-
-function approvalButtons(this: IExecuteFunctions, url: string): Button[] {
+function approvalButtons(this: IExecuteFunctions): Button[] {
 	const options = this.getNodeParameter('approvalOptions.values', 0, {}) as ApprovalOptions;
 	const approve = {
 		label: options.approveLabel || 'Approve',
-		href: withApproved(url, true),
+		href: resumeLink.call(this, { approved: 'true' }),
 		style: options.buttonApprovalStyle || 'primary',
 	};
 	if (options.approvalType !== 'double') return [approve];
 	const disapprove = {
 		label: options.disapproveLabel || 'Disapprove',
-		href: withApproved(url, false),
+		href: resumeLink.call(this, { approved: 'false' }),
 		style: options.buttonDisapprovalStyle || 'secondary',
 	};
 	return [disapprove, approve];
@@ -328,11 +324,11 @@ export async function executeSendAndWait(this: IExecuteFunctions): Promise<INode
 	const responseType = this.getNodeParameter('responseType', 0, 'approval') as ResponseType;
 	const options = this.getNodeParameter('options', 0, {}) as SendAndWaitOptions;
 	const waitTill = waitTillOf.call(this, options);
-	const url = resumeWebhookUrl.call(this);
+	const url = resumeLink.call(this);
 	const message = this.getNodeParameter('message', 0, '') as string;
 	const content =
 		responseType === 'approval'
-			? approvalEmail(message, approvalButtons.call(this, url))
+			? approvalEmail(message, approvalButtons.call(this))
 			: responseType === 'freeText'
 				? formEmail(message, { label: options.messageButtonLabel || 'Respond', href: url, style: 'primary' })
 				: replyEmail(message);

@@ -5,7 +5,15 @@ import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
 import { enc, sendMail } from '../../../helpers/messages';
 import { queryValue } from '../../../helpers/database';
 import { activity } from '../../../helpers/webhooks';
-import { nodeDescription, postJson, shownParameters, signed, startNodeFixture, type NodeFixture } from '../../../helpers/n8n';
+import {
+	NO_ACTION_REQUIRED,
+	nodeDescription,
+	postJson,
+	shownParameters,
+	signed,
+	startNodeFixture,
+	type NodeFixture,
+} from '../../../helpers/n8n';
 
 const ASKER = 'asker@example.test';
 const BOSS = 'boss@example.test';
@@ -112,9 +120,12 @@ describe('Mailroom node: Email Send and Wait for Response', () => {
 		const mail = await lastMail();
 		const buttons = links(mail.html);
 		expect(Object.keys(buttons)).toEqual(['Hold', 'Ship']);
-		// The resume token of newer n8n stays in the links, before the answer.
-		expect(waiting.resumeUrl).toMatch(/\/node-1\?signature=\w+$/);
-		expect(buttons.Ship).toBe(`${waiting.resumeUrl}&approved=true`);
+		// Each link is signed by n8n with its answer: one cannot be turned into the other.
+		const base = waiting.resumeUrl.replace(/\?.*/, '');
+		expect(buttons.Ship).toMatch(new RegExp(`^${base}\\?approved=true&signature=\\w+$`));
+		expect(buttons.Hold).toMatch(new RegExp(`^${base}\\?approved=false&signature=\\w+$`));
+		const tampered = buttons.Hold.replace('approved=false', 'approved=true');
+		expect((await fetch(tampered)).status).toBe(401);
 
 		const page = await fetch(buttons.Hold);
 		expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
@@ -123,13 +134,16 @@ describe('Mailroom node: Email Send and Wait for Response', () => {
 			expect.stringContaining('Your response has been recorded'),
 		]);
 		expect(await waiting.resumed).toEqual([[{ json: { data: { approved: false } } }]]);
-		expect((await fetch(buttons.Ship)).status).toBe(409);
+		// A second click resumes nothing: n8n says no action is required.
+		const again = await fetch(buttons.Ship);
+		expect([again.status, await again.text()]).toEqual([200, NO_ACTION_REQUIRED]);
 	});
 
 	it('approval, Approve only by default: one button', async () => {
 		const waiting = await sendAndWait({});
 		const buttons = links((await lastMail()).html);
-		expect(buttons).toEqual({ Approve: `${waiting.resumeUrl}&approved=true` });
+		expect(Object.keys(buttons)).toEqual(['Approve']);
+		expect(buttons.Approve).toMatch(/\/node-1\?approved=true&signature=\w+$/);
 		await fetch(buttons.Approve);
 		expect(await waiting.resumed).toEqual([[{ json: { data: { approved: true } } }]]);
 	});
