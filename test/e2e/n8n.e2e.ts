@@ -208,14 +208,25 @@ describe('Mailroom nodes in a real n8n', () => {
 		if (!process.env.MAILROOM_E2E_KEEP) rmSync(work, { recursive: true, force: true });
 	});
 
-	it('loads the package: both nodes (and the AI tool variant), their icons and the credential', async () => {
+	it('loads the package: both nodes (and the AI tool and human-in-the-loop tool variants), their icons and the credential', async () => {
 		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
 		const nodes = (await (await get('/types/nodes.json')).json()) as TypeJson[];
 		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
 		expect(ours.map((type) => type.name).sort()).toEqual([
 			'n8n-nodes-mailroom.mailroom',
+			'n8n-nodes-mailroom.mailroomHitlTool',
 			'n8n-nodes-mailroom.mailroomTool',
 			'n8n-nodes-mailroom.mailroomTrigger',
+		]);
+		// n8n makes the human-in-the-loop tool of a node with a Send and Wait operation: Email → Send and Wait, Approval.
+		const hitl = ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroomHitlTool') as unknown as {
+			properties: { name: string; type: string; default: unknown }[];
+		};
+		const hidden = (name: string) => hitl.properties.filter((p) => p.name === name && p.type === 'hidden').map((p) => p.default);
+		expect([hidden('resource'), [...new Set(hidden('operation'))], hidden('responseType')]).toEqual([
+			['email'],
+			['sendAndWait'],
+			['approval'],
 		]);
 		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom')!.iconUrl!.light}`);
 		expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('svg')]);
@@ -570,5 +581,60 @@ describe('Mailroom nodes in a real n8n', () => {
 		const stored = await fetch(url, { headers: { 'Service-Key': account.key } });
 		expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
 		for (const { id } of [receiving, sending]) await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+	it('Send and Wait for Response (examples/n8n/mailroom-approve-by-reply.json): the execution waits until the email is answered, and goes on with the reply Mailroom posts to its resume URL', async () => {
+		const workflow = example('mailroom-approve-by-reply.json');
+		// Started by a Webhook that answers at once, instead of the editor's manual trigger.
+		const start = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!;
+		Object.assign(start, {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: 'mailroom-e2e-approve', responseMode: 'onReceived', options: {} },
+		});
+		const ask = workflow.nodes.find((node) => node.parameters.operation === 'sendAndWait')!;
+		const from = ask.parameters.from as string;
+		const boss = ask.parameters.sendTo as string;
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(from)}`, { method: 'POST', key: account.key })).status).toBe(200);
+		const { id, versionId } = await importWorkflow(workflow);
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+
+		expect((await fetch(`${n8nUrl}/webhook/mailroom-e2e-approve`, { method: 'POST' })).status).toBe(200);
+		await waitFor(
+			async () => {
+				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`,
+				);
+				return results.some((execution) => execution.status === 'waiting');
+			},
+			'the execution to wait',
+			30_000,
+		);
+		const [sent] = (
+			await mailroom.api<{ _id: string; threadId: string; to: string[] }[]>('/api/outgoing-messages?limit=1', { key: account.key })
+		).body;
+		expect(sent.to).toEqual([boss]);
+
+		const [replyId] = await sendMail(mailroom, {
+			from: `The Boss <${boss}>`,
+			to: from,
+			subject: 'Re: May I deploy release 4.2 today?',
+			text: 'Yes, deploy it.\n\nOn Monday deploy-bot wrote:\n> Release 4.2 is ready.\n',
+			inReplyTo: `<${sent._id}@${from.split('@')[1]}>`,
+		});
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Approved?')).toEqual([
+			expect.objectContaining({
+				_id: replyId,
+				strippedText: 'Yes, deploy it.',
+				threadId: sent.threadId,
+				from: [{ address: boss, name: 'The Boss' }],
+			}),
+		]);
+		const delivered = (await activity(mailroom, account.key)).filter((entry) => entry.messageId === replyId);
+		expect(delivered.map((entry) => [entry.url.startsWith(`${n8nUrl}/webhook-waiting/`), entry.status])).toEqual([[true, 'delivered']]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 });
