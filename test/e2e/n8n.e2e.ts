@@ -637,4 +637,67 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(delivered.map((entry) => [entry.url.startsWith(`${n8nUrl}/webhook-waiting/`), entry.status])).toEqual([[true, 'delivered']]);
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
+	it('Send and Wait for Response, Approval: the email carries the links n8n signed; Decline resumes with { data: { approved: false } }, a link changed by hand is refused', async () => {
+		const from = 'approvals@example.com';
+		const boss = 'approver@example.org';
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(from)}`, { method: 'POST', key: account.key })).status).toBe(200);
+		const credentials = { mailroomApi: { id: '', name: 'Mailroom account' } };
+		const { id, versionId } = await importWorkflow({
+			name: 'Mailroom e2e: approval',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: 'mailroom-e2e-approval', responseMode: 'onReceived', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'Ask',
+					type: 'n8n-nodes-mailroom.mailroom',
+					typeVersion: 1.1,
+					position: [220, 0],
+					webhookId: randomUUID(),
+					credentials,
+					parameters: {
+						resource: 'email',
+						operation: 'sendAndWait',
+						from,
+						sendTo: boss,
+						subject: 'Refund order 77?',
+						message: 'Refund 40 EUR?',
+						approvalOptions: { values: { approvalType: 'double' } },
+						options: {},
+					},
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+		expect((await fetch(`${n8nUrl}/webhook/mailroom-e2e-approval`, { method: 'POST' })).status).toBe(200);
+		const mail = await waitFor(
+			async () =>
+				(await mailroom.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(boss)}/messages`, { key: account.key })).body.find(
+					(message) => message.subject === 'Refund order 77?',
+				),
+			'the email',
+		);
+		const html = (await mailroom.api(`/api/dirty/${encodeURIComponent(boss)}/${mail._id}`, { key: account.key })).text;
+		const links = Object.fromEntries(
+			[...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, label]) => [label, href.replace(/&amp;/g, '&')]),
+		);
+		expect(Object.keys(links)).toEqual(['Decline', 'Approve']);
+		expect(links.Decline).toMatch(new RegExp(`^${n8nUrl}/webhook-waiting/\\d+/[\\w-]+\\?approved=false&signature=\\w+$`));
+
+		expect((await fetch(links.Decline.replace('approved=false', 'approved=true'))).status).toBe(401);
+		expect((await fetch(links.Decline)).status).toBe(200);
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([{ data: { approved: false } }]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
 });
