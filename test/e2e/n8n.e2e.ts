@@ -600,17 +600,7 @@ describe('Mailroom nodes in a real n8n', () => {
 		await rest('POST', `/workflows/${id}/activate`, { versionId });
 
 		expect((await fetch(`${n8nUrl}/webhook/mailroom-e2e-approve`, { method: 'POST' })).status).toBe(200);
-		await waitFor(
-			async () => {
-				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
-					'GET',
-					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`,
-				);
-				return results.some((execution) => execution.status === 'waiting');
-			},
-			'the execution to wait',
-			30_000,
-		);
+		await waitingExecution(id);
 		const [sent] = (
 			await mailroom.api<{ _id: string; threadId: string; to: string[] }[]>('/api/outgoing-messages?limit=1', { key: account.key })
 		).body;
@@ -637,13 +627,30 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(delivered.map((entry) => [entry.url.startsWith(`${n8nUrl}/webhook-waiting/`), entry.status])).toEqual([[true, 'delivered']]);
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
-	it('Send and Wait for Response, Approval: the email carries the links n8n signed; Decline resumes with { data: { approved: false } }, a link changed by hand is refused', async () => {
-		const from = 'approvals@example.com';
+	/** Resolves once the workflow has an execution n8n stored as waiting. */
+	const waitingExecution = (workflowId: string) =>
+		waitFor(
+			async () => {
+				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+				);
+				return results.some((execution) => execution.status === 'waiting');
+			},
+			'the execution to wait',
+			30_000,
+		);
+
+	/**
+	 * Starts a workflow whose Mailroom node asks `subject` by email (Send and Wait for Response with `parameters`), from an
+	 * address of the account to approver@example.org; its id and the links of the email's buttons, by label.
+	 */
+	async function askByEmail(path: string, subject: string, parameters: IDataObject) {
+		const from = `${path}@example.com`;
 		const boss = 'approver@example.org';
 		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(from)}`, { method: 'POST', key: account.key })).status).toBe(200);
-		const credentials = { mailroomApi: { id: '', name: 'Mailroom account' } };
 		const { id, versionId } = await importWorkflow({
-			name: 'Mailroom e2e: approval',
+			name: `Mailroom e2e: ${path}`,
 			nodes: [
 				{
 					id: randomUUID(),
@@ -652,7 +659,7 @@ describe('Mailroom nodes in a real n8n', () => {
 					typeVersion: 2,
 					position: [0, 0],
 					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path: 'mailroom-e2e-approval', responseMode: 'onReceived', options: {} },
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 				},
 				{
 					id: randomUUID(),
@@ -661,16 +668,15 @@ describe('Mailroom nodes in a real n8n', () => {
 					typeVersion: 1.1,
 					position: [220, 0],
 					webhookId: randomUUID(),
-					credentials,
+					credentials: { mailroomApi: { id: '', name: 'Mailroom account' } },
 					parameters: {
 						resource: 'email',
 						operation: 'sendAndWait',
 						from,
 						sendTo: boss,
-						subject: 'Refund order 77?',
-						message: 'Refund 40 EUR?',
-						approvalOptions: { values: { approvalType: 'double' } },
-						options: {},
+						subject,
+						message: `${subject} Say so.`,
+						...parameters,
 					},
 				},
 			],
@@ -678,11 +684,13 @@ describe('Mailroom nodes in a real n8n', () => {
 			settings: { executionOrder: 'v1' },
 		});
 		await rest('POST', `/workflows/${id}/activate`, { versionId });
-		expect((await fetch(`${n8nUrl}/webhook/mailroom-e2e-approval`, { method: 'POST' })).status).toBe(200);
+		expect((await fetch(`${n8nUrl}/webhook/${path}`, { method: 'POST' })).status).toBe(200);
+		// Until n8n has stored the execution as waiting, its resume URL answers 409 (running).
+		await waitingExecution(id);
 		const mail = await waitFor(
 			async () =>
 				(await mailroom.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(boss)}/messages`, { key: account.key })).body.find(
-					(message) => message.subject === 'Refund order 77?',
+					(message) => message.subject === subject,
 				),
 			'the email',
 		);
@@ -690,6 +698,14 @@ describe('Mailroom nodes in a real n8n', () => {
 		const links = Object.fromEntries(
 			[...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, label]) => [label, href.replace(/&amp;/g, '&')]),
 		);
+		return { id, links };
+	}
+
+	it('Send and Wait for Response, Approval: the email carries the links n8n signed; Decline resumes with { data: { approved: false } }, a link changed by hand is refused', async () => {
+		const { id, links } = await askByEmail('mailroom-e2e-approval', 'Refund order 77?', {
+			approvalOptions: { values: { approvalType: 'double' } },
+			options: {},
+		});
 		expect(Object.keys(links)).toEqual(['Decline', 'Approve']);
 		expect(links.Decline).toMatch(new RegExp(`^${n8nUrl}/webhook-waiting/\\d+/[\\w-]+\\?approved=false&signature=\\w+$`));
 
@@ -698,6 +714,23 @@ describe('Mailroom nodes in a real n8n', () => {
 		const [execution] = await finishedExecution(id);
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Ask')).toEqual([{ data: { approved: false } }]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+
+	it('Send and Wait for Response, Free Text: the button opens the form the node serves; what it posts resumes with { data: { text } }', async () => {
+		const { id, links } = await askByEmail('mailroom-e2e-form', 'Why the delay?', {
+			responseType: 'freeText',
+			options: { messageButtonLabel: 'Answer', responseFormTitle: 'Delay' },
+		});
+		expect(Object.keys(links)).toEqual(['Answer']);
+		const form = await fetch(links.Answer);
+		expect([form.status, await form.text()]).toEqual([200, expect.stringContaining('<h1>Delay</h1>')]);
+		// As a browser submits the form: to the page's own URL, its signature included.
+		const posted = await fetch(links.Answer, { method: 'POST', body: new URLSearchParams({ text: 'The truck broke down.' }) });
+		expect([posted.status, await posted.text()]).toEqual([200, expect.stringContaining('Your response has been recorded')]);
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([{ data: { text: 'The truck broke down.' } }]);
 		await rest('POST', `/workflows/${id}/deactivate`, {});
 	});
 });
