@@ -27,16 +27,16 @@ export class WebhookRecorder {
 	) {}
 
 	/**
-	 * `settings[i]` are those of `records[i]`'s inbox; `localCopyOf`: the sent message these records are local copies of
-	 * (its own reply hook does not fire for them). Returns the ids of the messages that got deliveries (most mail has no webhook).
+	 * `settings[i]` are those of `records[i]`'s inbox. Returns the ids of the messages that got deliveries (most mail has no webhook).
 	 */
-	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[], localCopyOf?: string): Promise<string[]> {
+	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[], answer: AnswerOf = {}): Promise<string[]> {
 		const now = Date.now();
 		const due = now + this.firstAttemptDelay;
 		const withDeliveries: string[] = [];
 		for (const [i, record] of records.entries()) {
 			const made = this.deliveriesOf(record, settings[i]);
-			for (const hook of await parts.replyHooks.take(record.threadId, now, localCopyOf)) {
+			const hooks = answer.automatic ? [] : await parts.replyHooks.take(record.threadId, now, answer.localCopyOf);
+			for (const hook of hooks) {
 				made.push({ messageId: record._id, address: record.inbox, accountId: hook.accountId, url: hook.url, kind: 'webhook' });
 			}
 			if (made.length === 0) continue;
@@ -62,4 +62,12 @@ export class WebhookRecorder {
 		}
 		return made;
 	}
+}
+
+/** What makes a message no answer to a sent message's reply hook. */
+export interface AnswerOf {
+	/** The sent message these records are local copies of: its own copies do not answer it. */
+	localCopyOf?: string;
+	/** The message says a machine sent it (an out-of-office, a bounce): it answers nothing. */
+	automatic?: boolean;
 }

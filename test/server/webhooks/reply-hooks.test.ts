@@ -71,6 +71,23 @@ describe('reply hooks (replyHook of POST /api/outgoing-messages)', () => {
 		]);
 	});
 
+	it('an out-of-office (Auto-Submitted) answers nothing: the hook waits for the person', async () => {
+		const hooked = await sendHooked();
+		await sendMail(server, {
+			from: 'bob@elsewhere.test',
+			to: 'ann@local.test',
+			subject: 'Out of office',
+			text: 'I am away until Monday.',
+			inReplyTo: hooked.messageId,
+			headers: { 'Auto-Submitted': 'auto-replied' },
+		});
+		await settle();
+		expect(receiver.requests).toEqual([]);
+		const [replyId] = await reply(hooked.messageId);
+		await waitFor(() => receiver.requests.length === 1, 'the reply delivered');
+		expect(JSON.parse(receiver.requests[0].body)).toMatchObject({ _id: replyId });
+	});
+
 	it('matches a reply by its thread: References naming the sent message, no In-Reply-To', async () => {
 		const hooked = await sendHooked();
 		await sendMail(server, { from: 'bob@elsewhere.test', to: 'ann@local.test', text: 'ok', references: [hooked.messageId] });
