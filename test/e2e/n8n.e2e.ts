@@ -84,6 +84,8 @@ describe('Mailroom nodes in a real n8n', () => {
 	let mailroom: TestMailroom;
 	let account: { id: string; key: string };
 	let n8n: ChildProcess;
+	/** Starts n8n (again) on the same port, user folder and database. */
+	let startN8n: () => Promise<void>;
 	let n8nUrl = '';
 	let cookie = '';
 	let credential: { id: string; name: string };
@@ -180,11 +182,19 @@ describe('Mailroom nodes in a real n8n', () => {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_RESTRICT_FILE_ACCESS_TO: files,
 		};
-		n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
-			env,
-			stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')],
-		});
-		// /healthz answers before the migrations have run: wait for the REST API instead.
+		startN8n = async () => {
+			n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
+				env,
+				stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'a'), openSync(path.join(work, 'n8n.err'), 'a')],
+			});
+			await n8nAnswers();
+		};
+		await startN8n();
+		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
+	});
+
+	/** Resolves once n8n's REST API answers: /healthz answers before the migrations have run. */
+	async function n8nAnswers(): Promise<void> {
 		await waitFor(
 			async () => {
 				if (n8n.exitCode !== null)
@@ -195,15 +205,18 @@ describe('Mailroom nodes in a real n8n', () => {
 			'n8n to start',
 			150_000,
 		);
-		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
-	});
+	}
+
+	/** Stops n8n as its service manager would (SIGTERM), and waits until it has exited. */
+	async function stopN8n(): Promise<void> {
+		if (n8n.exitCode !== null) return;
+		const exited = new Promise((resolve) => n8n.once('exit', resolve));
+		n8n.kill('SIGTERM');
+		await exited;
+	}
 
 	afterAll(async () => {
-		if (n8n && n8n.exitCode === null) {
-			const exited = new Promise((resolve) => n8n.once('exit', resolve));
-			n8n.kill('SIGTERM');
-			await exited;
-		}
+		if (n8n) await stopN8n();
 		await mailroom?.stop();
 		if (!process.env.MAILROOM_E2E_KEEP) rmSync(work, { recursive: true, force: true });
 	});
@@ -732,5 +745,27 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Ask')).toEqual([{ data: { text: 'The truck broke down.' } }]);
 		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+	it('Send and Wait for Response, Reply, across a restart of n8n: the waiting execution survives it, and a reply that came while n8n was down is delivered once it is back', async () => {
+		const { id } = await askByEmail('mailroom-e2e-restart', 'Ship on Sunday?', { responseType: 'reply', options: {} });
+		const [sent] = (await mailroom.api<{ _id: string }[]>('/api/outgoing-messages?limit=1', { key: account.key })).body;
+		await stopN8n();
+
+		const [replyId] = await sendMail(mailroom, {
+			from: 'approver@example.org',
+			to: 'mailroom-e2e-restart@example.com',
+			subject: 'Re: Ship on Sunday?',
+			text: 'Yes, Sunday is fine.\n',
+			inReplyTo: `<${sent._id}@example.com>`,
+		});
+		const attempts = async () => (await activity(mailroom, account.key)).filter((entry) => entry.messageId === replyId);
+		await waitFor(async () => (await attempts()).length > 0, 'an attempt while n8n is down');
+		expect((await attempts()).map((entry) => entry.status)).toEqual(['retrying']);
+
+		await startN8n();
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([expect.objectContaining({ _id: replyId, strippedText: 'Yes, Sunday is fine.' })]);
+		expect((await attempts()).map((entry) => entry.status)).toContain('delivered');
 	});
 });
