@@ -146,6 +146,7 @@ function buildDelivery(
 	const webhooks = new Webhooks({
 		deliveries: store.webhookDeliveries,
 		secrets: store.webhookSecrets,
+		replyHooks: store.replyHooks,
 		messages,
 		encryptedInboxes,
 		accounts,

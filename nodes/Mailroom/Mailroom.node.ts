@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { accountDescription, executeAccount } from './resources/account';
 import { addressDescription, executeAddress } from './resources/address';
 import { domainDescription, executeDomain } from './resources/domain';
 import { emailDescription, executeEmail } from './resources/email';
 import { executeMessage, messageDescription } from './resources/message';
+import { executeSendAndWait, sendAndWaitWebhooks } from './resources/send-and-wait';
+import { sendAndWaitWebhook } from './resources/send-and-wait-webhook';
 import { executeSentEmail, sentEmailDescription } from './resources/sent-email';
 import { executeWebhookSubscription, webhookSubscriptionDescription } from './resources/webhook-subscription';
 import { searchAddresses } from './address-locator';
@@ -63,6 +65,8 @@ export class Mailroom implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'mailroomApi', required: true }],
+		// Email → Send and Wait for Response resumes through these (n8n calls them only for a waiting execution).
+		webhooks: sendAndWaitWebhooks,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -97,8 +101,11 @@ export class Mailroom implements INodeType {
 	};
 
 	methods = { listSearch: { searchAddresses } };
+	webhook = sendAndWaitWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// Sends once for all the items and waits, as n8n's own Send and Wait operations do.
+		if (this.getNodeParameter('operation', 0) === SEND_AND_WAIT_OPERATION) return await executeSendAndWait.call(this);
 		const startedAt = new Date();
 		const items = this.getInputData();
 		const returnData: INodeExecutionData[] = [];

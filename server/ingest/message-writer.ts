@@ -5,6 +5,7 @@ import type { MessageRecord } from '../schemas/message';
 import type { CommitFigures, Store } from '../store/store';
 import type { InboxSettings } from '../store/inbox-settings';
 import { localDomainRule } from '../mail/local-domains';
+import { isAutomaticReply } from '../mail/automatic-reply';
 import { ParserPool } from '../parse/parser-pool';
 import { withSenderAuth } from '../parse/spam';
 import { openStore } from '../store/open-store';
@@ -86,7 +87,10 @@ export class MessageWriter {
 			const settings: InboxSettings[] = [];
 			for (const record of records) settings.push(await parts.inboxSettings.of(record.inbox, record.domain));
 			const effects = {
-				webhookMessageIds: await this.webhooks.record(parts, records, settings),
+				webhookMessageIds: await this.webhooks.record(parts, records, settings, {
+					localCopyOf: mail.localCopy?.outgoingId,
+					automatic: isAutomaticReply(parsedMail.parsed.headers),
+				}),
 				forwardIds: await this.forwards.record(parts, records, settings, parsedMail),
 			};
 			await parts.announce({

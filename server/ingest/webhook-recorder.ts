@@ -16,7 +16,8 @@ function passes(record: MessageRecord, filter: SubscriptionFilter | null): boole
 
 /**
  * Records the deliveries new messages make: each inbox's webhook, its Slack webhook and its webhook subscriptions whose
- * filter the message passes (see InboxSettings for whose they are). It runs on the ingest thread, inside the messages'
+ * filter the message passes (see InboxSettings for whose they are), and the reply hook of a sent message the message
+ * answers (its thread's: one delivery, to the hook's account, then the hook is spent). It runs on the ingest thread, inside the messages'
  * own transaction, so a crash cannot lose a delivery to make.
  */
 export class WebhookRecorder {
@@ -25,12 +26,19 @@ export class WebhookRecorder {
 		private readonly firstAttemptDelay: number,
 	) {}
 
-	/** `settings[i]` are those of `records[i]`'s inbox. Returns the ids of the messages that got deliveries (most mail has no webhook). */
-	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[]): Promise<string[]> {
-		const due = Date.now() + this.firstAttemptDelay;
+	/**
+	 * `settings[i]` are those of `records[i]`'s inbox. Returns the ids of the messages that got deliveries (most mail has no webhook).
+	 */
+	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[], answer: AnswerOf = {}): Promise<string[]> {
+		const now = Date.now();
+		const due = now + this.firstAttemptDelay;
 		const withDeliveries: string[] = [];
 		for (const [i, record] of records.entries()) {
 			const made = this.deliveriesOf(record, settings[i]);
+			const hooks = answer.automatic ? [] : await parts.replyHooks.take(record.threadId, now, answer.localCopyOf);
+			for (const hook of hooks) {
+				made.push({ messageId: record._id, address: record.inbox, accountId: hook.accountId, url: hook.url, kind: 'webhook' });
+			}
 			if (made.length === 0) continue;
 			// A webhook's payload reveals the encrypted address, so it must route from now on.
 			if (made.some((delivery) => delivery.kind === 'webhook')) await parts.encryptedInboxes.remember(record.inbox);
@@ -54,4 +62,12 @@ export class WebhookRecorder {
 		}
 		return made;
 	}
+}
+
+/** What makes a message no answer to a sent message's reply hook. */
+export interface AnswerOf {
+	/** The sent message these records are local copies of: its own copies do not answer it. */
+	localCopyOf?: string;
+	/** The message says a machine sent it (an out-of-office, a bounce): it answers nothing. */
+	automatic?: boolean;
 }

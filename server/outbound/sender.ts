@@ -1,7 +1,15 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } from '../store/store';
 import { newId, nowIso } from '../store/ids';
-import { MAX_RECIPIENTS, type OutgoingRecord, type RecipientField, type SendRequest } from '../schemas/outgoing';
+import {
+	MAX_RECIPIENTS,
+	REPLY_HOOK_DEFAULT_DAYS,
+	REPLY_HOOK_MAX_DAYS,
+	type OutgoingRecord,
+	type RecipientField,
+	type ReplyHookRequest,
+	type SendRequest,
+} from '../schemas/outgoing';
 import type { EmailAddress } from '../mail/email-address';
 import { isSpooled, type MessageSpool, type SpooledBytes } from '../bytes/spooled-bytes';
 import { withoutPlusTag } from '../mail/plus-address';
@@ -55,6 +63,20 @@ const keptNote = (domain: string) =>
 	`kept in its inbox on this server, not sent out: ${domain} is no domain of this server, but with no relay configured ` +
 	'(--relay-url, MAILROOM_RELAY_URL) and every domain accepted, all mail stays here';
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A reply hook's expiry: the one asked for (refused in the past or too far ahead), else the default. */
+function replyHookOf({ url, expiresAt }: ReplyHookRequest): { url: string; expiresAt: number } {
+	const now = Date.now();
+	if (expiresAt === undefined) return { url, expiresAt: now + REPLY_HOOK_DEFAULT_DAYS * DAY_MS };
+	const time = Date.parse(expiresAt);
+	if (!(time > now)) throw new SendError(400, 'replyHook.expiresAt must be in the future', 'replyHook.expiresAt');
+	if (time > now + REPLY_HOOK_MAX_DAYS * DAY_MS) {
+		throw new SendError(400, `replyHook.expiresAt must be at most ${REPLY_HOOK_MAX_DAYS} days ahead`, 'replyHook.expiresAt');
+	}
+	return { url, expiresAt: time };
+}
+
 /** The Message-ID of an outgoing message: its id, at the domain of its sender. */
 export const messageIdOf = (id: string, from: EmailAddress) => `<${id}@${from.domain}>`;
 
@@ -91,6 +113,8 @@ export interface Outgoing {
 	 * memory, or a large one in a spool file, which submit removes once the first attempt has ended.
 	 */
 	raw: (id: string, sent: Date) => Buffer | SpooledBytes | Promise<Buffer | SpooledBytes>;
+	/** Where its first reply is posted, until when (epoch ms). */
+	replyHook?: { url: string; expiresAt: number };
 }
 
 /** An outgoing message recorded and charged; its first delivery attempt has started. */
@@ -135,6 +159,7 @@ export class Sender {
 		this.checkCredits(account, recipients.length);
 		const contentBytes = this.checkContentSize(request);
 		const attachments = decodeAttachments(request.attachments);
+		const replyHook = request.replyHook && replyHookOf(request.replyHook);
 		const subject = request.subject ?? thread?.subject ?? '';
 		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
@@ -162,7 +187,7 @@ export class Sender {
 			contentBytes < spool.threshold ? composer(id, sent).compile().build() : composeIntoSpool(composer(id, sent), spool);
 		const submitted = await this.submit(
 			account,
-			{ from, senders: [from], recipients, subject, inReplyTo: request.inReplyTo ?? null, raw: compose },
+			{ from, senders: [from], recipients, subject, inReplyTo: request.inReplyTo ?? null, raw: compose, replyHook },
 			client,
 		);
 
@@ -224,6 +249,7 @@ export class Sender {
 				recipients,
 				inReplyTo: outgoing.inReplyTo,
 				raw,
+				replyHook: outgoing.replyHook,
 				...client,
 			},
 			this.options.outbox.lease(),

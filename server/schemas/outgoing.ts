@@ -1,6 +1,6 @@
 /** Sent mail as the API shows it, and the body that sends it. */
 import Type, { type Static, type TObject } from 'typebox';
-import { DateTime, Nullable, expects } from './shared';
+import { DateTime, Nullable, WebhookUrl, expects } from './shared';
 
 /** Most distinct recipients one send may have, to, cc and bcc together (each costs a credit). */
 export const MAX_RECIPIENTS = 50;
@@ -107,6 +107,32 @@ export const SentSchema = Type.Object(
 	},
 );
 export type Sent = Static<typeof SentSchema>;
+
+/** How long a reply hook lives when its send gives no expiresAt, and the farthest expiresAt may be (days). */
+export const REPLY_HOOK_DEFAULT_DAYS = 30;
+export const REPLY_HOOK_MAX_DAYS = 366;
+
+export const ReplyHookSchema = Type.Object(
+	{
+		url: WebhookUrl({
+			description:
+				'http(s) URL the first reply is POSTed to, as a webhook delivery (the payload of the address webhooks, signed with your webhook secret)',
+		}),
+		expiresAt: Type.Optional(
+			DateTime({
+				description: `until when a reply counts (at most ${REPLY_HOOK_MAX_DAYS} days ahead); ${REPLY_HOOK_DEFAULT_DAYS} days after the send when absent`,
+			}),
+		),
+	},
+	{
+		additionalProperties: false,
+		description:
+			'post the first reply this message gets to url, once: the first message stored in its thread in one of your addresses or ' +
+			'domains (In-Reply-To or References names it, or a message of its thread), but its own local copies',
+		examples: [{ url: 'https://n8n.example.com/webhook-waiting/1042/5b0c0c8e', expiresAt: '2026-12-01T09:00:00Z' }],
+	},
+);
+export type ReplyHookRequest = Static<typeof ReplyHookSchema>;
 
 /** One address, a comma-separated list, or an array of them; "Name <address>" allowed. */
 const addressList = (description: string) =>
@@ -215,6 +241,7 @@ export const SendRequestSchema = Type.Object(
 				examples: [{ 'X-Order-Id': '1042' }],
 			}),
 		),
+		replyHook: Type.Optional(ReplyHookSchema),
 		_serviceKey: Type.Optional(
 			Type.String({ description: 'the API key, if not sent in the Service-Key header (as Mailsac clients may send it)' }),
 		),

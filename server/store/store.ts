@@ -285,6 +285,8 @@ export interface NewOutgoing {
 	/** Recorded as `ip` / `via` on local copies, also when they are delivered by a retry. */
 	ip: string;
 	via: string;
+	/** Where to post the first reply the message gets, until when (epoch ms): recorded with it (see ReplyHookStore). */
+	replyHook?: { url: string; expiresAt: number };
 }
 
 /** What one delivery attempt achieved for a recipient; `temporary` failures are retried. */
@@ -476,6 +478,27 @@ export interface WebhookSecretStore {
 	rotate(accountId: string): Promise<string>;
 }
 
+/** A sent message's reply hook: the first message stored in its thread (a reply to it) is posted to `url`, once. */
+export interface ReplyHook {
+	outgoingId: string;
+	accountId: string;
+	threadId: string;
+	url: string;
+	/** Epoch ms: after it, the hook matches nothing. */
+	expiresAt: number;
+}
+
+/** Reply hooks, recorded with their sent message (OutgoingStore.record) and spent by the message that answers it. */
+export interface ReplyHookStore {
+	/**
+	 * Spends the live hooks of a thread (deletes and returns them), but that of `exceptOutgoingId`: a sent message's own
+	 * local copy is no reply to it. Call inside the message's transaction, so the delivery it makes is recorded with it.
+	 */
+	take(threadId: string, now: number, exceptOutgoingId?: string): Promise<ReplyHook[]>;
+	/** Deletes the hooks that expired before `now`; how many went. */
+	deleteExpired(now: number): Promise<number>;
+}
+
 /** The webhook subscriptions of addresses; releasing the address deletes them. */
 export interface WebhookSubscriptionStore {
 	create(address: string, url: string, filter?: SubscriptionFilter): Promise<WebhookSubscription>;
@@ -541,6 +564,7 @@ export interface StoreParts {
 	webhookDeliveries: WebhookDeliveryStore;
 	webhookSecrets: WebhookSecretStore;
 	webhookSubscriptions: WebhookSubscriptionStore;
+	replyHooks: ReplyHookStore;
 	figures: StoreFigures;
 }
 

@@ -1,5 +1,12 @@
 import type { MailroomConfig } from '../config/settings';
-import type { AccountStore, EncryptedInboxStore, MessageStore, WebhookDeliveryStore, WebhookSecretStore } from '../store/store';
+import type {
+	AccountStore,
+	EncryptedInboxStore,
+	MessageStore,
+	ReplyHookStore,
+	WebhookDeliveryStore,
+	WebhookSecretStore,
+} from '../store/store';
 import type { Ingest } from '../ingest/ingest';
 import type { Logger } from '../log';
 import type { WebhookMetrics } from '../metrics/webhook-metrics';
@@ -10,6 +17,8 @@ import { TargetPolicy } from './target-policy';
 export interface WebhooksOptions {
 	deliveries: WebhookDeliveryStore;
 	secrets: WebhookSecretStore;
+	/** Expired reply hooks go with the activity log's pruning. */
+	replyHooks: ReplyHookStore;
 	messages: MessageStore;
 	encryptedInboxes: EncryptedInboxStore;
 	/** Whose webhooks may reach private addresses depends on whether the account is an admin. */
@@ -40,7 +49,7 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 
 /**
  * Webhook forwarding: sends the deliveries recorded with new messages (see WebhookRecorder) once they are
- * durable, retries them, and keeps the Recent Activity log within its retention.
+ * durable, retries them, and keeps the Recent Activity log within its retention (and deletes expired reply hooks).
  */
 export class Webhooks {
 	readonly deliveries: WebhookDeliveryStore;
@@ -102,6 +111,7 @@ export class Webhooks {
 		try {
 			const before = Date.now() - this.options.config.webhookActivityDays * DAY_MS;
 			await this.options.exclusive('webhook-activity-prune', () => this.deliveries.prune(before));
+			await this.options.exclusive('reply-hooks-prune', () => this.options.replyHooks.deleteExpired(Date.now()));
 		} catch (err) {
 			this.options.log.warn({ err }, 'pruning the webhook activity log failed');
 		}

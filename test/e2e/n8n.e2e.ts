@@ -84,6 +84,8 @@ describe('Mailroom nodes in a real n8n', () => {
 	let mailroom: TestMailroom;
 	let account: { id: string; key: string };
 	let n8n: ChildProcess;
+	/** Starts n8n (again) on the same port, user folder and database. */
+	let startN8n: () => Promise<void>;
 	let n8nUrl = '';
 	let cookie = '';
 	let credential: { id: string; name: string };
@@ -180,11 +182,19 @@ describe('Mailroom nodes in a real n8n', () => {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_RESTRICT_FILE_ACCESS_TO: files,
 		};
-		n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
-			env,
-			stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'w'), openSync(path.join(work, 'n8n.err'), 'w')],
-		});
-		// /healthz answers before the migrations have run: wait for the REST API instead.
+		startN8n = async () => {
+			n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
+				env,
+				stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'a'), openSync(path.join(work, 'n8n.err'), 'a')],
+			});
+			await n8nAnswers();
+		};
+		await startN8n();
+		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
+	});
+
+	/** Resolves once n8n's REST API answers: /healthz answers before the migrations have run. */
+	async function n8nAnswers(): Promise<void> {
 		await waitFor(
 			async () => {
 				if (n8n.exitCode !== null)
@@ -195,27 +205,41 @@ describe('Mailroom nodes in a real n8n', () => {
 			'n8n to start',
 			150_000,
 		);
-		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
-	});
+	}
+
+	/** Stops n8n as its service manager would (SIGTERM), and waits until it has exited. */
+	async function stopN8n(): Promise<void> {
+		if (n8n.exitCode !== null) return;
+		const exited = new Promise((resolve) => n8n.once('exit', resolve));
+		n8n.kill('SIGTERM');
+		await exited;
+	}
 
 	afterAll(async () => {
-		if (n8n && n8n.exitCode === null) {
-			const exited = new Promise((resolve) => n8n.once('exit', resolve));
-			n8n.kill('SIGTERM');
-			await exited;
-		}
+		if (n8n) await stopN8n();
 		await mailroom?.stop();
 		if (!process.env.MAILROOM_E2E_KEEP) rmSync(work, { recursive: true, force: true });
 	});
 
-	it('loads the package: both nodes (and the AI tool variant), their icons and the credential', async () => {
+	it('loads the package: both nodes (and the AI tool and human-in-the-loop tool variants), their icons and the credential', async () => {
 		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
 		const nodes = (await (await get('/types/nodes.json')).json()) as TypeJson[];
 		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
 		expect(ours.map((type) => type.name).sort()).toEqual([
 			'n8n-nodes-mailroom.mailroom',
+			'n8n-nodes-mailroom.mailroomHitlTool',
 			'n8n-nodes-mailroom.mailroomTool',
 			'n8n-nodes-mailroom.mailroomTrigger',
+		]);
+		// n8n makes the human-in-the-loop tool of a node with a Send and Wait operation: Email → Send and Wait, Approval.
+		const hitl = ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroomHitlTool') as unknown as {
+			properties: { name: string; type: string; default: unknown }[];
+		};
+		const hidden = (name: string) => hitl.properties.filter((p) => p.name === name && p.type === 'hidden').map((p) => p.default);
+		expect([hidden('resource'), [...new Set(hidden('operation'))], hidden('responseType')]).toEqual([
+			['email'],
+			['sendAndWait'],
+			['approval'],
 		]);
 		const icon = await get(`/${ours.find((type) => type.name === 'n8n-nodes-mailroom.mailroom')!.iconUrl!.light}`);
 		expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('svg')]);
@@ -570,5 +594,178 @@ describe('Mailroom nodes in a real n8n', () => {
 		const stored = await fetch(url, { headers: { 'Service-Key': account.key } });
 		expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
 		for (const { id } of [receiving, sending]) await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+	it('Send and Wait for Response (examples/n8n/mailroom-approve-by-reply.json): the execution waits until the email is answered, and goes on with the reply Mailroom posts to its resume URL', async () => {
+		const workflow = example('mailroom-approve-by-reply.json');
+		// Started by a Webhook that answers at once, instead of the editor's manual trigger.
+		const start = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!;
+		Object.assign(start, {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: 'mailroom-e2e-approve', responseMode: 'onReceived', options: {} },
+		});
+		const ask = workflow.nodes.find((node) => node.parameters.operation === 'sendAndWait')!;
+		const from = ask.parameters.from as string;
+		const boss = ask.parameters.sendTo as string;
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(from)}`, { method: 'POST', key: account.key })).status).toBe(200);
+		const { id, versionId } = await importWorkflow(workflow);
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+
+		expect((await fetch(`${n8nUrl}/webhook/mailroom-e2e-approve`, { method: 'POST' })).status).toBe(200);
+		await waitingExecution(id);
+		const [sent] = (
+			await mailroom.api<{ _id: string; threadId: string; to: string[] }[]>('/api/outgoing-messages?limit=1', { key: account.key })
+		).body;
+		expect(sent.to).toEqual([boss]);
+
+		const [replyId] = await sendMail(mailroom, {
+			from: `The Boss <${boss}>`,
+			to: from,
+			subject: 'Re: May I deploy release 4.2 today?',
+			text: 'Yes, deploy it.\n\nOn Monday deploy-bot wrote:\n> Release 4.2 is ready.\n',
+			inReplyTo: `<${sent._id}@${from.split('@')[1]}>`,
+		});
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Approved?')).toEqual([
+			expect.objectContaining({
+				_id: replyId,
+				strippedText: 'Yes, deploy it.',
+				threadId: sent.threadId,
+				from: [{ address: boss, name: 'The Boss' }],
+			}),
+		]);
+		const delivered = (await activity(mailroom, account.key)).filter((entry) => entry.messageId === replyId);
+		expect(delivered.map((entry) => [entry.url.startsWith(`${n8nUrl}/webhook-waiting/`), entry.status])).toEqual([[true, 'delivered']]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+	/** Resolves once the workflow has an execution n8n stored as waiting. */
+	const waitingExecution = (workflowId: string) =>
+		waitFor(
+			async () => {
+				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+				);
+				return results.some((execution) => execution.status === 'waiting');
+			},
+			'the execution to wait',
+			30_000,
+		);
+
+	/**
+	 * Starts a workflow whose Mailroom node asks `subject` by email (Send and Wait for Response with `parameters`), from an
+	 * address of the account to approver@example.org; its id and the links of the email's buttons, by label.
+	 */
+	async function askByEmail(path: string, subject: string, parameters: IDataObject) {
+		const from = `${path}@example.com`;
+		const boss = 'approver@example.org';
+		expect((await mailroom.api(`/api/addresses/${encodeURIComponent(from)}`, { method: 'POST', key: account.key })).status).toBe(200);
+		const { id, versionId } = await importWorkflow({
+			name: `Mailroom e2e: ${path}`,
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'Ask',
+					type: 'n8n-nodes-mailroom.mailroom',
+					typeVersion: 1.1,
+					position: [220, 0],
+					webhookId: randomUUID(),
+					credentials: { mailroomApi: { id: '', name: 'Mailroom account' } },
+					parameters: {
+						resource: 'email',
+						operation: 'sendAndWait',
+						from,
+						sendTo: boss,
+						subject,
+						message: `${subject} Say so.`,
+						...parameters,
+					},
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+		expect((await fetch(`${n8nUrl}/webhook/${path}`, { method: 'POST' })).status).toBe(200);
+		// Until n8n has stored the execution as waiting, its resume URL answers 409 (running).
+		await waitingExecution(id);
+		const mail = await waitFor(
+			async () =>
+				(await mailroom.api<MessageRecord[]>(`/api/addresses/${encodeURIComponent(boss)}/messages`, { key: account.key })).body.find(
+					(message) => message.subject === subject,
+				),
+			'the email',
+		);
+		const html = (await mailroom.api(`/api/dirty/${encodeURIComponent(boss)}/${mail._id}`, { key: account.key })).text;
+		const links = Object.fromEntries(
+			[...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, label]) => [label, href.replace(/&amp;/g, '&')]),
+		);
+		return { id, links };
+	}
+
+	it('Send and Wait for Response, Approval: the email carries the links n8n signed; Decline resumes with { data: { approved: false } }, a link changed by hand is refused', async () => {
+		const { id, links } = await askByEmail('mailroom-e2e-approval', 'Refund order 77?', {
+			approvalOptions: { values: { approvalType: 'double' } },
+			options: {},
+		});
+		expect(Object.keys(links)).toEqual(['Decline', 'Approve']);
+		expect(links.Decline).toMatch(new RegExp(`^${n8nUrl}/webhook-waiting/\\d+/[\\w-]+\\?approved=false&signature=\\w+$`));
+
+		expect((await fetch(links.Decline.replace('approved=false', 'approved=true'))).status).toBe(401);
+		expect((await fetch(links.Decline)).status).toBe(200);
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([{ data: { approved: false } }]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+
+	it('Send and Wait for Response, Free Text: the button opens the form the node serves; what it posts resumes with { data: { text } }', async () => {
+		const { id, links } = await askByEmail('mailroom-e2e-form', 'Why the delay?', {
+			responseType: 'freeText',
+			options: { messageButtonLabel: 'Answer', responseFormTitle: 'Delay' },
+		});
+		expect(Object.keys(links)).toEqual(['Answer']);
+		const form = await fetch(links.Answer);
+		expect([form.status, await form.text()]).toEqual([200, expect.stringContaining('<h1>Delay</h1>')]);
+		// As a browser submits the form: to the page's own URL, its signature included.
+		const posted = await fetch(links.Answer, { method: 'POST', body: new URLSearchParams({ text: 'The truck broke down.' }) });
+		expect([posted.status, await posted.text()]).toEqual([200, expect.stringContaining('Your response has been recorded')]);
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([{ data: { text: 'The truck broke down.' } }]);
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+	});
+	it('Send and Wait for Response, Reply, across a restart of n8n: the waiting execution survives it, and a reply that came while n8n was down is delivered once it is back', async () => {
+		const { id } = await askByEmail('mailroom-e2e-restart', 'Ship on Sunday?', { responseType: 'reply', options: {} });
+		const [sent] = (await mailroom.api<{ _id: string }[]>('/api/outgoing-messages?limit=1', { key: account.key })).body;
+		await stopN8n();
+
+		const [replyId] = await sendMail(mailroom, {
+			from: 'approver@example.org',
+			to: 'mailroom-e2e-restart@example.com',
+			subject: 'Re: Ship on Sunday?',
+			text: 'Yes, Sunday is fine.\n',
+			inReplyTo: `<${sent._id}@example.com>`,
+		});
+		const attempts = async () => (await activity(mailroom, account.key)).filter((entry) => entry.messageId === replyId);
+		await waitFor(async () => (await attempts()).length > 0, 'an attempt while n8n is down');
+		expect((await attempts()).map((entry) => entry.status)).toEqual(['retrying']);
+
+		await startN8n();
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Ask')).toEqual([expect.objectContaining({ _id: replyId, strippedText: 'Yes, Sunday is fine.' })]);
+		expect((await attempts()).map((entry) => entry.status)).toContain('delivered');
 	});
 });

@@ -40,7 +40,18 @@ import { startTestMailroom, type TestMailroom } from './mailroom';
 
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a throw-away one, set before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'mailroom-n8n-'));
-const { ExecuteContext, HookContext, LoadOptionsContext, PackageDirectoryLoader, RoutingNode, WebhookContext } =
+const {
+	ExecuteContext,
+	generateUrlSignature,
+	HookContext,
+	InstanceSettings,
+	LoadOptionsContext,
+	PackageDirectoryLoader,
+	prepareUrlForSigning,
+	RoutingNode,
+	validateUrlSignature,
+	WebhookContext,
+} =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would run before N8N_USER_FOLDER is set
 	require('n8n-core') as typeof import('n8n-core');
 
@@ -158,9 +169,13 @@ async function startWebhookServer() {
 		} catch {
 			body = rawBody.toString('utf8');
 		}
-		const route = routes.get(new URL(req.url ?? '/', 'http://localhost').pathname);
+		// A form's POST, as n8n's body parser reads it.
+		if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+			body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const route = routes.get(url.pathname);
 		if (!route) return void res.writeHead(404).end();
-		Object.assign(req, { body, rawBody, query: {}, params: {} });
+		Object.assign(req, { body, rawBody, query: Object.fromEntries(url.searchParams), params: {} });
 		try {
 			await route(req, res);
 		} catch (error) {
@@ -216,8 +231,9 @@ export type Trigger = Awaited<ReturnType<N8nHarness['trigger']>>;
 
 export async function createN8nHarness({ credentials = {}, root }: HarnessOptions = {}) {
 	const { loader, nodeTypes, credentialType } = await loadPackage(root);
-	// Started by the first trigger: action-node tests need no server.
+	// Started by the first trigger or waiting execution: other action-node tests need no server.
 	let webhooks: Awaited<ReturnType<typeof startWebhookServer>> | undefined;
+	let executions = 0;
 
 	const additionalData = (
 		data: CredentialData,
@@ -314,6 +330,88 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		});
 		const search = nodeType.methods!.listSearch![method];
 		return await search.call(new LoadOptionsContext(workflow, node, additionalData(credentials), path), filter);
+	}
+
+	/**
+	 * Runs an action node that puts its execution to wait (Send and Wait for Response), as n8n runs a production
+	 * execution: execute() in an ExecuteContext whose $execution.resumeUrl is this harness's webhook server; then requests
+	 * to that URL run the node's webhook() in a WebhookContext (the webhook description of the request's method), as n8n's
+	 * waiting webhooks do (a URL whose signature does not match gets 401). The first that returns workflow data resumes the
+	 * execution: `resumed` settles with it, and later requests get n8n's "no action required" page.
+	 */
+	async function executeWaiting(
+		type: string,
+		parameters: INodeParameters,
+		items: INodeExecutionData[] = [{ json: {} }],
+		options: ExecuteOptions & { executionId?: string } = {},
+	) {
+		const data = options.credentials ?? credentials;
+		webhooks ??= await startWebhookServer();
+		const server = webhooks;
+		const executionId = options.executionId ?? `execution-${++executions}`;
+		const { workflow, node, nodeType } = workflowWith(type, parameters, data, {
+			typeVersion: options.version ?? newestVersion(nodeDescription(loader, type)),
+			...(options.continueOnFail && { onError: 'continueRegularOutput' as const }),
+		});
+		const runExecutionData = createRunExecutionData();
+		const inputData = { main: [items] };
+		const waitingData = (extra: Partial<IWorkflowExecuteAdditionalData> = {}) =>
+			additionalData(data, `${server.baseUrl}/webhook`, { executionId, ...extra });
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			waitingData(),
+			'webhook',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			{ node, data: inputData, source: null },
+			[],
+		);
+		const output = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+		// Signed as the node's getSignedResumeUrl() signs its links: each request's URL must carry its own signature.
+		const resumeUrl = signedUrl(`${server.baseUrl}/webhook-waiting/${executionId}/${node.id}`);
+		let resume!: (data: INodeExecutionData[][]) => void;
+		const resumed = new Promise<INodeExecutionData[][]>((resolve) => (resume = resolve));
+		let finished = false;
+		server.routes.set(new URL(resumeUrl).pathname, async (req, res) => {
+			const { signature } = (req as { query?: Record<string, string> }).query ?? {};
+			if (!signature || !validateUrlSignature(signature, new URL(req.url ?? '/', server.baseUrl), hmacSecret()))
+				return void res.writeHead(401).end(JSON.stringify({ error: 'Invalid token' }));
+			// n8n answers a Send and Wait link of a finished execution with its "no action required" page.
+			if (finished) return void res.writeHead(200, { 'content-type': 'text/html' }).end(NO_ACTION_REQUIRED);
+			const description = nodeType.description.webhooks?.find((webhook) => webhook.httpMethod === req.method);
+			if (!description) return void res.writeHead(404).end();
+			const webhookData: IWebhookData = {
+				httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+				node: node.name,
+				path: node.id,
+				webhookDescription: description,
+				workflowId: workflow.id,
+				workflowExecuteAdditionalData: waitingData(),
+				isTest: false,
+			};
+			const webhookContext = new WebhookContext(
+				workflow,
+				node,
+				waitingData({ httpRequest: req as never, httpResponse: res as never }),
+				'webhook',
+				webhookData,
+				[],
+				runExecutionData,
+			);
+			const result = await nodeType.webhook!.call(webhookContext);
+			if (result.workflowData) {
+				finished = true;
+				resume(result.workflowData);
+			}
+			if (result.noWebhookResponse) return;
+			const answer: unknown = result.webhookResponse ?? { message: 'Workflow was started' };
+			if (typeof answer === 'string') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(answer);
+			else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+		});
+		return { output, waitTill: runExecutionData.waitTill, resumeUrl, resumed, node };
 	}
 
 	/**
@@ -433,7 +531,24 @@ export async function createN8nHarness({ credentials = {}, root }: HarnessOption
 		stopN8nCore();
 	}
 
-	return { loader, execute, listSearch, trigger, testCredential, close };
+	return { loader, execute, executeWaiting, listSearch, trigger, testCredential, close };
+}
+
+/** What n8n's page for a link of a Send and Wait execution that finished says. */
+export const NO_ACTION_REQUIRED = 'No action required';
+
+/** n8n-core's own copy of the DI container, whichever version it depends on. */
+const n8nCoreContainer = () =>
+	createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+
+/** The secret n8n signs resume links with (this n8n-core's instance settings). */
+const hmacSecret = () => n8nCoreContainer().Container.get(InstanceSettings).hmacSignatureSecret;
+
+/** A resume URL with the signature n8n's getSignedResumeUrl() gives it (the `signature` query parameter). */
+function signedUrl(url: string): string {
+	const signed = new URL(url);
+	signed.searchParams.set('signature', generateUrlSignature(prepareUrlForSigning(signed), hmacSecret()));
+	return signed.toString();
 }
 
 /** Stops n8n-core's process-wide SSH connection sweeper (a 60 s interval), so Jest can exit. */

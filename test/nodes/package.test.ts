@@ -52,9 +52,13 @@ describe('the built package as n8n loads it', () => {
 		expect(existsSync(path.join(root, 'dist/credentials/mailroom.dark.svg'))).toBe(true);
 	});
 
-	it.each(['mailroom', 'mailroomTrigger'])('reads the codex of %s: categories, search aliases and README documentation', (name) => {
+	it.each([
+		// The action node is in n8n's "Human in the Loop" section too, as n8n's nodes with Send and Wait for Response are.
+		['mailroom', { categories: ['Communication', 'Development', 'HILT'], subcategories: { HILT: ['Human in the Loop'] } }],
+		['mailroomTrigger', { categories: ['Communication', 'Development'] }],
+	])('reads the codex of %s: categories, search aliases and README documentation', (name, categories) => {
 		expect(description(name).codex).toEqual({
-			categories: ['Communication', 'Development'],
+			...categories,
 			// Searching "email" in n8n's node panel finds Mailroom.
 			alias: ['email', 'mail', 'smtp', 'inbox'],
 			resources: {

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
 import { addressLocator, emailParameter } from '../address-locator';
 import { beforeVersion1_2, fromVersion1_1, fromVersion1_2, inVersion1, isVersion1 } from '../versions';
+import { sendAndWaitDescription } from './send-and-wait';
 
 const send = { resource: ['email'], operation: ['send'] };
 
@@ -23,6 +24,13 @@ export const emailDescription: INodeProperties[] = [
 				description:
 					'Send an email from one of your addresses (one outgoing message credit per recipient: To, CC and BCC); the output has its status: delivered, queued (being retried) or failed, also per recipient',
 				action: 'Send an email',
+			},
+			{
+				name: 'Send and Wait for Response',
+				value: SEND_AND_WAIT_OPERATION,
+				description:
+					'Send an email and pause the workflow until the recipient approves, writes an answer in a form, or simply replies to the email',
+				action: 'Send message and wait for response',
 			},
 		],
 		default: 'send',
@@ -102,6 +110,7 @@ export const emailDescription: INodeProperties[] = [
 		description: 'Optional parts of the email',
 		options: composeOptions(),
 	},
+	...sendAndWaitDescription,
 ];
 
 /** Version 1's body: Text, and HTML from the options. */

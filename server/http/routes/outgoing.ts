@@ -7,6 +7,7 @@ import { HttpError, badRequest, unauthorized } from '../errors';
 import { errorResponses } from '../schemas';
 import { SendError } from '../../outbound/send-error';
 import { BODY_LIMIT } from '../body-limit';
+import { assertDeliverable } from '../webhook-targets';
 import {
 	MAX_ATTACHMENTS,
 	MAX_HEADERS,
@@ -47,6 +48,7 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 					'Every distinct recipient costs one credit, all charged at once or none (402). Bcc recipients get the message and no copy names them. ' +
 					`At most ${MAX_ATTACHMENTS} attachments and ${MAX_HEADERS} extra headers; the composed message is held to --max-message-size (413). ` +
 					'With inReplyTo, the message answers one of your received messages (In-Reply-To, References; to and subject default from it). ' +
+					'With replyHook, the first reply it gets is POSTed to replyHook.url once, as a signed webhook delivery (retried, in Recent Activity). ' +
 					'The API key may be sent in the Service-Key header or in the body as _serviceKey.',
 				body: SendRequestSchema,
 				response: { 200: SentSchema, ...errorResponses(400, 401, 402, 403, 404, 413, 422, 429) },
@@ -54,6 +56,7 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 		},
 		async (request) => {
 			const account = await sendingAccount(request, deps);
+			await assertDeliverable(deps.webhooks.targets, account, { 'replyHook.url': request.body.replyHook?.url });
 			try {
 				const { record, creditsRemaining, warnings } = await deps.sender.send(account, request.body, {
 					ip: request.ip,

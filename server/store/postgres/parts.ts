@@ -13,6 +13,7 @@ import { SqlOutgoingStore } from '../sql/outgoing';
 import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
+import { SqlReplyHookStore } from '../sql/reply-hooks';
 import { PostgresMessageStore } from './messages';
 import { PostgresAttachmentStore } from './attachments';
 import { PostgresAccountInbox } from './account-inbox';
@@ -43,6 +44,7 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		webhookDeliveries: new PostgresWebhookDeliveryStore(db),
 		webhookSecrets: new SqlWebhookSecretStore(db),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),
+		replyHooks: new SqlReplyHookStore(db),
 		figures: new PostgresStoreFigures(db),
 	};
 }

@@ -41,6 +41,13 @@ export class SqlOutgoingStore implements OutgoingStore {
 				[message.id, spooled ? Buffer.alloc(0) : message.raw, message.ip, message.via, Date.now(), lease.node, lease.until],
 			);
 			if (spooled) await writeRawPieces(tx, message.id, spooled);
+			// With the message, so that no reply can come before its hook.
+			if (message.replyHook) {
+				await tx.run(
+					'INSERT INTO reply_hooks (outgoing_id, account_id, thread_id, url, expires_at, created) VALUES ($1, $2, $3, $4, $5, $6)',
+					[message.id, message.accountId, thread.threadId, message.replyHook.url, message.replyHook.expiresAt, message.sent],
+				);
+			}
 			return { record: toOutgoingRecord(row!), creditsRemaining: charged.credits };
 		});
 	}

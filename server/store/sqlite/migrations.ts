@@ -487,4 +487,19 @@ export const MIGRATIONS: string[] = [
 		PRIMARY KEY (message_id, seq)
 	);
 	`,
+	`
+	-- Reply hooks (replyHook of POST /api/outgoing-messages): the first reply to a sent message, a message stored in its
+	-- thread (thread ids are per account), is posted to url once, through the webhook queue; then the hook is deleted.
+	-- expires_at is epoch ms; expired hooks match nothing and are deleted by the webhook activity prune.
+	CREATE TABLE reply_hooks (
+		outgoing_id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL,
+		thread_id TEXT NOT NULL,
+		url TEXT NOT NULL,
+		expires_at INTEGER NOT NULL,
+		created TEXT NOT NULL
+	);
+	CREATE INDEX reply_hooks_thread ON reply_hooks (thread_id);
+	CREATE INDEX reply_hooks_expires ON reply_hooks (expires_at);
+	`,
 ];

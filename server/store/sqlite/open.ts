@@ -19,6 +19,7 @@ import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
+import { SqlReplyHookStore } from '../sql/reply-hooks';
 import { NOTHING_MORE } from '../sql/ownership';
 import { SqliteMessageStore } from './messages';
 import { SqliteAttachmentStore } from './attachments';
@@ -57,6 +58,7 @@ function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 		webhookDeliveries: new SqlWebhookDeliveryStore(sql),
 		webhookSecrets: new SqlWebhookSecretStore(sql),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),
+		replyHooks: new SqlReplyHookStore(sql),
 		figures: new SqliteStoreFigures(db, sql),
 	};
 }

@@ -96,7 +96,7 @@ describe('Mailroom action node', () => {
 			expect(operations('message', 1)).toEqual(messageOperations);
 			const names = Object.fromEntries(operationOptions('message').map((o) => [String(o.value), o.name]));
 			expect(names).toMatchObject({ markRead: 'Mark as Read', markUnread: 'Mark as Unread', star: 'Star', unstar: 'Unstar' });
-			expect(operations('email')).toEqual(['send']);
+			expect(operations('email')).toEqual(['send', 'sendAndWait']);
 			expect(operations('sentEmail')).toEqual(['getAll']);
 			expect(operations('account')).toEqual(['get']);
 			expect(operations('address')).toEqual(['get', 'getAll', 'release', 'reserve', 'setWebhook', 'update']);

@@ -561,7 +561,8 @@ async function fill(server: TestMailroom, hooks: string): Promise<{ keys: Keys; 
 
 	const send = async (body: Record<string, unknown>, status: string) =>
 		expect((await postOutgoing(server, alice.key, { from: 'hooked@copy.test', text: 'sent', ...body })).body).toMatchObject({ status });
-	await send({ to: 'bob@copy.test', subject: 'local to bob' }, 'delivered');
+	// Its reply hook waits for a reply that does not come before the copy.
+	await send({ to: 'bob@copy.test', subject: 'local to bob', replyHook: { url: `${hooks}/replies` } }, 'delivered');
 	await send({ to: 'friend@remote.test', cc: 'other@remote.test', subject: 'relayed' }, 'delivered');
 	await send({ inReplyTo: hookedPlain, text: 'a reply' }, 'delivered');
 	// Past the spool threshold: composed into the spool, its raw source waits in the outbox in pieces.

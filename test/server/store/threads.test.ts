@@ -167,6 +167,7 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		ALTER TABLE outgoing_messages DROP COLUMN thread_id, DROP COLUMN message_key;
 		DROP FUNCTION mailroom_digest, mailroom_first_id;
 		DROP TABLE outbox_raw_pieces;
+		DROP TABLE reply_hooks;
 		UPDATE schema_version SET version = ${version};
 		${LEGACY_ROWS.join(';\n')}`,
 	);
