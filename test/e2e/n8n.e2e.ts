@@ -294,14 +294,24 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(output(execution.runData, 'Mailroom Trigger')).toEqual([
 			{
 				_id: messageId,
+				threadId: expect.any(String),
 				inbox: email,
 				from: [{ address: 'alice@sender.test', name: 'Alice' }],
+				fromAddress: 'alice@sender.test',
+				fromName: 'Alice',
 				to: [{ address: email, name: '' }],
 				cc: null,
+				replyTo: null,
 				subject: 'Order 42',
+				date: expect.any(String),
+				messageId: expect.stringMatching(/^<.+>$/),
 				text: 'Two boxes, please.\n',
+				strippedText: 'Two boxes, please.',
 				html: null,
 				attachments: [],
+				codes: [],
+				// The e2e server does not verify senders (its mail comes from loopback with no DNS to ask).
+				auth: null,
 				received: expect.any(String),
 			},
 		]);
