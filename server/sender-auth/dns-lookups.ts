@@ -25,7 +25,7 @@ interface Entry {
 	answer: Promise<Answer>;
 	until: number;
 	/** Once the lookup has ended: its answer or its error, for a lookup past its deadline to take at once. */
-	settled?: { answer: Answer } | { error: unknown };
+	settled?: { answer: Answer } | { error: NodeJS.ErrnoException };
 }
 
 export interface DnsLookupsOptions {
