@@ -90,7 +90,8 @@ export async function getMessage(
 				...simplifiedMessage(payload),
 				labels: record.labels,
 				folder: record.folder,
-				read: record.read,
+				// The record's read is null until the message is marked either way: unread mail reads false, as in the lists.
+				read: record.read === true,
 				starred: record.savedBy !== null,
 			}
 		: {
