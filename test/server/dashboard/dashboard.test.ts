@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
-import type { WebhookSecretSchema } from 'mailroom-server/dist/schemas/webhook';
+import type { WebhookAttempt, WebhookSecretSchema, WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
 import type { Static } from 'typebox';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { launchChromium, screenshot } from '../../helpers/browser';
 import { traversalFaults } from '../../helpers/raw-http';
 import { query } from '../../helpers/database';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 
 /** Paths that must not serve files from outside the dashboard's folder. */
 const TRAVERSAL_PATHS = [
@@ -385,6 +386,81 @@ describe('Dashboard in a real browser', () => {
 			await phone.close();
 		}
 	});
+
+	it("Manage Email Addresses: an address's webhook subscriptions, their filters in words and last deliveries, linked to Recent Activity", async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const { key } = await mailroom.createAccount('subscriber');
+		const subscribed = 'workflows@example.test';
+		const bare = 'quiet@example.test';
+		for (const email of [subscribed, bare])
+			expect((await mailroom.api(`/api/addresses/${email}`, { method: 'POST', key })).status).toBe(200);
+		// Its own tab and account: the shared page stays signed in as the admin.
+		const tab = await context.newPage();
+		tab.setDefaultTimeout(10_000);
+
+		const subscribe = async (path: string, filter: WebhookSubscription['filter']) => {
+			const response = await mailroom.api<WebhookSubscription>(`/api/addresses/${subscribed}/webhooks`, {
+				method: 'POST',
+				key,
+				body: { url: `${receiver.url}${path}`, filter },
+			});
+			expect(response.status).toBe(201);
+		};
+		await subscribe('/billing', { from: 'billing', hasAttachments: true });
+		// Mail over SMTP from 127.0.0.1 is not authenticated: this one gets no delivery.
+		await subscribe('/verified', { authenticated: true });
+
+		await mailroom.send({
+			from: 'billing@example.org',
+			to: subscribed,
+			subject: 'Invoice 7',
+			text: 'attached',
+			attachments: [{ filename: 'invoice.txt', content: 'total 12' }],
+		});
+		await waitFor(async () => {
+			const activity = await mailroom.api<WebhookAttempt[]>(`/api/webhook-activity?address=${subscribed}`, { key });
+			return activity.body.some((attempt) => attempt.status === 'delivered');
+		}, 'the delivery in Recent Activity');
+		expect(receiver.requests.map((request) => request.url)).toEqual(['/billing']);
+
+		await tab.goto(`${mailroom.httpUrl}/#/addresses`);
+		await tab.getByLabel('API key').fill(key);
+		await tab.getByRole('button', { name: 'Sign in' }).click();
+		const row = (email: string) => tab.getByRole('row').filter({ hasText: email });
+		await row(subscribed).getByRole('cell', { name: '2 subscriptions' }).waitFor();
+		await row(bare).getByRole('cell', { name: 'No subscriptions' }).waitFor();
+
+		await row(subscribed).getByRole('button', { name: 'Settings' }).click();
+		const panel = tab.getByRole('region', { name: `Webhook subscriptions of ${subscribed}` });
+		const billing = panel.getByRole('row').filter({ hasText: `${receiver.url}/billing` });
+		await billing.getByRole('cell', { name: 'from contains billing; has attachments' }).waitFor();
+		await billing.getByText(/HTTP 200 · /).waitFor();
+		expect(await billing.locator('.badge').textContent()).toBe('delivered');
+		const verified = panel.getByRole('row').filter({ hasText: `${receiver.url}/verified` });
+		await verified.getByRole('cell', { name: 'authenticated senders only' }).waitFor();
+		await verified.getByRole('cell', { name: 'None yet' }).waitFor();
+		await panel.scrollIntoViewIfNeeded();
+		await tab.screenshot({ path: '/tmp/dash-subs.png', fullPage: true });
+		await screenshot(tab, 'address-subscriptions');
+
+		await panel.getByRole('link', { name: `All deliveries of ${subscribed} in Recent Activity` }).click();
+		await tab.getByRole('heading', { name: 'Recent Activity', level: 1 }).waitFor();
+		expect(await tab.getByLabel('Address').inputValue()).toBe(subscribed);
+		await tab
+			.getByRole('row')
+			.filter({ hasText: `${receiver.url}/billing` })
+			.waitFor();
+
+		await tab.goBack();
+		await row(bare).getByRole('button', { name: 'Settings' }).click();
+		await tab
+			.getByRole('region', { name: `Webhook subscriptions of ${bare}` })
+			.getByText('No subscriptions.')
+			.waitFor();
+		await tab.close();
+		await receiver.close();
+	}, 30_000);
 
 	it('signs out: the key is removed from the browser', async () => {
 		await page.getByRole('button', { name: 'Sign out' }).click();

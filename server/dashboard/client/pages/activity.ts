@@ -6,10 +6,11 @@ import { POLL_MS } from './inbox.js';
 const STATUSES = ['delivered', 'retrying', 'failed', 'refused'] as const;
 
 /** Webhook deliveries of the account, newest first, refreshed while the page is open. */
-export function activityPage(root: HTMLElement): () => void {
+/** `#/activity/<address>` opens it filtered for that address (the link under an address's webhook subscriptions). */
+export function activityPage(root: HTMLElement, [filterAddress = '']: string[]): () => void {
 	const status = new StatusLine();
 	const list = h('div', { class: 'list' });
-	const address = h('input', { id: 'activity-address', name: 'address', type: 'email', autocomplete: 'off' });
+	const address = h('input', { id: 'activity-address', name: 'address', type: 'email', autocomplete: 'off', value: filterAddress });
 	const state = h(
 		'select',
 		{ id: 'activity-status', name: 'status' },

@@ -1,6 +1,7 @@
-import { enc, getJson, request, sendJson, type ForwardingRecord } from '../api.js';
+import { enc, getJson, request, sendJson, type ForwardingRecord, type WebhookSubscription } from '../api.js';
 import { busy, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
+import { subscriptionsSection } from './address-subscriptions.js';
 
 /** The account's private addresses: reserve, release, and per address the forwarding Settings. */
 export function addressesPage(root: HTMLElement): void {
@@ -35,20 +36,30 @@ export function addressesPage(root: HTMLElement): void {
 	const refresh = async () => {
 		try {
 			const addresses = await getJson<ForwardingRecord[]>('/api/addresses');
-			list.replaceChildren(addressTable(addresses));
+			// One small request per address; an address whose count cannot be read shows none rather than hiding the list.
+			const counts = await Promise.all(
+				addresses.map((record) =>
+					getJson<WebhookSubscription[]>(`/api/addresses/${enc(record._id)}/webhooks`).then(
+						(subscriptions) => subscriptions.length,
+						() => undefined,
+					),
+				),
+			);
+			list.replaceChildren(addressTable(addresses, counts));
 		} catch (error) {
 			status.error(error);
 		}
 	};
 
-	const addressTable = (addresses: ForwardingRecord[]): Node => {
+	const addressTable = (addresses: ForwardingRecord[], counts: (number | undefined)[]): Node => {
 		if (addresses.length === 0) return h('p', {}, 'You have no private addresses yet.');
 		return table(
 			'Your private addresses',
-			['Address', 'Forward to Custom Webhook', 'Forward to email', 'Web socket', 'Actions'],
-			addresses.map((record) => [
+			['Address', 'Forward to Custom Webhook', 'Webhook subscriptions', 'Forward to email', 'Web socket', 'Actions'],
+			addresses.map((record, i) => [
 				h('a', { href: `#/inbox/${enc(record._id)}` }, record._id),
 				record.webhook ?? '—',
+				subscriptionCount(counts[i]),
 				record.forward ?? '—',
 				record.enablews ? 'On' : 'Off',
 				h('div', { class: 'actions' }, settingsButton(record), releaseButton(record)),
@@ -86,7 +97,10 @@ export function addressesPage(root: HTMLElement): void {
 			open = record._id;
 			button.setAttribute('aria-expanded', 'true');
 			status.clear();
-			settings.replaceChildren(settingsForm(record, () => void refresh(), closeSettings));
+			settings.replaceChildren(
+				settingsForm(record, () => void refresh(), closeSettings),
+				subscriptionsSection(record._id),
+			);
 			settings.querySelector('input')?.focus();
 		});
 		return button;
@@ -123,6 +137,12 @@ export function addressesPage(root: HTMLElement): void {
 		settings,
 	);
 	void refresh();
+}
+
+function subscriptionCount(count: number | undefined): string {
+	if (count === undefined) return '—';
+	if (count === 0) return 'No subscriptions';
+	return count === 1 ? '1 subscription' : `${count} subscriptions`;
 }
 
 /** The forwarding Settings of one address; Save Settings sends them all and shows the outcome. */
