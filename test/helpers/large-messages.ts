@@ -1,4 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { AttachmentMeta, MessageRecord } from 'mailroom-server/dist/schemas/message';
@@ -7,11 +10,50 @@ import { sendRawTo } from './messages';
 import { fetchRaw } from './raw-http';
 
 /**
+ * Bytes that look random (incompressible, every byte value) and are the same in every test file, so that a message built
+ * with them can be kept on disk for the files after (see `builtOnce`): AES-CTR over zeros, keyed by `seed`.
+ */
+function fixedRandomBytes(length: number, seed: string): Buffer {
+	const key = createHash('sha256').update(seed).digest();
+	return createCipheriv('aes-256-ctr', key, Buffer.alloc(16)).update(Buffer.alloc(length));
+}
+
+/**
+ * The large messages built with nodemailer, kept on disk for the rest of the run: building one in a test worker takes
+ * seconds (its quoted-printable), and a dozen files use them. Kept under a hash of this file and nodemailer's version, so
+ * a change to either builds them anew; written to a temporary name first, so a file never reads half of one.
+ */
+const BUILT_DIR = join(
+	tmpdir(),
+	'mailroom-test-messages',
+	createHash('sha256')
+		.update(readFileSync(__filename))
+		.update(readFileSync(require.resolve('nodemailer/package.json')))
+		.digest('hex')
+		.slice(0, 16),
+);
+
+async function builtOnce(name: string, build: () => Promise<Buffer>): Promise<Buffer> {
+	const file = join(BUILT_DIR, `${name}.eml`);
+	try {
+		return readFileSync(file);
+	} catch {
+		// Not built yet in this run (or any before it with the same fixtures).
+	}
+	const built = await build();
+	mkdirSync(BUILT_DIR, { recursive: true });
+	const temporary = `${file}.${process.pid}`;
+	writeFileSync(temporary, built);
+	renameSync(temporary, file);
+	return built;
+}
+
+/**
  * A large message (a few MB: well past a lowered spool threshold, of 64 KB say) with attachments that are not text
  * (base64 on the wire), the same file twice among them.
  */
-export const bigFile = randomBytes(3 * 1024 * 1024);
-export const image = randomBytes(200 * 1024);
+export const bigFile = fixedRandomBytes(3 * 1024 * 1024, 'big.bin');
+export const image = fixedRandomBytes(200 * 1024, 'pic.png');
 export const LARGE_MESSAGE: Mail.Options = {
 	from: '"Big Sender" <big@sender.test>',
 	to: 'big@spool.test',
@@ -59,7 +101,7 @@ let largeRawBuilt: Promise<Buffer> | undefined;
 
 /** LARGE_MESSAGE's raw source: the same bytes every time (nodemailer picks new boundaries and ids for each message it builds). */
 export function largeRaw(): Promise<Buffer> {
-	return (largeRawBuilt ??= composeMail(LARGE_MESSAGE));
+	return (largeRawBuilt ??= builtOnce('large', () => composeMail(LARGE_MESSAGE)));
 }
 
 /** Sends LARGE_MESSAGE's raw source to `to`. */
@@ -106,9 +148,9 @@ export async function largeBodies(): Promise<Record<LargeBodyInbox, Buffer>> {
 	return bodies as Record<LargeBodyInbox, Buffer>;
 }
 
-/** One of largeBodies(), built (once per file) only when asked for: nodemailer takes a second or more for each. */
+/** One of largeBodies(), built only when asked for (nodemailer takes a second or more for each), then kept for the run. */
 export function largeBody(inbox: LargeBodyInbox): Promise<Buffer> {
-	return (largeBodyBuilt[inbox] ??= LARGE_BODIES[inbox]());
+	return (largeBodyBuilt[inbox] ??= builtOnce(inbox, LARGE_BODIES[inbox]));
 }
 
 const largeBodyBuilt: Partial<Record<LargeBodyInbox, Promise<Buffer>>> = {};
