@@ -1,5 +1,5 @@
 import { afterAll } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -7,7 +7,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { startMailroom, type Mailroom } from 'mailroom-server/dist/app';
 import { resolveConfig, type MailroomConfig } from 'mailroom-server/dist/config/settings';
 import type { Logger } from 'mailroom-server/dist/log';
-import { startPostgres } from './postgres';
+import { SQLITE_TEMPLATE_ENV, startPostgres } from './postgres';
 
 /**
  * The engine the servers of the tests store on: SQLite, or with MAILROOM_TEST_ENGINE=postgres a new database of the run's
@@ -42,6 +42,14 @@ export interface ApiResponse<Body = unknown> {
 
 export function tempDataDir(): string {
 	return mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+}
+
+/** A new data folder holding a copy of the migrated template, when the run has one (else empty, migrated on first open). */
+function migratedDataDir(): string {
+	const dir = tempDataDir();
+	const template = process.env[SQLITE_TEMPLATE_ENV];
+	if (template) copyFileSync(template, join(dir, 'mailroom.sqlite'));
+	return dir;
 }
 
 /** Makes new data folders (tempDataDir), each removed after the tests of the block that calls this (at the top level: the file). */
@@ -85,7 +93,10 @@ export const sameStore = (server: { config: MailroomConfig }) => ({
 /** Starts the real server on ephemeral ports and a temporary data folder (or the one given); `log` to read what it logs. */
 export async function startTestMailroom(overrides: Partial<MailroomConfig> = {}, log?: Logger): Promise<TestMailroom> {
 	const postgres = TEST_ENGINE === 'postgres' && !('databaseUrl' in overrides) ? await startPostgres() : undefined;
-	const config = testConfig({ databaseUrl: await postgres?.newDatabase({ migrated: true }), ...overrides });
+	const databaseUrl = await postgres?.newDatabase({ migrated: true });
+	// A server on a data folder of its own, with its store in SQLite, starts on a copy of the migrated template.
+	const dataDir = overrides.dataDir ?? ((databaseUrl ?? overrides.databaseUrl) ? tempDataDir() : migratedDataDir());
+	const config = testConfig({ databaseUrl, dataDir, ...overrides });
 	const mailroom = await startMailroom(config, log);
 	const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mailroom.smtpPort, secure: false, ignoreTLS: true, pool: false });
 	return {
