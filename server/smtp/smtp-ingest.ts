@@ -236,7 +236,8 @@ export class SmtpIngest {
 
 	/** The accounts the mail to these recipients belongs to (null: public), while some account has chaos on. */
 	private recipientAccounts(addresses: string[]): Promise<(string | null)[]> {
-		return Promise.all(addresses.map((address) => this.options.chaos?.ownerOf(address) ?? null));
+		const { chaos } = this.options;
+		return chaos ? Promise.all(addresses.map((address) => chaos.ownerOf(address))) : Promise.resolve([]);
 	}
 
 	/** The reply to a DATA that failed, logged as what it is (a refusal with a reply of its own was counted where it was made). */
@@ -305,7 +306,7 @@ export class SmtpIngest {
 			const bare =
 				this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
 			if (bare) throw this.refusal('bare_lf', smtpError(550, `5.5.2 Error: bare <${bare}> received`));
-			await this.dataChaos(session);
+			if (this.options.chaos && !this.options.chaos.idle) await this.dataChaos(this.options.chaos, session);
 			return account ? await this.submit(account, raw as Buffer, session) : await this.store(raw, session, dataEnded);
 		} finally {
 			// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
@@ -314,9 +315,7 @@ export class SmtpIngest {
 	}
 
 	/** The chaos of the message's accounts at the end of DATA: its session's, else its recipients' owners'. */
-	private async dataChaos(session: SMTPServerSession): Promise<void> {
-		const { chaos } = this.options;
-		if (!chaos || chaos.idle) return;
+	private async dataChaos(chaos: SmtpChaos, session: SMTPServerSession): Promise<void> {
 		const account = sessionUser(session)?.account;
 		const accounts = account ? [account.id] : await this.recipientAccounts(session.envelope.rcptTo.map((rcpt) => rcpt.address));
 		await chaos.at('data', accounts);

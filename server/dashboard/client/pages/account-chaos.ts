@@ -79,7 +79,8 @@ export function chaosSettings(): Node {
 		event.preventDefault();
 		void busy(save, async () => {
 			try {
-				const body = Object.fromEntries([['enabled', enabled.checked], ...STAGES.map(([stage]) => [stage, stageOf(stage)])]);
+				const body: Record<string, unknown> = { enabled: enabled.checked };
+				for (const [stage] of STAGES) body[stage] = stageOf(stage);
 				show(await sendJson<ChaosView>('PUT', '/api/me/chaos', body));
 				clearFormErrors(form);
 				status.ok(enabled.checked ? 'Chaos settings saved: in force now.' : 'Chaos settings saved: off.');
