@@ -6,6 +6,7 @@ import { RawSmtp } from '../../helpers/raw-smtp';
 import { swaks } from '../../helpers/smtp-clients';
 import { senderAccount } from '../../helpers/outgoing';
 import { inboxMessages } from '../../helpers/inboxes';
+import { moved, scrape } from '../../helpers/metrics';
 
 const plain = (user: string, password: string) => Buffer.from(`\0${user}\0${password}`).toString('base64');
 const chaosReply = (code: number, command: string) =>
@@ -44,7 +45,7 @@ describe('chaos settings', () => {
 	};
 
 	beforeAll(async () => {
-		server = await startTestMailroom({ domains: ['local.test'] });
+		server = await startTestMailroom({ domains: ['local.test'], metricsPort: 0 });
 		teamA = await senderAccount(server, 'team-a', 'a@local.test', 10);
 		expect((await server.api('/api/domains/a-team.test', { method: 'POST', key: teamA.key })).status).toBe(200);
 		teamB = await senderAccount(server, 'team-b', 'b@local.test', 10);
@@ -90,6 +91,7 @@ describe('chaos settings', () => {
 
 	it("answers RCPT TO of the account's addresses with the chosen code, and no one else's", async () => {
 		await chaosOfA({ rcptTo: { code: 550, probability: 1 } });
+		const before = await scrape(server.metricsUrl);
 		const client = await transaction();
 		expect(await client.command('RCPT TO:<a@local.test>')).toBe(chaosReply(550, 'RCPT TO'));
 		expect(await client.command('RCPT TO:<anyone@a-team.test>')).toBe(chaosReply(550, 'RCPT TO'));
@@ -98,6 +100,8 @@ describe('chaos settings', () => {
 		expect((await sendData(client, 'past the chaos')).reply).toMatch(/^250 OK: stored as \S+ \S+$/);
 		client.close();
 		expect(await subjects('b@local.test', teamB)).toContain('past the chaos');
+		const after = await scrape(server.metricsUrl);
+		expect(moved(before, after, 'mailroom_smtp_refusals_total', { reason: 'chaos' })).toBe(2);
 
 		const run = await swaks(server.smtpPort, ['--to', 'a@local.test', '--from', 'app@elsewhere.test']);
 		expect(run.output).toContain(`<** ${chaosReply(550, 'RCPT TO')}`);
