@@ -10,6 +10,9 @@ import { openStore } from './store/open-store';
 import { Ingest } from './ingest/ingest';
 import { Spool } from './smtp/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
+import { ChaosBook } from './smtp/chaos-book';
+import { SmtpChaos } from './smtp/smtp-chaos';
+import { parseEmailAddress } from './mail/email-address';
 import { Outbox } from './outbound/outbox';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
@@ -109,16 +112,23 @@ function relayOf(config: MailroomConfig): Relay | undefined {
 	return new Relay(config.relayUrl, dkim);
 }
 
-/** The store, and the two questions about recipients every path of mail asks it. */
+/** The store, the two questions about recipients every path of mail asks it, and the accounts' chaos settings. */
 async function openStorage({ config, log, node }: Context) {
 	const store = await openStore(config, 'server', node, log);
+	const chaos = new ChaosBook(store, log);
+	try {
+		await chaos.reload();
+	} catch (err) {
+		await store.close();
+		throw err;
+	}
 	const isOwnedDomain = (domain: string) => store.domains.isOwned(domain);
 	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too).
 	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> => {
 		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
 		return { inbox: (await store.encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
-	return { store, isOwnedDomain, resolveRecipient };
+	return { store, isOwnedDomain, resolveRecipient, chaos };
 }
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 
@@ -201,10 +211,11 @@ function buildDelivery(
 type Delivery = ReturnType<typeof buildDelivery>;
 
 /** Mail other nodes store wakes this node's websockets, waiters and queues as its own does. */
-function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webhooks, outbox, waiters }: Delivery): void {
+function followOtherNodes({ log }: Context, { store, chaos }: Storage, ingest: Ingest, { webhooks, outbox, waiters }: Delivery): void {
 	store.onAnnouncement((announcement) => {
 		if (announcement.webhooks) webhooks.lookForWork();
 		if (announcement.forwards) outbox.lookForWork();
+		if (announcement.chaos) chaos.reloadInBackground();
 		if (announcement.messages.length === 0) return;
 		void store.messages.byIds(announcement.messages.map((message) => message.id)).then(
 			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
@@ -213,7 +224,10 @@ function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webh
 	});
 	// Mail other nodes stored while this one did not hear them: requests waiting for mail look again. (The queues need no
 	// such call: the node that stored the mail takes its deliveries, and any node finds due work when it looks next.)
-	store.onAnnouncementsMissed(() => waiters.recheckAll());
+	store.onAnnouncementsMissed(() => {
+		waiters.recheckAll();
+		chaos.reloadInBackground();
+	});
 }
 
 /** The SMTP listener: mail in, and mail submitted by accounts. */
@@ -226,6 +240,17 @@ function buildSmtp(
 	metrics: Metrics,
 ) {
 	const { store, isOwnedDomain, resolveRecipient } = storage;
+	const chaos = new SmtpChaos({
+		book: storage.chaos,
+		ownerOf: async (address) => {
+			const parsed = parseEmailAddress(address);
+			if (!parsed) return null;
+			const recipient = await resolveRecipient(parsed.address, parsed.domain);
+			return store.addresses.ownerOfInbox(recipient.inbox, recipient.domain);
+		},
+		// A wait as long as the idle timeout would see the connection closed first.
+		maxDelayMs: Math.max(0, config.smtpSocketTimeout - 1000),
+	});
 	const dns = new DnsLookups({ servers: config.dnsServers, timeoutMs: config.dnsTimeout });
 	const verifier = { hostname: config.hostname, dns, budgetMs: config.dnsTimeout, unsignedResults: new UnsignedResults() };
 	return new SmtpIngest({
@@ -248,13 +273,20 @@ function buildSmtp(
 		storeFailed: (err) => disk.failed(err),
 		spool,
 		...(config.verifySenders && { verifySender: (raw, client) => verifySender(raw, client, verifier) }),
+		chaos,
 		log,
 		metrics: metrics.smtp,
 	});
 }
 
 /** The HTTP API, the dashboard, websockets and the health probes. */
-function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: Delivery, readiness: Readiness, metrics: Metrics) {
+function buildHttp(
+	{ config, log, publicUrl }: Context,
+	{ store, chaos }: Storage,
+	delivery: Delivery,
+	readiness: Readiness,
+	metrics: Metrics,
+) {
 	const { webhooks, incomingMessages, waiters, sender } = delivery;
 	return buildHttpServer({
 		config,
@@ -270,6 +302,7 @@ function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: 
 		accountInbox: store.accountInbox,
 		attachments: store.attachments,
 		subscriptions: store.webhookSubscriptions,
+		chaos,
 		webhooks,
 		incomingMessages,
 		waiters,
@@ -318,7 +351,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	const { store } = storage;
 	const { ingest, spool } = startIngest(context, metrics);
 	const delivery = buildDelivery(context, storage, ingest, spool, relay, metrics);
-	followOtherNodes(context, store, ingest, delivery);
+	followOtherNodes(context, storage, ingest, delivery);
 	// The disk this node writes mail to: the data folder (SQLite's database) and the spool, both engines.
 	const disk = new DiskSpace({ folders: [config.dataDir, spool.dir], needed: config.maxMessageSize });
 	ingest.on('stored', () => disk.stored());
@@ -330,7 +363,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 		listening: { smtp: () => smtp.listening, http: () => http.server.listening },
 		disk,
 	});
-	const http = await buildHttp(context, store, delivery, readiness, metrics);
+	const http = await buildHttp(context, storage, delivery, readiness, metrics);
 	const metricsListener = buildMetricsListener(context, metrics, store, delivery);
 	const { webhooks, outbox, incomingMessages, retention, waiters } = delivery;
 	const grace = config.shutdownTimeout * 1000;

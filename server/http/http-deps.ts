@@ -24,6 +24,7 @@ import type { IncomingMessagesHub } from '../websocket/incoming-messages-hub';
 import type { MailWaiters } from '../waiting/mail-waiters';
 import type { HttpMetrics } from '../metrics/http-metrics';
 import type { SearchMetrics } from '../metrics/search-metrics';
+import type { ChaosBook } from '../smtp/chaos-book';
 import type { Readiness } from './readiness';
 
 /** What route plugins are given. */
@@ -39,6 +40,8 @@ export interface HttpDeps {
 	accountInbox: AccountInbox;
 	attachments: AttachmentStore;
 	subscriptions: WebhookSubscriptionStore;
+	/** The accounts' chaos settings (GET and PUT /api/me/chaos), as the SMTP listener holds them. */
+	chaos: ChaosBook;
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;

@@ -56,7 +56,7 @@ const GROUPS: { name: string; description: string; urls: RegExp }[] = [
 	},
 	{
 		name: 'Account',
-		description: 'Your account, what it holds, and its API keys',
+		description: 'Your account, what it holds, its API keys, and its chaos settings (SMTP failures on purpose)',
 		urls: /^\/api\/me(\/|$)/,
 	},
 	{

@@ -11,6 +11,7 @@ import { WebhookPayloadSchema } from '../schemas/payload';
 import { ErrorSchema } from '../schemas/error';
 import { ReadinessSchema } from '../schemas/health';
 import { LinkCheckSchema } from '../schemas/link-check';
+import { ChaosSchema, ChaosStageSchema, ChaosUpdateSchema } from '../schemas/chaos';
 import { MessageAuthSchema } from '../schemas/sender-auth';
 import { expects, refTo } from '../schemas/shared';
 import { ID_PATTERN } from '../store/ids';
@@ -31,6 +32,9 @@ export const SHARED_SCHEMAS = [
 	WebhookPayloadSchema,
 	ReadinessSchema,
 	LinkCheckSchema,
+	ChaosStageSchema,
+	ChaosSchema,
+	ChaosUpdateSchema,
 ];
 
 const email = Type.String({ maxLength: 254 });

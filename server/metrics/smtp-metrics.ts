@@ -18,6 +18,7 @@ export const SMTP_REFUSAL_REASONS = [
 	'size',
 	'bare_lf',
 	'submission',
+	'chaos',
 	'timeout',
 	'unavailable',
 	'error',

@@ -6,6 +6,7 @@ import type { SmtpMetrics } from '../metrics/smtp-metrics';
 import { FailedAuthLimit, clientGroup } from './failed-auth-limit';
 import { plainIp } from './client-address';
 import { smtpError } from './smtp-error';
+import { ChaosFailure, type SmtpChaos } from './smtp-chaos';
 
 /** Who a session authenticated as: any name (accept-any), and the account when the password was one of its API keys. */
 export interface SessionUser {
@@ -34,8 +35,10 @@ export interface SmtpAuthOptions {
 	withoutTls: boolean;
 	/** The account of an active API key. */
 	accountForKey: (key: string) => Promise<Account | undefined>;
+	/** The chaos of an account acts on AUTH with its API key, once the key is checked (see SmtpChaos). */
+	chaos?: SmtpChaos;
 	log: Logger;
-	metrics: Pick<SmtpMetrics, 'authenticated'>;
+	metrics: Pick<SmtpMetrics, 'authenticated' | 'refused'>;
 }
 
 /**
@@ -67,10 +70,18 @@ export class SmtpAuth {
 			allowInsecureAuth: this.offeredWithoutTls,
 			disabledCommands: tls ? [] : this.offeredWithoutTls ? ['STARTTLS'] : ['AUTH', 'STARTTLS'],
 			onAuth: (auth, session, callback) => {
-				this.authenticate(auth, session).then(
-					(user: SessionUser) => callback(null, { user }),
-					(err: Error) => callback(err),
-				);
+				this.authenticate(auth, session)
+					.then(async (user) => {
+						if (user.account && this.options.chaos && !this.options.chaos.idle) await this.options.chaos.at('auth', [user.account.id]);
+						return user;
+					})
+					.then(
+						(user: SessionUser) => callback(null, { user }),
+						(err: Error) => {
+							if (err instanceof ChaosFailure) this.options.metrics.refused('chaos');
+							callback(err);
+						},
+					);
 			},
 		};
 	}

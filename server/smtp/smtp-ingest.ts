@@ -19,6 +19,8 @@ import { ConnectionsPerIp, plainIp } from './client-address';
 import { smtpError } from './smtp-error';
 import { SmtpAuth, sessionUser } from './smtp-auth';
 import { TimeLimits, type TimeLimit } from './time-limits';
+import { ChaosFailure, type SmtpChaos } from './smtp-chaos';
+import type { ChaosStage } from '../schemas/chaos';
 
 /** Where a submission session's mail goes (the outbound SmtpSubmission); its refusals carry their SMTP replies. */
 export interface Submission {
@@ -65,6 +67,8 @@ export interface SmtpIngestOptions {
 	 * to put in front of the stored source. Absent when verification is off.
 	 */
 	verifySender?: (raw: RawMessage, client: SmtpClient) => Promise<SenderVerification>;
+	/** Failures and delays on purpose, per account (see SmtpChaos); absent: none. */
+	chaos?: SmtpChaos;
 	log: Logger;
 	metrics: SmtpMetrics;
 }
@@ -104,7 +108,7 @@ export class SmtpIngest {
 	constructor(private readonly options: SmtpIngestOptions) {
 		this.perIp = new ConnectionsPerIp(options.maxClientsPerIp);
 		const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
-		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, log: options.log, metrics: options.metrics });
+		this.auth = new SmtpAuth({ ...options.auth, tls: tls !== undefined, chaos: options.chaos, log: options.log, metrics: options.metrics });
 		options.metrics.countOpenSessions(() => this.server.connections.size);
 		this.limits = new TimeLimits({ session: options.sessionTimeout, data: options.dataTimeout }, (id, limit) =>
 			this.limitReached(id, limit),
@@ -134,9 +138,12 @@ export class SmtpIngest {
 			onMailFrom: (address, session, callback) => {
 				if (this.closing) return callback(this.refusal('shutdown', smtpError(421, 'Server shutting down, try again later')));
 				const account = sessionUser(session)?.account;
+				// Without an API key the session's account is not known yet: chaos acts from RCPT TO, per recipient.
 				if (!account) return this.startTransaction(session, callback);
-				this.answer(options.submission.checkSender(account, address.address), callback, 'sender', () =>
-					this.startTransaction(session, callback),
+				this.withChaos('mailFrom', [account.id], callback, () =>
+					this.answer(options.submission.checkSender(account, address.address), callback, 'sender', () =>
+						this.startTransaction(session, callback),
+					),
 				);
 			},
 			onRcptTo: (address, session, callback) => {
@@ -144,7 +151,10 @@ export class SmtpIngest {
 				const max = account ? Math.min(options.maxRecipients, options.submission.maxRecipients) : options.maxRecipients;
 				if (session.envelope.rcptTo.length >= max)
 					return callback(this.refusal('recipients', smtpError(452, '4.5.3 Error: too many recipients')));
-				if (account) return this.answer(options.submission.checkRecipient(address.address), callback, 'route');
+				if (account)
+					return this.withChaos('rcptTo', [account.id], callback, () =>
+						this.answer(options.submission.checkRecipient(address.address), callback, 'route'),
+					);
 				const parsed = parseEmailAddress(address.address);
 				if (!parsed) return callback(this.refusal('address', smtpError(553, `Invalid recipient address <${address.address}>`)));
 				this.answer(
@@ -153,6 +163,13 @@ export class SmtpIngest {
 					}),
 					callback,
 					'domain',
+					() =>
+						this.withChaos(
+							'rcptTo',
+							() => this.recipientAccounts([address.address]),
+							callback,
+							() => callback(),
+						),
 				);
 			},
 			onData: (stream, session, callback) => {
@@ -193,6 +210,7 @@ export class SmtpIngest {
 	/** Answers a command once `check` settles: its refusal (counted as `reason`) as it is, the database away with 451. */
 	private answer(check: Promise<void>, callback: Callback, reason: SmtpRefusalReason, accepted: () => void = () => callback()): void {
 		check.then(accepted, (err: Error & { responseCode?: number }) => {
+			if (err instanceof ChaosFailure) return callback(this.refusal('chaos', err));
 			if (err.responseCode) return callback(this.refusal(reason, err));
 			this.options.log.warn({ err: err.message }, 'the store could not answer an SMTP command');
 			const failure = err instanceof StoreUnavailableError ? 'unavailable' : 'error';
@@ -200,8 +218,31 @@ export class SmtpIngest {
 		});
 	}
 
+	/**
+	 * Acts `stage` of the chaos of the command's accounts (none looked up while no account has chaos on), then goes on with
+	 * `next`; a failure it draws (or the store away while looking up accounts) is the answer.
+	 */
+	private withChaos(
+		stage: ChaosStage,
+		accounts: string[] | (() => Promise<(string | null)[]>),
+		callback: Callback,
+		next: () => void,
+	): void {
+		const { chaos } = this.options;
+		if (!chaos || chaos.idle) return next();
+		const acting = Array.isArray(accounts) ? chaos.at(stage, accounts) : accounts().then((ids) => chaos.at(stage, ids));
+		this.answer(acting, callback, 'chaos', next);
+	}
+
+	/** The accounts the mail to these recipients belongs to (null: public), while some account has chaos on. */
+	private recipientAccounts(addresses: string[]): Promise<(string | null)[]> {
+		const { chaos } = this.options;
+		return chaos ? Promise.all(addresses.map((address) => chaos.ownerOf(address))) : Promise.resolve([]);
+	}
+
 	/** The reply to a DATA that failed, logged as what it is (a refusal with a reply of its own was counted where it was made). */
 	private failure(err: Error & { responseCode?: number; code?: string }, session: SMTPServerSession): Error {
+		if (err instanceof ChaosFailure) return this.refusal('chaos', err);
 		if (err.responseCode) return err;
 		const { ip } = clientOf(session);
 		if (err.code === 'ECONNECTION') {
@@ -265,11 +306,19 @@ export class SmtpIngest {
 			const bare =
 				this.options.bareLf === 'reject' ? (isSpooled(raw) ? await bareLineEndingInFile(raw.spoolPath) : bareLineEnding(raw)) : null;
 			if (bare) throw this.refusal('bare_lf', smtpError(550, `5.5.2 Error: bare <${bare}> received`));
+			if (this.options.chaos && !this.options.chaos.idle) await this.dataChaos(this.options.chaos, session);
 			return account ? await this.submit(account, raw as Buffer, session) : await this.store(raw, session, dataEnded);
 		} finally {
 			// Once stored (or refused), the database holds all that is kept of it: the spool files go either way.
 			if (isSpooled(raw)) this.options.spool.remove(raw);
 		}
+	}
+
+	/** The chaos of the message's accounts at the end of DATA: its session's, else its recipients' owners'. */
+	private async dataChaos(chaos: SmtpChaos, session: SMTPServerSession): Promise<void> {
+		const account = sessionUser(session)?.account;
+		const accounts = account ? [account.id] : await this.recipientAccounts(session.envelope.rcptTo.map((rcpt) => rcpt.address));
+		await chaos.at('data', accounts);
 	}
 
 	private async submit(account: Account, raw: Buffer, session: SMTPServerSession): Promise<string> {

@@ -14,6 +14,7 @@ import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
 import type { SpooledBytes } from '../bytes/spooled-bytes';
+import type { ChaosSettings } from '../schemas/chaos';
 import type { InboxSettings } from './inbox-settings';
 import type { SearchBudget } from './search-budget';
 
@@ -81,6 +82,16 @@ export interface AccountStore {
 	/** The account a live key belongs to, or undefined for an unknown or revoked key. */
 	forKey(key: string): Promise<Account | undefined>;
 	addCredits(accountId: string, credits: number): Promise<Account>;
+}
+
+/** An account's chaos settings (see server/schemas/chaos.ts): failures and delays on purpose at the SMTP stages of its mail. */
+export interface ChaosStore {
+	/** The account's settings and when they were set; undefined when it never set any (everything off). */
+	get(accountId: string): Promise<{ settings: ChaosSettings; updated: string } | undefined>;
+	/** Replaces the account's settings; returns when they were set. */
+	set(accountId: string, settings: ChaosSettings): Promise<string>;
+	/** The settings of every account whose chaos is on (few, if any: read whole by each node's SMTP listener). */
+	enabled(): Promise<Map<string, ChaosSettings>>;
 }
 
 /** What an account holds (GET /api/me/stats, which adds its credits). */
@@ -565,6 +576,7 @@ export interface StoreParts {
 	webhookSecrets: WebhookSecretStore;
 	webhookSubscriptions: WebhookSubscriptionStore;
 	replyHooks: ReplyHookStore;
+	chaos: ChaosStore;
 	figures: StoreFigures;
 }
 
@@ -575,6 +587,8 @@ export interface StoredAnnouncement {
 	/** Whether the transaction recorded webhook deliveries or forwards (the other nodes' queues may take them). */
 	webhooks: boolean;
 	forwards: boolean;
+	/** Set when an account's chaos settings changed: the other nodes' SMTP listeners read them again. */
+	chaos?: boolean;
 }
 
 /** The parts of a store bound to one write transaction. */

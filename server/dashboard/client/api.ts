@@ -5,6 +5,7 @@ import type { AddressObject } from '../../schemas/message';
 export type { AddressObject, AttachmentMeta, MessageRecord } from '../../schemas/message';
 export type { ForwardingRecord } from '../../schemas/address';
 export type { ApiKeyView, Me } from '../../schemas/account';
+export type { ChaosView } from '../../schemas/chaos';
 export type { SubscriptionFilter, WebhookAttempt, WebhookAttemptDetail, WebhookSubscription } from '../../schemas/webhook';
 export type { LinkCheck } from '../../schemas/link-check';
 export type { OutgoingRecord, Sent } from '../../schemas/outgoing';

@@ -117,6 +117,7 @@ export const TABLES: TableCopy[] = [
 	{ name: 'outbox', columns: ['message_id', 'raw', 'ip', 'via', 'next_attempt'], cleared: LEASES },
 	{ name: 'outbox_raw_pieces', columns: ['message_id', 'seq', 'data'] },
 	{ name: 'reply_hooks', columns: ['outgoing_id', 'account_id', 'thread_id', 'url', 'expires_at', 'created'] },
+	{ name: 'account_chaos', columns: ['account_id', 'enabled', 'settings_json', 'updated'] },
 	// After the mail: the search index is filled before and after it (see copy-store.ts).
 	{ name: 'domains', columns: ['domain', 'owner', 'created'] },
 ];

@@ -399,6 +399,15 @@ export const MIGRATIONS: Migration[] = [
 	CREATE INDEX reply_hooks_thread ON reply_hooks (thread_id);
 	CREATE INDEX reply_hooks_expires ON reply_hooks (expires_at);
 	`,
+	`
+	-- Chaos settings per account (see the SQLite schema): enabled (0 or 1) beside the JSON, read whole by each node.
+	CREATE TABLE account_chaos (
+		account_id ${TEXT} PRIMARY KEY REFERENCES accounts (id),
+		enabled INTEGER NOT NULL,
+		settings_json ${TEXT} NOT NULL,
+		updated ${TEXT} NOT NULL
+	);
+	`,
 ];
 
 /**

@@ -14,6 +14,7 @@ import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
+import { SqlChaosStore } from '../sql/chaos';
 import { PostgresMessageStore } from './messages';
 import { PostgresAttachmentStore } from './attachments';
 import { PostgresAccountInbox } from './account-inbox';
@@ -45,6 +46,7 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		webhookSecrets: new SqlWebhookSecretStore(db),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),
 		replyHooks: new SqlReplyHookStore(db),
+		chaos: new SqlChaosStore(db),
 		figures: new PostgresStoreFigures(db),
 	};
 }

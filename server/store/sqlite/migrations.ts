@@ -502,4 +502,15 @@ export const MIGRATIONS: string[] = [
 	CREATE INDEX reply_hooks_thread ON reply_hooks (thread_id);
 	CREATE INDEX reply_hooks_expires ON reply_hooks (expires_at);
 	`,
+	`
+	-- Chaos settings per account (GET and PUT /api/me/chaos; server/schemas/chaos.ts): failures and delays on purpose at the
+	-- SMTP stages of its mail. A row once an account sets them; enabled (0 or 1) beside the JSON, so the SMTP listener reads
+	-- only the accounts that have chaos on.
+	CREATE TABLE account_chaos (
+		account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+		enabled INTEGER NOT NULL,
+		settings_json TEXT NOT NULL,
+		updated TEXT NOT NULL
+	);
+	`,
 ];

@@ -20,6 +20,7 @@ import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
+import { SqlChaosStore } from '../sql/chaos';
 import { NOTHING_MORE } from '../sql/ownership';
 import { SqliteMessageStore } from './messages';
 import { SqliteAttachmentStore } from './attachments';
@@ -59,6 +60,7 @@ function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 		webhookSecrets: new SqlWebhookSecretStore(sql),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),
 		replyHooks: new SqlReplyHookStore(sql),
+		chaos: new SqlChaosStore(sql),
 		figures: new SqliteStoreFigures(db, sql),
 	};
 }

@@ -331,6 +331,36 @@ describe('Dashboard in a real browser', () => {
 		expect((await mailroom.api('/api/me', { key: newKey })).status).toBe(401);
 	});
 
+	it('Account: chaos settings, off by default; saved ones act over SMTP at once, and a bad value is shown under its field', async () => {
+		const chaosAddress = 'chaos@example.test';
+		expect((await mailroom.api(`/api/addresses/${chaosAddress}`, { method: 'POST', key: mailroom.adminKey })).status).toBe(200);
+		await nav('Account').click();
+		await page.getByText('Never set: off.').waitFor();
+		const enabled = page.getByLabel('Chaos on');
+		expect(await enabled.isChecked()).toBe(false);
+		const save = page.getByRole('button', { name: 'Save chaos settings' });
+		const code = page.locator('#chaos-rcptTo-code');
+		await enabled.check();
+		await code.fill('250');
+		await save.click();
+		await page.locator('#chaos-rcptTo-code-problem').filter({ hasText: 'rcptTo.code must be at least 400' }).waitFor();
+		expect(await code.getAttribute('aria-invalid')).toBe('true');
+		await code.fill('550');
+		await save.click();
+		await status('Chaos settings saved: in force now.').waitFor();
+		expect((await mailroom.api('/api/me/chaos', { key: mailroom.adminKey })).body).toMatchObject({
+			...{ enabled: true, auth: null, mailFrom: null, data: null },
+			rcptTo: { code: 550, probability: 1, delayMs: 0 },
+		});
+		await expect(mailroom.send({ from: 'app@sender.test', to: chaosAddress, subject: 'refused', text: 'x' })).rejects.toMatchObject({
+			responseCode: 550,
+		});
+		await enabled.uncheck();
+		await save.click();
+		await status('Chaos settings saved: off.').waitFor();
+		expect((await mailroom.send({ from: 'app@sender.test', to: chaosAddress, subject: 'accepted', text: 'x' })).response).toMatch(/^250 /);
+	});
+
 	it('works by keyboard with a visible focus ring', async () => {
 		// On a fresh load, the first Tab reaches the skip link, the next the navigation.
 		await page.goto(`${mailroom.httpUrl}/#/addresses`);

@@ -186,6 +186,23 @@ describe('mail one node stores wakes the others', () => {
 		expect(Date.now() - sent).toBeLessThan(2000);
 		expect(Date.now() - started).toBeLessThan(timeoutMs / 2);
 	});
+
+	it('puts chaos settings changed through one node in force on the others as they hear of it', async () => {
+		/** The reply to RCPT TO of the address, on a node. */
+		const rcptReply = async (node: ServeProcess) => {
+			const { client } = await node.smtp();
+			for (const line of ['EHLO client.test', 'MAIL FROM:<app@sender.test>']) expect(await client.command(line)).toMatch(/^250/);
+			const reply = await client.command('RCPT TO:<live@events.test>');
+			client.close();
+			return reply;
+		};
+		const setChaos = async (body: unknown) =>
+			expect((await a.api('/api/me/chaos', { method: 'PUT', key: ownerKey, body })).status).toBe(200);
+		await setChaos({ enabled: true, rcptTo: { code: 550, probability: 1 } });
+		for (const node of [b, c]) await waitFor(async () => (await rcptReply(node)).startsWith('550 5.0.0 Mailroom chaos'), 'chaos on');
+		await setChaos({ enabled: false });
+		for (const node of [b, c]) await waitFor(async () => (await rcptReply(node)).startsWith('250 '), 'chaos off');
+	});
 });
 
 describe('the admin CLI on the shared database, while the nodes run', () => {

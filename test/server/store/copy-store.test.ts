@@ -71,6 +71,7 @@ const ACCOUNT_PATHS = [
 	'/api/me',
 	'/api/me/stats',
 	'/api/me/keys',
+	'/api/me/chaos',
 	'/api/addresses',
 	'/api/domains',
 	'/api/inbox?limit=100',
@@ -528,6 +529,9 @@ async function fill(server: TestMailroom, hooks: string): Promise<{ keys: Keys; 
 	await reserveForwarding(server, alice.key, 'all@alice.test', { webhook: `${hooks}/catch` });
 	expect((await server.api('/api/addresses/inside@alice.test', { method: 'POST', key: alice.key })).status).toBe(200);
 	expect((await server.api('/api/webhook-secret/rotate', { method: 'POST', key: alice.key })).status).toBe(200);
+	// Chaos settings kept but off (account_chaos), so the mail below is answered as usual.
+	const chaos = { enabled: false, rcptTo: { code: 451, probability: 0.5 }, data: { delayMs: 100 } };
+	expect((await server.api('/api/me/chaos', { method: 'PUT', key: bob.key, body: chaos })).status).toBe(200);
 
 	const shared = { filename: 'shared.txt', content: 'the same file in two messages' };
 	await sendMail(server, { to: 'pub@public.test', subject: 'public one', attachments: [shared] });

@@ -1,11 +1,18 @@
 import { enc, getJson, request, sendJson, type ApiKeyView, type Me } from '../api.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
+import { chaosSettings } from './account-chaos.js';
 
-/** Outgoing credits, API keys and the webhook signing secret of the signed-in account. */
+/** Outgoing credits, API keys, the webhook signing secret and the chaos settings of the signed-in account. */
 export function accountPage(root: HTMLElement): void {
 	const details = h('div', {}, h('p', { class: 'hint' }, 'Loading…'));
-	root.append(pageHeading('Account'), details, section('API keys', apiKeys()), section('Webhook signing secret', signingSecret()));
+	root.append(
+		pageHeading('Account'),
+		details,
+		section('API keys', apiKeys()),
+		section('Webhook signing secret', signingSecret()),
+		section('Chaos: SMTP failures on purpose', chaosSettings()),
+	);
 	getJson<Me>('/api/me').then(
 		(me) =>
 			details.replaceChildren(
