@@ -399,6 +399,11 @@ export const MIGRATIONS: Migration[] = [
 	CREATE INDEX reply_hooks_thread ON reply_hooks (thread_id);
 	CREATE INDEX reply_hooks_expires ON reply_hooks (expires_at);
 	`,
+	`
+	-- What a simplified list item needs and Mailsac's record lacks (see the SQLite schema); NULL for mail stored before.
+	ALTER TABLE messages ADD COLUMN message_id_header ${TEXT}, ADD COLUMN date_header ${TEXT}, ADD COLUMN reply_to_json ${TEXT},
+		ADD COLUMN attachment_files_json ${TEXT};
+	`,
 ];
 
 /**

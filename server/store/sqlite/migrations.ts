@@ -502,4 +502,18 @@ export const MIGRATIONS: string[] = [
 	CREATE INDEX reply_hooks_thread ON reply_hooks (thread_id);
 	CREATE INDEX reply_hooks_expires ON reply_hooks (expires_at);
 	`,
+	`
+	-- What a simplified list item needs and Mailsac's record lacks (messageId, date, replyTo, attachmentFiles), kept with
+	-- each record so a listing names them without a request per message. Mail stored before has NULL (the record says null).
+	-- The listing index covers the record, so it is made anew with them.
+	ALTER TABLE messages ADD COLUMN message_id_header TEXT;
+	ALTER TABLE messages ADD COLUMN date_header TEXT;
+	ALTER TABLE messages ADD COLUMN reply_to_json TEXT;
+	ALTER TABLE messages ADD COLUMN attachment_files_json TEXT;
+	DROP INDEX messages_inbox_received;
+	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
+		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
+		thread_id, auth_json, stripped_text, stripped_signature, codes_json, message_id_header, date_header, reply_to_json,
+		attachment_files_json);
+	`,
 ];
