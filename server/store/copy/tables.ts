@@ -86,7 +86,7 @@ export const TABLES: TableCopy[] = [
 		// prettier-ignore
 		columns: [
 			'id', 'message_id', 'account_id', 'address', 'url', 'kind', 'subscription_id', 'status', 'attempts', 'schedule_start',
-			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated',
+			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated', 'reply_hook_expires',
 		],
 		cleared: LEASES,
 	},

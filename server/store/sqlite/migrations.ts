@@ -516,4 +516,9 @@ export const MIGRATIONS: string[] = [
 		thread_id, auth_json, stripped_text, stripped_signature, codes_json, message_id_header, date_header, reply_to_json,
 		attachment_files_json);
 	`,
+	`
+	-- A reply hook's delivery (the webhook queue's post of a reply to n8n's resume URL) retries a 409 (n8n: the execution is
+	-- still running, not yet stored as waiting) until the hook's expiry: reply_hook_expires, epoch ms; NULL for other deliveries.
+	ALTER TABLE webhook_deliveries ADD COLUMN reply_hook_expires INTEGER;
+	`,
 ];
