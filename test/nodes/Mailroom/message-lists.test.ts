@@ -263,6 +263,9 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 		expect(shownParameter(d, { operation: 'getAll' }, 'email', 1.1).type).toBe('string');
 		expect(shownParameter(d, { resource: 'email' }, 'from').type).toBe('resourceLocator');
 		expect(shownParameter(d, { resource: 'email' }, 'from', 1.1).type).toBe('string');
+		const sendAndWait = { resource: 'email', operation: 'sendAndWait' };
+		expect(shownParameter(d, sendAndWait, 'from').type).toBe('resourceLocator');
+		expect(shownParameter(d, sendAndWait, 'from', 1.1).type).toBe('string');
 
 		const newest = ['Invoice 2'];
 		for (const email of [{ __rl: true, mode: 'list', value: inbox }, { __rl: true, mode: 'email', value: ` ${inbox} ` }, inbox])
