@@ -10,7 +10,7 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { jsonParse, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { inNodeWords, type FieldNames } from './field-names';
 
@@ -52,11 +52,28 @@ export const apiBaseUrl = (baseUrl: string) => baseUrl.trim().replace(/(\/api)?\
 const cancelSignalOf = (context: MailroomContext) =>
 	'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 
+/** A 429 (rate limit) is retried after its Retry-After: at most this many times for one request... */
+export const RATE_LIMIT_RETRIES = 3;
+/** ...and waiting at most this long in all (the server's window is a minute: a longer wait fails at once, saying so). */
+export const RATE_LIMIT_WAIT_MS = 30_000;
+/** The wait when a 429 gives no Retry-After. */
+const DEFAULT_RETRY_AFTER_MS = 1000;
+
+/** Milliseconds a Retry-After header asks to wait (seconds, or an HTTP date); undefined when it is absent or unreadable. */
+export function retryAfterMs(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+	const value = headers?.['retry-after'];
+	const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+	if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 /**
  * Calls the Mailroom REST API with the mailroomApi credential (its own `authenticate` definition
  * puts the key in the Service-Key header). An error answer becomes a NodeApiError whose message is
- * the server's `message` and whose httpCode is the HTTP status. Stopping the execution aborts the
- * request (newer n8n passes its signal itself; older ones only when asked, as here).
+ * the server's `message` and whose httpCode is the HTTP status. A 429 (the API's per-key rate limit) is
+ * retried after the wait its Retry-After asks for, within RATE_LIMIT_RETRIES and RATE_LIMIT_WAIT_MS. Stopping
+ * the execution aborts the request (newer n8n passes its signal itself; older ones only when asked, as here).
  */
 export async function mailroomRequest(
 	this: MailroomContext,
@@ -81,16 +98,26 @@ export async function mailroomRequest(
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 	};
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request)) as IN8nHttpFullResponse;
-	} catch (error) {
-		if (abortSignal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
-		// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
-		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+	const stopped = () => new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
+	let waited = 0;
+	for (let retry = 0; ; retry++) {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, 'mailroomApi', request)) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (abortSignal?.aborted) throw stopped();
+			// No answer at all (refused, timed out, ...): n8n's NodeApiError already says which.
+			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+		}
+		if (response.statusCode < 400) return binary ? Buffer.from(response.body as ArrayBuffer) : response.body;
+		const wait = response.statusCode === 429 ? (retryAfterMs(response.headers) ?? DEFAULT_RETRY_AFTER_MS) : undefined;
+		if (wait === undefined || retry >= RATE_LIMIT_RETRIES || waited + wait > RATE_LIMIT_WAIT_MS) {
+			throw errorOfAnswer(this.getNode(), response, itemIndex, fieldNames);
+		}
+		await sleep(wait);
+		waited += wait;
+		if (abortSignal?.aborted) throw stopped();
 	}
-	if (response.statusCode < 400) return binary ? Buffer.from(response.body as ArrayBuffer) : response.body;
-	throw errorOfAnswer(this.getNode(), response, itemIndex, fieldNames);
 }
 
 /** The HTTP status of a failed request, if the server answered at all. */

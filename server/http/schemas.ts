@@ -1,7 +1,7 @@
 /** Schemas the routes share: the data shapes they register once by name, their path parameters, their error answers. */
 import type { Readable } from 'node:stream';
 import Type from 'typebox';
-import { AddressObjectSchema, AttachmentMetaSchema, MessageSchema } from '../schemas/message';
+import { AddressObjectSchema, AttachmentFileSchema, AttachmentMetaSchema, MessageSchema } from '../schemas/message';
 import { ForwardingSchema, ForwardingUpdateSchema } from '../schemas/address';
 import { DomainSchema } from '../schemas/domain';
 import { OutgoingSchema } from '../schemas/outgoing';
@@ -21,6 +21,7 @@ export const SHARED_SCHEMAS = [
 	ErrorSchema,
 	AddressObjectSchema,
 	MessageAuthSchema,
+	AttachmentFileSchema,
 	MessageSchema,
 	AttachmentMetaSchema,
 	ForwardingSchema,

@@ -37,7 +37,8 @@ export class WebhookRecorder {
 			const made = this.deliveriesOf(record, settings[i]);
 			const hooks = answer.automatic ? [] : await parts.replyHooks.take(record.threadId, now, answer.localCopyOf);
 			for (const hook of hooks) {
-				made.push({ messageId: record._id, address: record.inbox, accountId: hook.accountId, url: hook.url, kind: 'webhook' });
+				const { accountId, url, expiresAt } = hook;
+				made.push({ messageId: record._id, address: record.inbox, accountId, url, kind: 'webhook', replyHookExpires: expiresAt });
 			}
 			if (made.length === 0) continue;
 			// A webhook's payload reveals the encrypted address, so it must route from now on.

@@ -14,6 +14,8 @@ export interface ParsedMail {
 	to: AddressObject[];
 	cc: AddressObject[] | null;
 	bcc: AddressObject[] | null;
+	/** The Reply-To addresses, null when the message has none. */
+	replyTo: AddressObject[] | null;
 	messageId: string;
 	/** ISO 8601 from the Date header, null when missing or invalid. */
 	date: string | null;

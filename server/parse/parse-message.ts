@@ -117,6 +117,7 @@ export interface MailparserFields {
 	to?: MpAddressObject | MpAddressObject[];
 	cc?: MpAddressObject | MpAddressObject[];
 	bcc?: MpAddressObject | MpAddressObject[];
+	replyTo?: MpAddressObject | MpAddressObject[];
 	messageId?: string;
 	date?: Date;
 	/** Header values as mailparser decodes them; `priority` folds X-Priority, Importance and the like. */
@@ -155,6 +156,7 @@ export function toParsedMail(mail: MailparserFields, spamScorer: SpamScorer = bu
 		to: flattenAddresses(mail.to),
 		cc: optionalAddresses(mail.cc),
 		bcc: optionalAddresses(mail.bcc),
+		replyTo: optionalAddresses(mail.replyTo),
 		messageId: withoutNul(mail.messageId ?? ''),
 		date: validDate(mail.date),
 		priority: typeof priority === 'string' && PRIORITIES.has(priority) ? (priority as ParsedMail['priority']) : 'normal',
@@ -205,6 +207,7 @@ export function unparsedMessage(raw: RawMessage): ParsedMail {
 		to: [],
 		cc: null,
 		bcc: null,
+		replyTo: null,
 		messageId: '',
 		date: null,
 		priority: 'normal',

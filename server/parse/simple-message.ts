@@ -82,6 +82,7 @@ export function parseSimpleMessage(raw: Uint8Array): ParsedMail | undefined {
 		to: header('to'),
 		cc: header('cc'),
 		bcc: header('bcc'),
+		replyTo: header('reply-to'),
 		messageId: header('message-id'),
 		date: header('date'),
 		headers,

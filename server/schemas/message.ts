@@ -11,6 +11,18 @@ export type AddressObject = Static<typeof AddressObjectSchema>;
 
 const addressList = Type.Array(refTo(AddressObjectSchema));
 
+export const AttachmentFileSchema = Type.Object(
+	{
+		checksum: Type.String({ description: 'MD5 hex of the content: the attachment identifier, as in attachments' }),
+		fileName: Nullable(Type.String()),
+		contentType: Type.String(),
+		size: Type.Integer({ description: 'bytes' }),
+		contentId: Nullable(Type.String(), { description: 'the Content-ID header (cid), for a part the HTML shows' }),
+	},
+	{ $id: 'AttachmentFile', description: "An attachment as a message's record names it" },
+);
+export type AttachmentFile = Static<typeof AttachmentFileSchema>;
+
 export const FolderSchema = Type.Enum(['inbox', 'all', 'spam', 'trash']);
 export type Folder = Static<typeof FolderSchema>;
 
@@ -50,6 +62,20 @@ export const MessageSchema = Type.Object(
 		}),
 		strippedSignature: Nullable(Type.String(), { description: 'the signature block, when one was found' }),
 		codes: Type.Array(Type.String(), { description: 'one-time codes (sign-up, login, reset) of the subject and text, most likely first' }),
+		messageId: Nullable(Type.String(), {
+			description: "the Message-ID header; '' when the message has none; null for mail stored before Mailroom kept it in the record",
+		}),
+		date: Nullable(DateTime(), {
+			description: 'the Date header (ISO 8601); null when missing or invalid, and for mail stored before Mailroom kept it in the record',
+		}),
+		replyTo: Nullable(addressList, {
+			description:
+				'the Reply-To addresses, as from gives addresses; null when none, and for mail stored before Mailroom kept them in the record',
+		}),
+		attachmentFiles: Nullable(Type.Array(refTo(AttachmentFileSchema)), {
+			description:
+				"each attachment's file name, type and size, in the order of attachments; [] when none; null for mail stored before Mailroom kept them in the record",
+		}),
 		spam: Type.Number({ minimum: 0, maximum: 1 }),
 	},
 	{
@@ -88,6 +114,18 @@ export const MessageSchema = Type.Object(
 				strippedText: 'Thanks for your order! Your receipt is attached.',
 				strippedSignature: null,
 				codes: [],
+				messageId: '<receipt-1042@shop.example>',
+				date: '2026-11-28T09:41:05.000Z',
+				replyTo: [{ address: 'support@shop.example', name: 'Example Shop Support' }],
+				attachmentFiles: [
+					{
+						checksum: '0f343b0931126a20f133d67c2b018a3b',
+						fileName: 'receipt-1042.pdf',
+						contentType: 'application/pdf',
+						size: 48213,
+						contentId: null,
+					},
+				],
 				spam: 0,
 			},
 		],

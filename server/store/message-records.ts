@@ -1,11 +1,12 @@
-import type { AddressObject, Folder, MessageRecord } from '../schemas/message';
+import type { AddressObject, AttachmentFile, Folder, MessageRecord } from '../schemas/message';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
+import type { ParsedMail } from '../mail/parsed-mail';
 import type { MessageAuth } from '../schemas/sender-auth';
 
 /** The columns of a message record, in both engines' `messages` table. */
 export const RECORD_COLUMNS = `id, inbox, original_inbox, domain, received, subject, from_json, to_json, cc_json, bcc_json,
 	size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by, thread_id,
-	auth_json, stripped_text, stripped_signature, codes_json`;
+	auth_json, stripped_text, stripped_signature, codes_json, message_id_header, date_header, reply_to_json, attachment_files_json`;
 
 /** A row of RECORD_COLUMNS, as either engine reads it (integers as numbers, JSON as text). */
 export interface RecordRow {
@@ -35,6 +36,10 @@ export interface RecordRow {
 	stripped_text: string | null;
 	stripped_signature: string | null;
 	codes_json: string;
+	message_id_header: string | null;
+	date_header: string | null;
+	reply_to_json: string | null;
+	attachment_files_json: string | null;
 }
 
 export function toRecord(row: RecordRow): MessageRecord {
@@ -64,9 +69,23 @@ export function toRecord(row: RecordRow): MessageRecord {
 		strippedText: row.stripped_text,
 		strippedSignature: row.stripped_signature,
 		codes: row.codes_json === '[]' ? [] : (JSON.parse(row.codes_json) as string[]),
+		messageId: row.message_id_header,
+		date: row.date_header,
+		replyTo: row.reply_to_json === null ? null : (JSON.parse(row.reply_to_json) as AddressObject[]),
+		attachmentFiles: row.attachment_files_json === null ? null : (JSON.parse(row.attachment_files_json) as AttachmentFile[]),
 		spam: row.spam,
 	};
 }
+
+/** What a record tells of each attachment, so a listing names them without a request per message. */
+const attachmentFiles = (parsed: ParsedMail): AttachmentFile[] =>
+	parsed.attachments.map(({ checksum, fileName, contentType, length, contentId }) => ({
+		checksum,
+		fileName,
+		contentType,
+		size: length,
+		contentId,
+	}));
 
 const jsonOrNull = (value: unknown[] | null) => (value === null ? null : JSON.stringify(value));
 
@@ -90,6 +109,10 @@ export function sharedValues(mail: ParsedIncomingMail) {
 		stripped_text: parsed.strippedText,
 		stripped_signature: parsed.strippedSignature,
 		codes_json: JSON.stringify(parsed.codes),
+		message_id_header: parsed.messageId,
+		date_header: parsed.date,
+		reply_to_json: jsonOrNull(parsed.replyTo),
+		attachment_files_json: JSON.stringify(attachmentFiles(parsed)),
 	};
 }
 
@@ -131,6 +154,10 @@ export function storedRecord(
 		strippedText: parsed.strippedText,
 		strippedSignature: parsed.strippedSignature,
 		codes: parsed.codes,
+		messageId: parsed.messageId,
+		date: parsed.date,
+		replyTo: parsed.replyTo,
+		attachmentFiles: attachmentFiles(parsed),
 		spam: parsed.spam,
 	};
 }

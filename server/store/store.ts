@@ -387,6 +387,8 @@ export interface DeliveryRow {
 	kind: DeliveryKind;
 	/** The subscription the delivery is made for; null for the address's own webhook (or Slack webhook). */
 	subscription_id: string | null;
+	/** For a reply hook's delivery, when the hook expires (epoch ms; PostgreSQL answers a string): 409s retry until then. */
+	reply_hook_expires: number | string | null;
 	status: DeliveryStatus;
 	attempts: number;
 	schedule_start: number;
@@ -409,6 +411,8 @@ export interface NewDelivery {
 	kind: DeliveryKind;
 	/** Set when the delivery is made for one of the address's subscriptions. */
 	subscriptionId?: string;
+	/** Set for a reply hook's delivery: the hook's expiry, until which a 409 (n8n's execution not yet waiting) is retried. */
+	replyHookExpires?: number;
 }
 
 /** What one attempt came to, as the worker records it. */

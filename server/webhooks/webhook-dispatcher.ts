@@ -237,7 +237,11 @@ export class WebhookDispatcher implements WorkQueue {
 		return { ...(await sender.send(delivery.url, body, signer?.headers() ?? {}, privateTargets)), requestBody: head.result() };
 	}
 
-	/** 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. */
+	/**
+	 * 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. A reply
+	 * hook's delivery also retries a 409 until the hook expires: n8n answers 409 to a resume URL while the execution is still
+	 * running (the Send and Wait node has sent its mail but n8n has not yet stored the execution as waiting).
+	 */
 	private judge(delivery: DeliveryRow, result: Sent): AttemptRecord {
 		const time = Date.now();
 		const exchange: AttemptExchange | undefined =
@@ -254,7 +258,9 @@ export class WebhookDispatcher implements WorkQueue {
 		if (code !== undefined && code >= 200 && code < 300) return { ...base, status: 'delivered', error: null };
 		const detail = result.bodySnippet ? `: ${result.bodySnippet}` : '';
 		if (code === 410) return { ...base, status: 'failed', error: `HTTP 410: the receiver asked to stop${detail}` };
-		const retryable = code === undefined || code === 408 || code === 429 || code >= 500;
+		const hookExpires = delivery.reply_hook_expires == null ? undefined : Number(delivery.reply_hook_expires);
+		const notYetWaiting = code === 409 && hookExpires !== undefined;
+		const retryable = code === undefined || code === 408 || code === 429 || code >= 500 || notYetWaiting;
 		const error =
 			code === undefined ? result.error! : `HTTP ${code}${code >= 300 && code < 400 ? ' (redirects are not followed)' : ''}${detail}`;
 		const position = delivery.attempts + 1 - delivery.schedule_start;
@@ -263,6 +269,7 @@ export class WebhookDispatcher implements WorkQueue {
 			result.retryAfterMs !== undefined
 				? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
 				: jitter(this.options.schedule[position], this.random);
+		if (notYetWaiting && time + delay >= hookExpires) return { ...base, status: 'failed', error: `${error} (the reply hook expired)` };
 		return { ...base, status: 'retrying', error, nextRetry: time + delay };
 	}
 }

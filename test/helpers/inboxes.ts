@@ -34,6 +34,10 @@ export const RECORD_FIELDS = [
 	'strippedText',
 	'strippedSignature',
 	'codes',
+	'messageId',
+	'date',
+	'replyTo',
+	'attachmentFiles',
 ].sort();
 
 /** The records of a public inbox, newest first (the listing must answer 200). */

@@ -87,6 +87,7 @@ export function parsedMail(overrides: Partial<ParsedMail> = {}): ParsedMail {
 		to: [],
 		cc: null,
 		bcc: null,
+		replyTo: null,
 		messageId: '<m@x>',
 		date: null,
 		priority: 'normal',

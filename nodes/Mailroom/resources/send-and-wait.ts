@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { mailroomRequest } from '../../shared/transport';
+import { addressLocator, emailParameter } from '../address-locator';
+import { beforeVersion1_2, fromVersion1_2 } from '../versions';
 import { approvalEmail, formEmail, replyEmail, type Button } from './send-and-wait-pages';
 
 /**
@@ -104,9 +106,16 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		placeholder: 'me@example.com',
 		required: true,
 		default: '',
-		displayOptions: { show: shown },
+		displayOptions: beforeVersion1_2(shown),
 		description: 'Sender address; it must be an address your account owns. A Reply response comes back to it.',
 	},
+	addressLocator({
+		displayName: 'From',
+		name: 'from',
+		placeholder: 'me@example.com',
+		displayOptions: fromVersion1_2(shown),
+		description: 'Sender address; it must be an address your account owns. A Reply response comes back to it.',
+	}),
 	{
 		displayName: 'To',
 		name: 'sendTo',
@@ -333,7 +342,7 @@ export async function executeSendAndWait(this: IExecuteFunctions): Promise<INode
 				? formEmail(message, { label: options.messageButtonLabel || 'Respond', href: url, style: 'primary' })
 				: replyEmail(message);
 	const body: IDataObject = {
-		from: (this.getNodeParameter('from', 0) as string).trim(),
+		from: emailParameter(this, 'from', 0),
 		to,
 		subject: this.getNodeParameter('subject', 0, ''),
 		...content,

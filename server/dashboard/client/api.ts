@@ -4,6 +4,7 @@ import type { AddressObject } from '../../schemas/message';
 // The shapes of the API's answers, declared once with the server's route schemas.
 export type { AddressObject, AttachmentMeta, MessageRecord } from '../../schemas/message';
 export type { ForwardingRecord } from '../../schemas/address';
+export type { DomainRecord as Domain } from '../../schemas/domain';
 export type { ApiKeyView, Me } from '../../schemas/account';
 export type { ChaosView } from '../../schemas/chaos';
 export type { SubscriptionFilter, WebhookAttempt, WebhookAttemptDetail, WebhookSubscription } from '../../schemas/webhook';

@@ -65,6 +65,7 @@ export const TABLES: TableCopy[] = [
 			'attachments_json', 'ip', 'via', 'rtls', 'links_json', 'spam', 'folder', 'labels_json', 'read', 'saved_by', 'content_id',
 			'auth_json', 'stripped_text', 'stripped_signature', 'codes_json',
 			'thread_id', 'thread_account', 'message_key',
+			'message_id_header', 'date_header', 'reply_to_json', 'attachment_files_json',
 		],
 		identity: 'seq',
 	},
@@ -85,7 +86,7 @@ export const TABLES: TableCopy[] = [
 		// prettier-ignore
 		columns: [
 			'id', 'message_id', 'account_id', 'address', 'url', 'kind', 'subscription_id', 'status', 'attempts', 'schedule_start',
-			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated',
+			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated', 'reply_hook_expires',
 		],
 		cleared: LEASES,
 	},

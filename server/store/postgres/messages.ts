@@ -45,7 +45,7 @@ const LAST_RECEIVED = prepared(
 
 const INSERT_MESSAGE = `INSERT INTO messages (${RECORD_COLUMNS}, content_id, thread_account, message_key)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'inbox', '[]', NULL, NULL,
-		$18, $19, $20, $21, $22, $23, $24, $25)`;
+		$18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)`;
 
 /** A record of public mail. */
 const INSERT_RECORD = prepared('insert-record', INSERT_MESSAGE);
@@ -55,7 +55,7 @@ const INSERT_INDEXED_RECORD = prepared(
 	'insert-indexed-record',
 	`WITH stored AS (${INSERT_MESSAGE} RETURNING seq)
 	INSERT INTO messages_search (seq, ${SEARCH_COLUMNS.join(', ')})
-		SELECT seq, ${searchValues((column) => `$${26 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
+		SELECT seq, ${searchValues((column) => `$${30 + SEARCH_COLUMNS.indexOf(column)}`)} FROM stored`,
 );
 
 const INSERT_CONTENT = prepared(
@@ -133,7 +133,8 @@ export class PostgresMessageStore implements MessageStore {
 					id, recipient.inbox, recipient.originalInbox, recipient.domain, received, subject, shared.from_json, shared.to_json,
 					shared.cc_json, shared.bcc_json, shared.size, shared.attachments_json, shared.ip, shared.via, shared.rtls,
 					shared.links_json, shared.spam, thread.threadId, shared.auth_json, shared.stripped_text, shared.stripped_signature,
-					shared.codes_json, contentId, owner, thread.messageKey,
+					shared.codes_json, shared.message_id_header, shared.date_header, shared.reply_to_json, shared.attachment_files_json,
+					contentId, owner, thread.messageKey,
 				];
 				if (owner !== null) {
 					searchText ??= searchTextOf({ ...mail.parsed, subject, bodyStart: bodySample(mail.parsed.text) });

@@ -408,6 +408,15 @@ export const MIGRATIONS: Migration[] = [
 		updated ${TEXT} NOT NULL
 	);
 	`,
+	`
+	-- What a simplified list item needs and Mailsac's record lacks (see the SQLite schema); NULL for mail stored before.
+	ALTER TABLE messages ADD COLUMN message_id_header ${TEXT}, ADD COLUMN date_header ${TEXT}, ADD COLUMN reply_to_json ${TEXT},
+		ADD COLUMN attachment_files_json ${TEXT};
+	`,
+	`
+	-- A reply hook's delivery retries a 409 until the hook's expiry (see the SQLite schema); NULL for other deliveries.
+	ALTER TABLE webhook_deliveries ADD COLUMN reply_hook_expires BIGINT;
+	`,
 ];
 
 /**

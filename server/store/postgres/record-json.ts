@@ -20,7 +20,10 @@ export const RECORD_JSON = `'{"_id":' || ${json('id')} || ',"threadId":' || ${js
 	|| ',"read":' || CASE WHEN m.read IS NULL THEN 'null' WHEN m.read = 1 THEN 'true' ELSE 'false' END
 	|| ',"rtls":' || CASE WHEN m.rtls = 1 THEN 'true' ELSE 'false' END || ',"links":' || m.links_json
 	|| ',"auth":' || coalesce(m.auth_json, 'null') || ',"strippedText":' || coalesce(${json('stripped_text')}, 'null')
-	|| ',"strippedSignature":' || coalesce(${json('stripped_signature')}, 'null') || ',"codes":' || m.codes_json || ',"spam":' AS head, m.spam`;
+	|| ',"strippedSignature":' || coalesce(${json('stripped_signature')}, 'null') || ',"codes":' || m.codes_json
+	|| ',"messageId":' || coalesce(${json('message_id_header')}, 'null') || ',"date":' || coalesce(${json('date_header')}, 'null')
+	|| ',"replyTo":' || coalesce(m.reply_to_json, 'null') || ',"attachmentFiles":' || coalesce(m.attachment_files_json, 'null')
+	|| ',"spam":' AS head, m.spam`;
 
 /** A row selected with RECORD_JSON. */
 export interface RecordJsonRow {

@@ -16,7 +16,7 @@ import { prepared, type SqlDb } from './sql-db';
 const CREATE = prepared(
 	'create-delivery',
 	`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, subscription_id, status, next_attempt, created,
-		updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`,
+		updated, reply_hook_expires) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8, $9)`,
 );
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
@@ -29,8 +29,8 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
 
 	async create(delivery: NewDelivery, now: number): Promise<string> {
 		const id = newId();
-		const { messageId, accountId, address, url, kind, subscriptionId = null } = delivery;
-		await this.db.run(CREATE, [id, messageId, accountId, address, url, kind, subscriptionId, now]);
+		const { messageId, accountId, address, url, kind, subscriptionId = null, replyHookExpires = null } = delivery;
+		await this.db.run(CREATE, [id, messageId, accountId, address, url, kind, subscriptionId, now, replyHookExpires]);
 		return id;
 	}
 

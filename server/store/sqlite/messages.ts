@@ -33,7 +33,10 @@ export function recordJsonHead(table?: string): string {
 	|| ',"read":' || CASE WHEN ${c('read')} IS NULL THEN 'null' WHEN ${c('read')} = 1 THEN 'true' ELSE 'false' END
 	|| ',"rtls":' || CASE WHEN ${c('rtls')} = 1 THEN 'true' ELSE 'false' END || ',"links":' || ${c('links_json')}
 	|| ',"auth":' || coalesce(${c('auth_json')}, 'null') || ',"strippedText":' || json_quote(${c('stripped_text')})
-	|| ',"strippedSignature":' || json_quote(${c('stripped_signature')}) || ',"codes":' || ${c('codes_json')} || ',"spam":'`;
+	|| ',"strippedSignature":' || json_quote(${c('stripped_signature')}) || ',"codes":' || ${c('codes_json')}
+	|| ',"messageId":' || json_quote(${c('message_id_header')}) || ',"date":' || json_quote(${c('date_header')})
+	|| ',"replyTo":' || coalesce(${c('reply_to_json')}, 'null') || ',"attachmentFiles":' || coalesce(${c('attachment_files_json')}, 'null')
+	|| ',"spam":'`;
 }
 
 const NO_BYTES = Buffer.alloc(0);
@@ -70,7 +73,8 @@ export class SqliteMessageStore implements MessageStore {
 		this.insertMessage = db.prepare(`INSERT INTO messages (${RECORD_COLUMNS}, content_id, thread_account, message_key)
 			VALUES (@id, @inbox, @original_inbox, @domain, @received, @subject, @from_json, @to_json, @cc_json, @bcc_json,
 				@size, @attachments_json, @ip, @via, @rtls, @links_json, @spam, 'inbox', '[]', NULL, NULL, @thread_id,
-				@auth_json, @stripped_text, @stripped_signature, @codes_json, @content_id, @thread_account, @message_key)`);
+				@auth_json, @stripped_text, @stripped_signature, @codes_json, @message_id_header, @date_header, @reply_to_json,
+				@attachment_files_json, @content_id, @thread_account, @message_key)`);
 		this.selectOwner = db
 			.prepare('SELECT owner FROM addresses WHERE email = ? UNION ALL SELECT owner FROM domains WHERE domain = ? LIMIT 1')
 			.pluck();

@@ -513,4 +513,23 @@ export const MIGRATIONS: string[] = [
 		updated TEXT NOT NULL
 	);
 	`,
+	`
+	-- What a simplified list item needs and Mailsac's record lacks (messageId, date, replyTo, attachmentFiles), kept with
+	-- each record so a listing names them without a request per message. Mail stored before has NULL (the record says null).
+	-- The listing index covers the record, so it is made anew with them.
+	ALTER TABLE messages ADD COLUMN message_id_header TEXT;
+	ALTER TABLE messages ADD COLUMN date_header TEXT;
+	ALTER TABLE messages ADD COLUMN reply_to_json TEXT;
+	ALTER TABLE messages ADD COLUMN attachment_files_json TEXT;
+	DROP INDEX messages_inbox_received;
+	CREATE INDEX messages_inbox_received ON messages(inbox, received DESC, seq DESC, id, original_inbox, domain, subject,
+		from_json, to_json, cc_json, bcc_json, size, attachments_json, ip, via, rtls, links_json, spam, folder, labels_json, read, saved_by,
+		thread_id, auth_json, stripped_text, stripped_signature, codes_json, message_id_header, date_header, reply_to_json,
+		attachment_files_json);
+	`,
+	`
+	-- A reply hook's delivery (the webhook queue's post of a reply to n8n's resume URL) retries a 409 (n8n: the execution is
+	-- still running, not yet stored as waiting) until the hook's expiry: reply_hook_expires, epoch ms; NULL for other deliveries.
+	ALTER TABLE webhook_deliveries ADD COLUMN reply_hook_expires INTEGER;
+	`,
 ];

@@ -3,6 +3,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
 import { enc, sendMail } from '../../helpers/messages';
 import { nodeDescription, nodeJson, runNode, shownParameter, startNodeFixture, type NodeFixture } from '../../helpers/n8n';
+import { query } from '../../helpers/database';
+import { scrape } from '../../helpers/metrics';
 
 /**
  * The lists of messages as n8n users expect them (version 1.2): simplified items, Get Many's filters, attachments as
@@ -22,12 +24,28 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 	const listed = async (email: string) =>
 		(await fixture.server.api<MessageRecord[]>(`/api/addresses/${enc(email)}/messages`, { key: fixture.account.key })).body;
 	const subjects = (items: IDataObject[]) => items.map((item) => item.subject);
+	/** The API requests the server has answered, by route pattern. */
+	const requestsByRoute = async () => {
+		const counts = new Map<string, number>();
+		for (const { name, labels, value } of (await scrape(fixture.server.metricsUrl)).samples)
+			if (name === 'mailroom_http_requests_total') counts.set(labels.route, (counts.get(labels.route) ?? 0) + value);
+		return counts;
+	};
+	/** The routes `run` made requests to, and how many to each. */
+	const requestsOf = async (run: () => Promise<unknown>) => {
+		const before = await requestsByRoute();
+		await run();
+		const after = await requestsByRoute();
+		return Object.fromEntries(
+			[...after].filter(([route, n]) => n !== (before.get(route) ?? 0)).map(([route, n]) => [route, n - (before.get(route) ?? 0)]),
+		);
+	};
 
 	const pdf = Buffer.from('%PDF-1.4 invoice \x00\xff');
 	const text = `Your code is 482913.\n\n  See https://shop.test/o/7\tfor details. ${'More words here. '.repeat(20)}`;
 
 	beforeAll(async () => {
-		fixture = await startNodeFixture({ account: 'lister', credits: 10 });
+		fixture = await startNodeFixture({ account: 'lister', credits: 10, config: { metricsPort: 0 } });
 		const { server, account } = fixture;
 		for (const email of [inbox, lookalike]) await server.addresses.reserve(email, account.id);
 		await server.domains.claim(domain, account.id);
@@ -99,6 +117,57 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 		expect(records.news.read).toBeNull();
 		expect(items.map((item) => item.read)).toEqual([false, false, true]);
 		expect(items[2]).toMatchObject({ labels: ['paid'], attachments: [], replyTo: null, fromName: 'Billing' });
+	});
+
+	it('costs one request for a page of messages: the records carry Message-ID, Date, Reply-To and attachment names', async () => {
+		expect(records.invoice2).toMatchObject({
+			messageId: '<invoice-2@vendor.test>',
+			date: '2026-11-20T09:30:00.000Z',
+			replyTo: [
+				{ address: 'team@vendor.test', name: 'Grüße Team' },
+				{ address: 'help@vendor.test', name: '' },
+			],
+			attachmentFiles: [
+				{
+					checksum: records.invoice2.attachments![0],
+					fileName: 'invoice.pdf',
+					contentType: 'application/pdf',
+					size: pdf.length,
+					contentId: null,
+				},
+				{ checksum: records.invoice2.attachments![1], fileName: 'terms.txt', contentType: 'text/plain', size: 23, contentId: null },
+			],
+		});
+		expect(records.news).toMatchObject({ replyTo: null, attachmentFiles: [], attachments: null });
+		const listing = '/api/addresses/:email/messages';
+		expect(await requestsOf(() => message({ operation: 'getAll', email: inbox }))).toEqual({ [listing]: 1 });
+		expect(await requestsOf(() => message({ operation: 'search', query: 'subject:invoice' }))).toEqual({ '/api/inbox-search': 1 });
+	});
+
+	it('simplifies a record stored before Mailroom kept those fields (null) alike, from its headers and attachment list', async () => {
+		const [item] = await message({ operation: 'getAll', email: inbox, limit: 1 });
+		const set = (values: unknown[]) =>
+			query(
+				fixture.server,
+				'UPDATE messages SET message_id_header = ?, date_header = ?, reply_to_json = ?, attachment_files_json = ? WHERE id = ?',
+				[...values, records.invoice2._id],
+			);
+		const { messageId, date, replyTo, attachmentFiles } = records.invoice2;
+		await set([null, null, null, null]);
+		try {
+			const older = await listed(inbox);
+			expect(older[0]).toMatchObject({ messageId: null, date: null, replyTo: null, attachmentFiles: null });
+			let items: IDataObject[] = [];
+			const requests = await requestsOf(async () => (items = await message({ operation: 'getAll', email: inbox, limit: 1 })));
+			expect(items).toEqual([item]);
+			expect(requests).toEqual({
+				'/api/addresses/:email/messages': 1,
+				'/api/addresses/:email/messages/:messageId/headers': 1,
+				'/api/addresses/:email/messages/:messageId/attachments': 1,
+			});
+		} finally {
+			await set([messageId, date, JSON.stringify(replyTo), JSON.stringify(attachmentFiles)]);
+		}
 	});
 
 	it('gives what the Mailroom Trigger and Message → Get give for the same fields', async () => {
@@ -194,6 +263,9 @@ describe('Mailroom node: simplified lists, filters and address pickers', () => {
 		expect(shownParameter(d, { operation: 'getAll' }, 'email', 1.1).type).toBe('string');
 		expect(shownParameter(d, { resource: 'email' }, 'from').type).toBe('resourceLocator');
 		expect(shownParameter(d, { resource: 'email' }, 'from', 1.1).type).toBe('string');
+		const sendAndWait = { resource: 'email', operation: 'sendAndWait' };
+		expect(shownParameter(d, sendAndWait, 'from').type).toBe('resourceLocator');
+		expect(shownParameter(d, sendAndWait, 'from', 1.1).type).toBe('string');
 
 		const newest = ['Invoice 2'];
 		for (const email of [{ __rl: true, mode: 'list', value: inbox }, { __rl: true, mode: 'email', value: ` ${inbox} ` }, inbox])

@@ -420,7 +420,8 @@ describe('Dashboard in a real browser', () => {
 	it("Manage Email Addresses: an address's webhook subscriptions, their filters in words and last deliveries, linked to Recent Activity", async () => {
 		const receiver = new WebhookReceiver();
 		await receiver.listen();
-		const { key } = await mailroom.createAccount('subscriber');
+		const account = await mailroom.createAccount('subscriber');
+		const { key } = account;
 		const subscribed = 'workflows@example.test';
 		const bare = 'quiet@example.test';
 		for (const email of [subscribed, bare])
@@ -488,6 +489,52 @@ describe('Dashboard in a real browser', () => {
 			.getByRole('region', { name: `Webhook subscriptions of ${bare}` })
 			.getByText('No subscriptions.')
 			.waitFor();
+
+		// A domain's catch-all: its subscriptions receive the mail of the domain's addresses that have none of their own.
+		const domain = 'team-subs.test';
+		const [catchAll, sales, own] = ['all', 'sales', 'own'].map((name) => `${name}@${domain}`);
+		await mailroom.domains.claim(domain, account.id);
+		for (const email of [catchAll, sales, own])
+			expect((await mailroom.api(`/api/addresses/${email}`, { method: 'POST', key })).status).toBe(200);
+		expect((await mailroom.api(`/api/domains/${domain}`, { method: 'PUT', key, body: { catchAll } })).status).toBe(200);
+		for (const [email, path] of [
+			[catchAll, '/team'],
+			[own, '/own'],
+		])
+			expect(
+				(await mailroom.api(`/api/addresses/${email}/webhooks`, { method: 'POST', key, body: { url: `${receiver.url}${path}` } })).status,
+			).toBe(201);
+		await mailroom.send({ from: 'lead@example.org', to: sales, subject: 'Lead', text: 'hello' });
+		await waitFor(() => receiver.requests.some((request) => request.url === '/team'), 'the catch-all delivery');
+		await tab.reload();
+		await row(sales).getByRole('cell', { name: '1 subscription of the catch-all' }).waitFor();
+		await row(catchAll).getByRole('cell', { name: '1 subscription', exact: true }).waitFor();
+		await row(sales).getByRole('button', { name: 'Settings' }).click();
+		const salesPanel = tab.getByRole('region', { name: `Webhook subscriptions of ${sales}` });
+		await salesPanel
+			.getByText(`This address has no subscriptions of its own: those of its domain’s catch-all ${catchAll} receive its mail.`)
+			.waitFor();
+		const team = salesPanel.getByRole('row').filter({ hasText: `${receiver.url}/team` });
+		await team.getByRole('cell', { name: `catch-all ${catchAll}` }).waitFor();
+		await team.getByText(/HTTP 200 · /).waitFor();
+		await salesPanel.scrollIntoViewIfNeeded();
+		await screenshot(tab, 'address-subscriptions-catch-all');
+		await row(own).getByRole('button', { name: 'Settings' }).click();
+		const ownPanel = tab.getByRole('region', { name: `Webhook subscriptions of ${own}` });
+		await ownPanel
+			.getByRole('row')
+			.filter({ hasText: `${receiver.url}/own` })
+			.getByRole('cell', { name: 'this address' })
+			.waitFor();
+		await ownPanel
+			.getByText(`The catch-all ${catchAll} has 1 subscription that does not receive this address’s mail`, { exact: false })
+			.waitFor();
+		expect(
+			await ownPanel
+				.getByRole('row')
+				.filter({ hasText: `${receiver.url}/team` })
+				.count(),
+		).toBe(0);
 		await tab.close();
 		await receiver.close();
 	}, 30_000);

@@ -103,6 +103,27 @@ describe('reply hooks (replyHook of POST /api/outgoing-messages)', () => {
 		expect(receiver.requests.map((request) => request.status)).toEqual([503, 503, 200]);
 	});
 
+	it("retries a 409 (n8n: the execution still running, not yet waiting) with the queue's backoff, until the hook expires", async () => {
+		const statuses = (path: string) => receiver.requests.filter((request) => request.url === path).map((request) => request.status);
+		receiver.reply = (_request, index) => ({ status: index < 2 ? 409 : 200, body: 'The execution "7" is running already.' });
+		const waiting = await sendHooked();
+		await reply(waiting.messageId);
+		await waitFor(() => statuses(waiting.path).includes(200), 'the third attempt', 5000);
+		expect(statuses(waiting.path)).toEqual([409, 409, 200]);
+
+		// A hook that expires while n8n still answers 409: the delivery fails at the first retry due after the expiry.
+		receiver.requests.length = 0;
+		const expiring = await sendHooked();
+		const expire = () =>
+			queryValue(server, 'UPDATE webhook_deliveries SET reply_hook_expires = ? WHERE url LIKE ?', [Date.now(), `%${expiring.path}`]);
+		receiver.reply = (_request, index) => ({ status: 409, until: index === 0 ? expire() : undefined });
+		await reply(expiring.messageId);
+		const attempts = () => activity(server, ann.key).then((entries) => entries.filter((entry) => entry.url.endsWith(expiring.path)));
+		const failed = await waitFor(async () => (await attempts()).find((entry) => entry.status === 'failed'), 'the delivery failed', 5000);
+		expect(failed.error).toBe('HTTP 409 (the reply hook expired)');
+		expect(statuses(expiring.path)).toEqual([409, 409]);
+	});
+
 	it('an expired hook matches nothing, and the pruning deletes it', async () => {
 		const hooked = await sendHooked({ expiresAt: new Date(Date.now() + 3600_000).toISOString() });
 		expect(await queryValue(server, 'SELECT count(*) FROM reply_hooks WHERE outgoing_id = ?', [hooked._id])).toBe(1);

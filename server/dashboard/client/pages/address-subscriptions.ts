@@ -1,12 +1,55 @@
-import { enc, getJson, type SubscriptionFilter, type WebhookAttempt, type WebhookSubscription } from '../api.js';
+import {
+	enc,
+	getJson,
+	type Domain,
+	type ForwardingRecord,
+	type SubscriptionFilter,
+	type WebhookAttempt,
+	type WebhookSubscription,
+} from '../api.js';
 import { formatTime, h, StatusLine, table } from '../dom.js';
 
 /** How many of a subscription's latest attempts are shown beside it. */
 const RECENT_ATTEMPTS = 3;
 
 /**
- * The webhook subscriptions of one address (each n8n Mailroom Trigger adds one): where its mail goes, which of it, and
- * how the last deliveries went, so a user sees which workflows receive the address's mail.
+ * The catch-all address of `address`'s domain when it is one of the account's addresses other than `address` itself: its
+ * subscriptions receive the mail of the domain's addresses that have none of their own.
+ */
+export function catchAllOf(address: string, domains: Domain[], addresses: string[]): string | undefined {
+	const domain = domains.find((candidate) => candidate._id === address.slice(address.lastIndexOf('@') + 1));
+	const catchAll = domain?.catchAll ?? undefined;
+	return catchAll && catchAll !== address && addresses.includes(catchAll) ? catchAll : undefined;
+}
+
+/** The subscriptions that receive an address's mail: its own when it has any, else its catch-all's (as the server picks them). */
+interface Receiving {
+	own: WebhookSubscription[];
+	catchAll?: { address: string; subscriptions: WebhookSubscription[] };
+}
+
+async function receivingSubscriptions(address: string): Promise<Receiving> {
+	const [own, domains, addresses] = await Promise.all([
+		getJson<WebhookSubscription[]>(`/api/addresses/${enc(address)}/webhooks`),
+		getJson<Domain[]>('/api/domains'),
+		getJson<ForwardingRecord[]>('/api/addresses'),
+	]);
+	const catchAll = catchAllOf(
+		address,
+		domains,
+		addresses.map((record) => record._id),
+	);
+	if (!catchAll) return { own };
+	return {
+		own,
+		catchAll: { address: catchAll, subscriptions: await getJson<WebhookSubscription[]>(`/api/addresses/${enc(catchAll)}/webhooks`) },
+	};
+}
+
+/**
+ * The webhook subscriptions that receive one address's mail (each n8n Mailroom Trigger adds one): its own, or its domain's
+ * catch-all's (marked so) when it has none; where the mail goes, which of it, and how the last deliveries went, so a user
+ * sees which workflows receive the address's mail.
  */
 export function subscriptionsSection(address: string): HTMLElement {
 	const status = new StatusLine();
@@ -26,11 +69,11 @@ export function subscriptionsSection(address: string): HTMLElement {
 	);
 	void (async () => {
 		try {
-			const [subscriptions, attempts] = await Promise.all([
-				getJson<WebhookSubscription[]>(`/api/addresses/${enc(address)}/webhooks`),
+			const [receiving, attempts] = await Promise.all([
+				receivingSubscriptions(address),
 				getJson<WebhookAttempt[]>(`/api/webhook-activity?${new URLSearchParams({ address, limit: '200' })}`),
 			]);
-			body.replaceChildren(subscriptionTable(subscriptions, attempts));
+			body.replaceChildren(...subscriptionTables(receiving, attempts));
 		} catch (error) {
 			body.replaceChildren();
 			status.error(error);
@@ -39,18 +82,43 @@ export function subscriptionsSection(address: string): HTMLElement {
 	return section;
 }
 
-function subscriptionTable(subscriptions: WebhookSubscription[], attempts: WebhookAttempt[]): Node {
-	if (subscriptions.length === 0) return h('p', { class: 'empty' }, 'No subscriptions.');
-	return table(
-		'Webhook subscriptions, oldest first',
-		['Webhook URL', 'Filter', 'Created', 'Recent deliveries'],
-		subscriptions.map((subscription) => [
+/** The table of the subscriptions that receive the mail, and a note when they are the catch-all's, or when its are set aside. */
+function subscriptionTables({ own, catchAll }: Receiving, attempts: WebhookAttempt[]): Node[] {
+	const inherited = own.length === 0 && catchAll?.subscriptions.length ? catchAll : undefined;
+	const receiving = inherited ? inherited.subscriptions : own;
+	if (receiving.length === 0) return [h('p', { class: 'empty' }, 'No subscriptions.')];
+	const source = inherited ? `catch-all ${inherited.address}` : 'this address';
+	const rows = table(
+		'Webhook subscriptions that receive this address’s mail, oldest first',
+		['Webhook URL', 'Subscribed on', 'Filter', 'Created', 'Recent deliveries'],
+		receiving.map((subscription) => [
 			h('span', { class: 'url' }, subscription.url),
+			source,
 			filterInWords(subscription.filter),
 			formatTime(subscription.created),
 			recentAttempts(attempts.filter((attempt) => attempt.subscriptionId === subscription._id).slice(0, RECENT_ATTEMPTS)),
 		]),
 	);
+	if (inherited)
+		return [
+			h(
+				'p',
+				{ class: 'hint' },
+				`This address has no subscriptions of its own: those of its domain’s catch-all ${inherited.address} receive its mail.`,
+			),
+			rows,
+		];
+	const setAside = catchAll?.subscriptions.length ?? 0;
+	if (setAside === 0) return [rows];
+	const count = setAside === 1 ? '1 subscription that does' : `${setAside} subscriptions that do`;
+	return [
+		rows,
+		h(
+			'p',
+			{ class: 'hint' },
+			`The catch-all ${catchAll!.address} has ${count} not receive this address’s mail: an address’s own subscriptions replace its catch-all’s.`,
+		),
+	];
 }
 
 function recentAttempts(attempts: WebhookAttempt[]): Node {

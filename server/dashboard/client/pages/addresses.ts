@@ -1,7 +1,7 @@
-import { enc, getJson, request, sendJson, type ForwardingRecord, type WebhookSubscription } from '../api.js';
+import { enc, getJson, request, sendJson, type Domain, type ForwardingRecord, type WebhookSubscription } from '../api.js';
 import { busy, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
-import { subscriptionsSection } from './address-subscriptions.js';
+import { catchAllOf, subscriptionsSection } from './address-subscriptions.js';
 
 /** The account's private addresses: reserve, release, and per address the forwarding Settings. */
 export function addressesPage(root: HTMLElement): void {
@@ -35,7 +35,7 @@ export function addressesPage(root: HTMLElement): void {
 
 	const refresh = async () => {
 		try {
-			const addresses = await getJson<ForwardingRecord[]>('/api/addresses');
+			const [addresses, domains] = await Promise.all([getJson<ForwardingRecord[]>('/api/addresses'), getJson<Domain[]>('/api/domains')]);
 			// One small request per address; an address whose count cannot be read shows none rather than hiding the list.
 			const counts = await Promise.all(
 				addresses.map((record) =>
@@ -45,13 +45,19 @@ export function addressesPage(root: HTMLElement): void {
 					),
 				),
 			);
-			list.replaceChildren(addressTable(addresses, counts));
+			// An address without subscriptions of its own gets its domain's catch-all's: counted as such.
+			const emails = addresses.map((record) => record._id);
+			const viaCatchAll = emails.map((email, i) => {
+				const catchAll = counts[i] === 0 ? catchAllOf(email, domains, emails) : undefined;
+				return catchAll === undefined ? undefined : counts[emails.indexOf(catchAll)];
+			});
+			list.replaceChildren(addressTable(addresses, counts, viaCatchAll));
 		} catch (error) {
 			status.error(error);
 		}
 	};
 
-	const addressTable = (addresses: ForwardingRecord[], counts: (number | undefined)[]): Node => {
+	const addressTable = (addresses: ForwardingRecord[], counts: (number | undefined)[], viaCatchAll: (number | undefined)[]): Node => {
 		if (addresses.length === 0) return h('p', {}, 'You have no private addresses yet.');
 		return table(
 			'Your private addresses',
@@ -59,7 +65,7 @@ export function addressesPage(root: HTMLElement): void {
 			addresses.map((record, i) => [
 				h('a', { href: `#/inbox/${enc(record._id)}` }, record._id),
 				record.webhook ?? '—',
-				subscriptionCount(counts[i]),
+				subscriptionCount(counts[i], viaCatchAll[i]),
 				record.forward ?? '—',
 				record.enablews ? 'On' : 'Off',
 				h('div', { class: 'actions' }, settingsButton(record), releaseButton(record)),
@@ -139,10 +145,12 @@ export function addressesPage(root: HTMLElement): void {
 	void refresh();
 }
 
-function subscriptionCount(count: number | undefined): string {
+/** An address's subscriptions, or (when it has none) the number of its catch-all's that receive its mail. */
+function subscriptionCount(count: number | undefined, viaCatchAll?: number): string {
+	const counted = (n: number) => (n === 1 ? '1 subscription' : `${n} subscriptions`);
 	if (count === undefined) return '—';
-	if (count === 0) return 'No subscriptions';
-	return count === 1 ? '1 subscription' : `${count} subscriptions`;
+	if (count === 0) return viaCatchAll ? `${counted(viaCatchAll)} of the catch-all` : 'No subscriptions';
+	return counted(count);
 }
 
 /** The forwarding Settings of one address; Save Settings sends them all and shows the outcome. */

@@ -62,9 +62,11 @@ describe('the listing index migration', () => {
 		expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
 		// What later migrations added aside (threads: test/server/store/threads.test.ts; what the message says, empty for mail
 		// stored before: no auth, no stripped text, no codes), every column is as it was.
-		const added = ['thread_id', 'thread_account', 'message_key', 'auth_json', 'stripped_text', 'stripped_signature', 'codes_json'];
+		const kept = ['message_id_header', 'date_header', 'reply_to_json', 'attachment_files_json'];
+		const added = ['thread_id', 'thread_account', 'message_key', 'auth_json', 'stripped_text', 'stripped_signature', 'codes_json', ...kept];
 		const withoutThreads = (row: Record<string, unknown>) => {
 			expect(row).toMatchObject({ auth_json: null, stripped_text: null, stripped_signature: null, codes_json: '[]' });
+			expect(row).toMatchObject({ message_id_header: null, date_header: null, reply_to_json: null, attachment_files_json: null });
 			return omit(row, ...added);
 		};
 		expect((all(db) as Record<string, unknown>[]).map(withoutThreads)).toEqual(before);
@@ -100,6 +102,10 @@ describe('the listing index migration', () => {
 			strippedText: null,
 			strippedSignature: null,
 			codes: [],
+			messageId: null,
+			date: null,
+			replyTo: null,
+			attachmentFiles: null,
 			spam: 0.25,
 		});
 		db.close();
