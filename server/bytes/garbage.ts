@@ -23,6 +23,11 @@ let since = 0;
 export function countLargeMessageBytes(bytes: number): void {
 	since += bytes;
 	if (since < COLLECT_EVERY_BYTES) return;
+	collectGarbage();
+}
+
+/** Collects garbage now: a large message's copy just let go of (a request body once parsed), before the next is made. */
+export function collectGarbage(): void {
 	since = 0;
 	gc();
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
+import { readJsonBody } from './json-body';
 
 /** Whether the request says it carries no body at all (Content-Length 0, or neither a length nor chunks). */
 function declaresNoBody(request: FastifyRequest): boolean {
@@ -24,10 +25,18 @@ const unsupportedMediaType = (contentType: string | undefined) =>
 export function registerBodyParsers(app: FastifyInstance): void {
 	const parseJson = app.getDefaultJsonParser('error', 'error');
 	app.removeAllContentTypeParsers(); // JSON and Fastify's text/plain; only JSON comes back
-	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-		if (body === '') done(null, undefined);
-		else void parseJson(request, body as string, done); // parseAs: 'string'
-	});
+	// Fastify's checks of the JSON (prototype poisoning refused), as a function of the text.
+	const parse = (request: FastifyRequest) => (text: string) => {
+		if (text === '') return undefined;
+		let parsed: { err: Error | null; value: unknown } | undefined;
+		void parseJson(request, text, (err, value) => (parsed = { err, value })); // it calls back at once
+		if (parsed!.err) throw parsed!.err;
+		return parsed!.value;
+	};
+	// Read as readJsonBody does: a large body (a send's) never whole in memory as bytes, text and value at once.
+	app.addContentTypeParser('application/json', (request: FastifyRequest, payload: NodeJS.ReadableStream) =>
+		readJsonBody(request, payload, parse(request)),
+	);
 	// Any other type, or none: read nothing, so a large body of the wrong type costs nothing to refuse.
 	app.addContentTypeParser('*', (request, _payload, done) => {
 		if (declaresNoBody(request)) done(null, undefined);

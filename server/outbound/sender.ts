@@ -1,4 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
 import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } from '../store/store';
 import { newId, nowIso } from '../store/ids';
 import {
@@ -79,6 +80,22 @@ function replyHookOf({ url, expiresAt }: ReplyHookRequest): { url: string; expir
 
 /** The Message-ID of an outgoing message: its id, at the domain of its sender. */
 export const messageIdOf = (id: string, from: EmailAddress) => `<${id}@${from.domain}>`;
+
+/** What a send's message holds besides its headers: the request's text and HTML, its attachments as the composer takes them. */
+interface Contents {
+	text?: string;
+	html?: string;
+	attachments: Mail.Attachment[];
+}
+
+/** The request's contents, taken out of it (it no longer holds them), with its attachments decoded. */
+function takeContents(request: SendRequest, attachments: Mail.Attachment[]): Contents {
+	const { text, html } = request;
+	delete request.text;
+	delete request.html;
+	delete request.attachments;
+	return { text, html, attachments };
+}
 
 /** An address header's value, or undefined for none (the composer would write an empty header for an empty list). */
 const header = <T>(values: T[]) => (values.length ? values : undefined);
@@ -164,16 +181,21 @@ export class Sender {
 		if (!subject) warnings.push('No subject: mail without a subject is often classed as spam');
 
 		const inField = (field: Recipient['field']) => named(recipients.filter((r) => r.field === field));
-		const composer = (id: string, sent: Date) =>
+		// Taken out of the request, and let go of once composed: held with it, a 24 MB text stayed in memory all through
+		// the first delivery attempt (a local copy's ingest beside it).
+		let contents: Contents | undefined = takeContents(request, attachments);
+		const composer = (id: string, sent: Date) => {
+			const { text, html, attachments } = contents!;
+			contents = undefined;
 			// No Bcc header: Bcc recipients are only in the envelope (the outbox's recipient list), so no copy names them.
-			new MailComposer({
+			return new MailComposer({
 				from: { name: from.name, address: from.address },
 				to: inField('to'),
 				cc: inField('cc'),
 				replyTo: named(replyTo),
 				subject,
-				text: request.text === undefined ? undefined : pacedContent(request.text),
-				html: request.html === undefined ? undefined : pacedContent(request.html),
+				text: text === undefined ? undefined : pacedContent(text),
+				html: html === undefined ? undefined : pacedContent(html),
 				headers,
 				attachments,
 				inReplyTo: thread?.inReplyTo,
@@ -182,6 +204,7 @@ export class Sender {
 				// A Date object is written as RFC 5322 wants it ("Wed, 25 Nov 2026 00:01:46 +0000"); a string would be copied as it is.
 				date: sent,
 			});
+		};
 		const { spool } = this.options;
 		const compose = (id: string, sent: Date) =>
 			contentBytes < spool.threshold ? composer(id, sent).compile().build() : composeIntoSpool(composer(id, sent), spool);

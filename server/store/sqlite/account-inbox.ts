@@ -28,12 +28,33 @@ const RECORD_JSON = `${recordJsonHead('m')}, m.spam`;
 const KEPT_STATEMENTS = 200;
 
 /**
- * contains_folded(term, text, ...): whether some text, folded as the term was (see foldCase), contains it. Checks of text
- * the trigram index cannot decide compare, through it, the text the index holds (the view messages_search_rows).
+ * texts_match(checks, text, ...): whether the texts pass every check of text the trigram index cannot decide, each check
+ * (JSON: the folded term, the indexes of the texts it looks in, whether negated) a substring test of texts folded as the
+ * term was (see foldCase). One call a message, each text read and folded once whatever the number of checks: a call a
+ * check made SQLite read the row's texts (a body of 64K characters) and JavaScript fold them again for each of up to 20
+ * checks: one message of one repeated letter was a piece of 30-140 ms on a loaded machine (under 10 ms now).
  */
-const CONTAINS_FOLDED = 'contains_folded';
-const containsFolded = (term: unknown, ...texts: unknown[]) =>
-	texts.some((text) => typeof text === 'string' && foldCase(text).includes(term as string)) ? 1 : 0;
+const TEXTS_MATCH = 'texts_match';
+interface FoldedCheck {
+	term: string;
+	texts: number[];
+	negated: boolean;
+}
+const parsedChecks = new Map<string, FoldedCheck[]>();
+function textsMatch(checksJson: unknown, ...texts: unknown[]): number {
+	let checks = parsedChecks.get(checksJson as string);
+	if (!checks) {
+		checks = JSON.parse(checksJson as string) as FoldedCheck[];
+		if (parsedChecks.size >= KEPT_STATEMENTS) parsedChecks.clear();
+		parsedChecks.set(checksJson as string, checks);
+	}
+	const folded: (string | undefined)[] = [];
+	const fold = (at: number) => (folded[at] ??= typeof texts[at] === 'string' ? foldCase(texts[at]) : '');
+	for (const { term, texts: within, negated } of checks) {
+		if (within.some((at) => fold(at).includes(term)) === negated) return 0;
+	}
+	return 1;
+}
 
 /** FTS5 phrase: the text matched as a substring, whatever characters it holds. */
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
@@ -59,9 +80,11 @@ function ftsQuery({ columns, text }: TextCheck): { query: string; exact: boolean
 }
 
 /**
- * An indexed search takes the index's matches newest first, CANDIDATES at a time (each such query loads the terms' index
- * entries anew, so not few at a time), and checks them in batches, the event loop free between batches. A batch aims at
- * PIECE_MS of work (see nextSpan): a message whose body must be compared against up to 20 terms costs milliseconds, one
+ * An indexed search takes the index's matches newest first, CANDIDATES at a time: each such query reads the terms' index
+ * entries anew, from the newest, so not few at a time. (A term in a message many thousand times has an entry as long, a
+ * position each: taken 16 at a time, the 500 matches of bodies of 64K "a" cost 4 to 58 ms a query, 1-3 s in all; 4,096
+ * at once, one read of some 15-50 ms.) It checks them in batches that aim at PIECE_MS / 2 (see nextSpan), the event loop
+ * free between batches: a message whose body must be compared against up to 20 terms costs up to a millisecond, one
  * decided by the index and its columns microseconds, so the first batch is small or large by that.
  */
 const CANDIDATES = 4096;
@@ -91,16 +114,12 @@ class Parameters {
 }
 
 /**
- * A check as a condition on `m` (the message) and, for texts, `r` (its row of messages_search_rows). Each check says
+ * A check other than of text as a condition on `m` (the message); texts are checked together (see conditions). Each says
  * what its negation is: NOT would turn a NULL (an unread message's read) into no match.
  */
-function condition(check: Check, params: Parameters): string {
+function condition(check: Exclude<Check, TextCheck>, params: Parameters): string {
 	const [holds, fails] = ((): [string, string] => {
 		switch (check.kind) {
-			case 'text': {
-				const contains = `${CONTAINS_FOLDED}(${params.add(foldCase(check.text))}, ${check.columns.map((column) => `r.${column}`).join(', ')})`;
-				return [`${contains} = 1`, `${contains} = 0`];
-			}
 			case 'read':
 				return ['m.read = 1', 'm.read IS NOT 1'];
 			case 'starred':
@@ -130,6 +149,25 @@ function condition(check: Check, params: Parameters): string {
 	return check.negated ? fails : holds;
 }
 
+/**
+ * The checks as conditions on `m` and `r`: those of text together, as one call of texts_match over the columns they look
+ * in (each read once), the others each as its own.
+ */
+function conditions(checks: Check[], params: Parameters): string[] {
+	const texts = checks.filter((check): check is TextCheck => check.kind === 'text');
+	const others = checks.filter((check): check is Exclude<Check, TextCheck> => check.kind !== 'text');
+	if (texts.length === 0) return others.map((check) => condition(check, params));
+	const columns = [...new Set(texts.flatMap((check) => check.columns))];
+	const folded: FoldedCheck[] = texts.map((check) => ({
+		term: foldCase(check.text),
+		texts: check.columns.map((column) => columns.indexOf(column)),
+		negated: check.negated,
+	}));
+	const call = `${TEXTS_MATCH}(${params.add(JSON.stringify(folded))}, ${columns.map((column) => `r.${column}`).join(', ')}) = 1`;
+	// After the others: a message they refuse is never read for its texts.
+	return [...others.map((check) => condition(check, params)), call];
+}
+
 /** The join that gives checks of text the text the index holds: only when some check needs it (it reads the body). */
 const searchRowsFor = (checks: Check[]) =>
 	checks.some((check) => check.kind === 'text') ? 'JOIN messages_search_rows r ON r.seq = m.seq' : '';
@@ -149,7 +187,7 @@ export class SqliteAccountInbox implements AccountInbox {
 	private readonly queries = new Map<string, Statement>();
 
 	constructor(private readonly db: Db) {
-		db.function(CONTAINS_FOLDED, { deterministic: true, varargs: true }, containsFolded);
+		db.function(TEXTS_MATCH, { deterministic: true, varargs: true }, textsMatch);
 		this.ownedDomains = db.prepare('SELECT domain FROM domains WHERE owner = ?').pluck();
 		this.ownedAddresses = db.prepare('SELECT email FROM addresses WHERE owner = ?').pluck();
 		const newest = (column: string) =>
@@ -214,9 +252,14 @@ export class SqliteAccountInbox implements AccountInbox {
 			`SELECT s.rowid FROM messages_search s WHERE messages_search MATCH ${params.add(match)} AND s.rowid < @below
 				ORDER BY s.rowid DESC LIMIT ${CANDIDATES}`,
 		);
-		const conditions = ['m.seq IN (SELECT value FROM json_each(@seqs))', OWNED, ...checks.map((check) => condition(check, params))];
+		const where = [
+			'm.seq IN (SELECT value FROM json_each(@seqs))',
+			OWNED,
+			...receivedIn(plan, 'm.received', params),
+			...conditions(checks, params),
+		];
 		const checked = this.statement(`SELECT ${RECORD_JSON} FROM messages m ${searchRowsFor(checks)}
-			WHERE ${[...conditions, ...receivedIn(plan, 'm.received', params)].join(' AND ')} ORDER BY m.seq DESC`);
+			WHERE ${where.join(' AND ')} ORDER BY m.seq DESC`);
 		const rows: [string, number][] = [];
 		let [below, batch, pending, more] = [
 			Number.MAX_SAFE_INTEGER,
@@ -255,7 +298,7 @@ export class SqliteAccountInbox implements AccountInbox {
 			this.statement(`SELECT seq, received FROM messages INDEXED BY messages_${column}_received
 				WHERE ${[`${column} = @source`, ...range, ...older].join(' AND ')} ORDER BY received DESC, seq DESC LIMIT @piece`);
 		const checked = this.statement(`SELECT m.received, m.seq, ${RECORD_JSON} FROM messages m ${searchRowsFor(plan.checks)}
-			WHERE ${['m.seq IN (SELECT value FROM json_each(@seqs))', ...plan.checks.map((check) => condition(check, params))].join(' AND ')}`);
+			WHERE ${['m.seq IN (SELECT value FROM json_each(@seqs))', ...conditions(plan.checks, params)].join(' AND ')}`);
 		const { domains, inboxes } = this.sources(params.values.account as string);
 		const rows: [received: number, seq: number, head: string, spam: number][] = [];
 		let piece = FIRST_SCAN_PIECE[comparesBody(plan.checks) ? 'compared' : 'decided'];

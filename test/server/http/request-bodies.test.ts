@@ -69,4 +69,33 @@ describe('request bodies', () => {
 		expect(await send('PUT', path, JSON.stringify({ info: 'noted' }), headers)).toMatchObject({ status: 200, body: { info: 'noted' } });
 		expect(await send('PUT', path, '{"info":', headers)).toMatchObject({ status: 400, body: { error: 'Bad Request' } });
 	});
+
+	it('reads a body of a megabyte or more (its bytes, then its text, then its value) as it reads a small one', async () => {
+		const headers = { 'Content-Type': 'application/json' };
+		const large = (fields: Record<string, unknown>) => JSON.stringify({ from: inbox, to: inbox, text: 'ü'.repeat(600_000), ...fields });
+		// Read, parsed and validated whole: an unknown field is named, as in a small body.
+		expect(await send('POST', '/api/outgoing-messages', large({ txet: 'typo' }), headers)).toMatchObject({
+			status: 400,
+			body: { message: expect.stringMatching(/txet/) },
+		});
+		expect(await send('POST', '/api/outgoing-messages', `${large({})}}`, headers)).toMatchObject({
+			status: 400,
+			body: { message: expect.stringMatching(/JSON/) },
+		});
+		// Over a route's limit without a declared length (chunked): refused once that many bytes have come.
+		const chunked = new ReadableStream({
+			start(controller) {
+				for (let i = 0; i < 3; i++) controller.enqueue(new TextEncoder().encode(' '.repeat(512 * 1024)));
+				controller.close();
+			},
+		});
+		const response = await fetch(`${server.httpUrl}/api/addresses/${enc(inbox)}`, {
+			...{ method: 'PUT', body: chunked, duplex: 'half' },
+			headers: { 'Service-Key': account.key, ...headers },
+		});
+		expect({ status: response.status, body: await response.json() }).toEqual({
+			status: 413,
+			body: { error: 'Payload Too Large', message: `The request body is larger than ${1024 * 1024} bytes, the most this endpoint reads` },
+		});
+	});
 });

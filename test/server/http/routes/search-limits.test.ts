@@ -112,7 +112,7 @@ describe('a search whose client goes away', () => {
 	let account: { id: string; key: string };
 	/**
 	 * 19 excluded pairs of letters that no message holds, then a pair that none holds either: each of the 500 records is
-	 * compared with all 20, a second of work or more on either engine, and nothing found.
+	 * compared with all 20, and nothing found.
 	 */
 	const SLOW_QUERY = `${[...'bcdefghijklmnopqrst'].map((letter) => `-${letter}${letter}`).join(' ')} zz`;
 	const path = `/api/inbox-search?query=${enc(SLOW_QUERY)}`;
@@ -168,5 +168,18 @@ describe('a search whose client goes away', () => {
 			abandoned: 1,
 			answered: 0,
 		});
+	});
+
+	it('compares each of 500 bodies of one letter against 20 terms without holding the event loop more than a few ms at a time', async () => {
+		// Each record read and folded once for all 20 terms, in batches that aim at 5 ms: a call a term, and batches that
+		// grew 8x after a quick one, held it 86-106 ms at a time, 4-6 s in all, on a loaded machine (20-40 ms, 0.1-0.3 s now).
+		// The least of three, so that a moment the machine was busy elsewhere is not counted.
+		const turns: number[] = [];
+		for (let run = 0; run < 3; run++) {
+			const { result, longestMs } = await longestTurn(() => server.api<SearchResult>(path, { key: account.key }));
+			expect(result.body.messages).toEqual([]);
+			turns.push(longestMs);
+		}
+		expect(Math.min(...turns)).toBeLessThan(50);
 	});
 });
