@@ -5,28 +5,16 @@
  * test-artifacts/n8n-screens (SCREENS_OUT), to be looked at and copied to docs/images/n8n-*.png.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestMailroom, type TestMailroom } from '../helpers/mailroom';
-import { waitFor } from '../helpers/webhook-receiver';
 import { launchChromium } from '../helpers/browser';
+import { linkPackage, N8nRest, n8nSettings, ROOT, startN8n } from './n8n-process';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');
-const N8N_BIN = path.join(CACHE, 'n8n/node_modules/n8n/bin/n8n');
 const OUT = process.env.SCREENS_OUT ?? path.join(ROOT, 'test-artifacts/n8n-screens');
-
-const freePort = () =>
-	new Promise<number>((resolve) => {
-		const probe = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as { port: number };
-			probe.close(() => resolve(port));
-		});
-	});
 
 describe('n8n editor screenshots (docs/images)', () => {
 	const work = mkdtempSync(path.join(tmpdir(), 'mailroom-screens-'));
@@ -34,28 +22,15 @@ describe('n8n editor screenshots (docs/images)', () => {
 	let mailroom: TestMailroom;
 	let n8n: ChildProcess;
 	let n8nUrl = '';
-	let cookie = '';
 	let browser: Browser;
 	let page: Page;
 	let workflowId = '';
 
-	async function rest<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${n8nUrl}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', 'browser-id': 'mailroom-e2e', cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
-		const text = await response.text();
-		if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-		const json = JSON.parse(text) as { data?: T };
-		return json.data ?? (json as T);
-	}
+	const n8nRest = new N8nRest(() => n8nUrl);
+	const rest = <T = unknown>(method: string, route: string, body?: unknown) => n8nRest.call<T>(method, route, body);
 
 	beforeAll(async () => {
-		const nodesDir = path.join(userFolder, '.n8n/nodes/node_modules');
-		mkdirSync(nodesDir, { recursive: true });
-		symlinkSync(ROOT, path.join(nodesDir, 'n8n-nodes-mailroom'));
+		linkPackage(userFolder);
 		mailroom = await startTestMailroom();
 		const account = await mailroom.createAccount('screens', 10);
 		for (const email of ['orders@example.com', 'deploy-bot@example.com', 'support@example.com'])
@@ -63,39 +38,10 @@ describe('n8n editor screenshots (docs/images)', () => {
 		await mailroom.domains.claim('mail.example.com', account.id);
 		await mailroom.api('/api/domains/mail.example.com', { method: 'PUT', key: account.key, body: { catchAll: 'inbox@mail.example.com' } });
 
-		const port = await freePort();
-		n8nUrl = `http://127.0.0.1:${port}`;
-		n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
-			env: {
-				PATH: process.env.PATH,
-				HOME: process.env.HOME,
-				N8N_USER_FOLDER: userFolder,
-				N8N_PORT: String(port),
-				N8N_LISTEN_ADDRESS: '127.0.0.1',
-				N8N_HOST: '127.0.0.1',
-				N8N_PROTOCOL: 'http',
-				WEBHOOK_URL: `${n8nUrl}/`,
-				N8N_ENCRYPTION_KEY: 'mailroom-e2e-encryption-key',
-				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-				N8N_DIAGNOSTICS_ENABLED: 'false',
-				N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-				N8N_TEMPLATES_ENABLED: 'false',
-				N8N_PERSONALIZATION_ENABLED: 'false',
-				N8N_SECURE_COOKIE: 'false',
-				N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			},
-			stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'a'), openSync(path.join(work, 'n8n.err'), 'a')],
-		});
-		await waitFor(
-			async () => {
-				if (n8n.exitCode !== null) throw new Error(readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000));
-				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
-				return response?.status === 200 && ((await response.json().catch(() => ({}))) as { data?: unknown }).data !== undefined;
-			},
-			'n8n to start',
-			150_000,
-		);
-		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
+		const settings = await n8nSettings(userFolder);
+		n8nUrl = settings.url;
+		n8n = await startN8n(settings.url, settings.env, work);
+		await n8nRest.setUpOwner();
 		const credential = await rest<{ id: string; name: string }>('POST', '/credentials', {
 			name: 'Mailroom account',
 			type: 'mailroomApi',

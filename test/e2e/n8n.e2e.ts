@@ -7,12 +7,11 @@
  * the work tree into n8n (the development setup) instead of installing the `npm pack` tarball.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IDataObject, INode, IRunData } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
@@ -23,10 +22,8 @@ import { sendMail } from '../helpers/messages';
 import { waitFor, WebhookReceiver } from '../helpers/webhook-receiver';
 import { activity } from '../helpers/webhooks';
 import { forwardingOf } from '../helpers/addresses';
+import { CACHE, communityPackages, linkPackage, N8nRest, n8nSettings, ROOT, startN8n as startN8nProcess } from './n8n-process';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CACHE = process.env.MAILROOM_E2E_CACHE ?? path.join(homedir(), '.cache/mailroom-e2e');
-const N8N_BIN = path.join(CACHE, 'n8n/node_modules/n8n/bin/n8n');
 // n8n stores execution data with `flatted`; its copy reads it back.
 const flatted = createRequire(path.join(CACHE, 'n8n/node_modules/n8n/package.json'))('flatted') as { parse(text: string): unknown };
 
@@ -50,14 +47,6 @@ interface TypeJson {
 	displayName: string;
 	iconUrl?: { light: string; dark: string };
 }
-
-const freePort = () =>
-	new Promise<number>((resolve) => {
-		const probe = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as { port: number };
-			probe.close(() => resolve(port));
-		});
-	});
 
 /** A POST of `body` signed with `secret` as Mailroom signs a delivery (Standard Webhooks), `id` its webhook-id. */
 function signedPost(secret: string, id: string, body: string): RequestInit {
@@ -87,22 +76,11 @@ describe('Mailroom nodes in a real n8n', () => {
 	/** Starts n8n (again) on the same port, user folder and database. */
 	let startN8n: () => Promise<void>;
 	let n8nUrl = '';
-	let cookie = '';
 	let credential: { id: string; name: string };
 
 	/** n8n's REST API with the owner's cookie; the auth cookie is bound to a browser-id header. */
-	async function rest<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${n8nUrl}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', 'browser-id': 'mailroom-e2e', cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
-		const text = await response.text();
-		if (response.status >= 400) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-		const json = JSON.parse(text) as { data?: T };
-		return json.data ?? (json as T);
-	}
+	const n8nRest = new N8nRest(() => n8nUrl);
+	const rest = <T = unknown>(method: string, route: string, body?: unknown) => n8nRest.call<T>(method, route, body);
 
 	const record = (email: string) => forwardingOf(mailroom, account.key, email);
 	const subscriptionsOf = async (email: string) =>
@@ -145,67 +123,28 @@ describe('Mailroom nodes in a real n8n', () => {
 
 	beforeAll(async () => {
 		// The package, as n8n installs a community package: in <user folder>/.n8n/nodes/node_modules.
-		const nodesDir = path.join(userFolder, '.n8n/nodes/node_modules');
-		mkdirSync(nodesDir, { recursive: true });
 		if (process.env.MAILROOM_E2E_LINK) {
-			symlinkSync(ROOT, path.join(nodesDir, 'n8n-nodes-mailroom'));
+			linkPackage(userFolder);
 		} else {
 			const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })
 				.trim()
 				.split('\n')
 				.pop()!;
 			execFileSync('tar', ['xzf', path.join(work, tarball), '-C', work]);
-			renameSync(path.join(work, 'package'), path.join(nodesDir, 'n8n-nodes-mailroom'));
+			renameSync(path.join(work, 'package'), path.join(communityPackages(userFolder), 'n8n-nodes-mailroom'));
 		}
 
 		mailroom = await startTestMailroom();
 		account = await mailroom.createAccount('e2e', 10);
 
-		const port = await freePort();
-		n8nUrl = `http://127.0.0.1:${port}`;
-		const env = {
-			PATH: process.env.PATH,
-			HOME: process.env.HOME,
-			N8N_USER_FOLDER: userFolder,
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_PROTOCOL: 'http',
-			WEBHOOK_URL: `${n8nUrl}/`,
-			N8N_ENCRYPTION_KEY: 'mailroom-e2e-encryption-key',
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_SECURE_COOKIE: 'false',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			N8N_RESTRICT_FILE_ACCESS_TO: files,
-		};
+		const settings = await n8nSettings(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: files });
+		n8nUrl = settings.url;
 		startN8n = async () => {
-			n8n = spawn(process.execPath, [N8N_BIN, 'start'], {
-				env,
-				stdio: ['ignore', openSync(path.join(work, 'n8n.log'), 'a'), openSync(path.join(work, 'n8n.err'), 'a')],
-			});
-			await n8nAnswers();
+			n8n = await startN8nProcess(settings.url, settings.env, work);
 		};
 		await startN8n();
-		await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Test', password: 'E2e-password-123' });
+		await n8nRest.setUpOwner();
 	});
-
-	/** Resolves once n8n's REST API answers: /healthz answers before the migrations have run. */
-	async function n8nAnswers(): Promise<void> {
-		await waitFor(
-			async () => {
-				if (n8n.exitCode !== null)
-					throw new Error(`n8n exited with ${n8n.exitCode}:\n${readFileSync(path.join(work, 'n8n.err'), 'utf8').slice(-3000)}`);
-				const response = await fetch(`${n8nUrl}/rest/settings`).catch(() => undefined);
-				return response?.status === 200 && ((await response.json().catch(() => ({}))) as { data?: unknown }).data !== undefined;
-			},
-			'n8n to start',
-			150_000,
-		);
-	}
 
 	/** Stops n8n as its service manager would (SIGTERM), and waits until it has exited. */
 	async function stopN8n(): Promise<void> {
@@ -222,7 +161,7 @@ describe('Mailroom nodes in a real n8n', () => {
 	});
 
 	it('loads the package: both nodes (and the AI tool and human-in-the-loop tool variants), their icons and the credential', async () => {
-		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie, 'browser-id': 'mailroom-e2e' } });
+		const get = async (route: string) => fetch(`${n8nUrl}${route}`, { headers: { cookie: n8nRest.cookie, 'browser-id': 'mailroom-e2e' } });
 		const nodes = (await (await get('/types/nodes.json')).json()) as TypeJson[];
 		const ours = nodes.filter((type) => type.name.startsWith('n8n-nodes-mailroom.'));
 		expect(ours.map((type) => type.name).sort()).toEqual([
