@@ -11,6 +11,8 @@ import { Ingest } from './ingest/ingest';
 import { Spool } from './smtp/spool';
 import { SmtpIngest } from './smtp/smtp-ingest';
 import { Outbox } from './outbound/outbox';
+import { TestAddresses } from './outbound/test-addresses';
+import { returnPathToken } from './mail/return-path';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
 import { SmtpSubmission } from './outbound/smtp-submission';
@@ -113,12 +115,18 @@ function relayOf(config: MailroomConfig): Relay | undefined {
 async function openStorage({ config, log, node }: Context) {
 	const store = await openStore(config, 'server', node, log);
 	const isOwnedDomain = (domain: string) => store.domains.isOwned(domain);
-	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too).
+	const returnPathDomain = config.returnPathDomain ?? config.hostname;
+	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too). A return path of
+	// sent mail is kept in the sender's inbox, as a report on its recipient.
 	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> => {
+		const token = returnPathToken(address, returnPathDomain);
+		const owner = token === undefined ? undefined : await store.outgoing.returnPath(token);
+		if (owner)
+			return { inbox: owner.from, originalInbox: address, domain: owner.from.slice(owner.from.lastIndexOf('@') + 1), returnPathOf: owner };
 		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
 		return { inbox: (await store.encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
-	return { store, isOwnedDomain, resolveRecipient };
+	return { store, isOwnedDomain, resolveRecipient, returnPathDomain };
 }
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 
@@ -134,7 +142,7 @@ function startIngest({ config, log, node }: Context, metrics: Metrics) {
 /** What stored mail sets off: webhooks, forwards and sent mail (the outbox), websocket frames, waiters, the retention sweep. */
 function buildDelivery(
 	context: Context,
-	{ store, isOwnedDomain, resolveRecipient }: Storage,
+	{ store, isOwnedDomain, resolveRecipient, returnPathDomain }: Storage,
 	ingest: Ingest,
 	spool: Spool,
 	relay: Relay | undefined,
@@ -147,6 +155,7 @@ function buildDelivery(
 		deliveries: store.webhookDeliveries,
 		secrets: store.webhookSecrets,
 		replyHooks: store.replyHooks,
+		events: store.deliveryEvents,
 		messages,
 		encryptedInboxes,
 		accounts,
@@ -167,6 +176,11 @@ function buildDelivery(
 		resolveRecipient,
 		retryDelays: config.relayRetryDelays,
 		spool,
+		testAddresses: config.testDomain ? new TestAddresses({ domain: config.testDomain, ingest, resolveRecipient, log }) : undefined,
+		onEvents: (events) => {
+			webhooks.lookForWork();
+			incomingMessages.publishEvents(events);
+		},
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
@@ -190,11 +204,13 @@ function buildDelivery(
 		store: outgoing,
 		outbox,
 		addresses,
+		suppressions: store.suppressions,
 		messages,
 		routeOf: domainRoutes(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
 		spool,
+		returnPathDomain,
 	});
 	return { webhooks, outbox, incomingMessages, retention, waiters, sender };
 }
@@ -207,7 +223,7 @@ function followOtherNodes({ log }: Context, store: Store, ingest: Ingest, { webh
 		if (announcement.forwards) outbox.lookForWork();
 		if (announcement.messages.length === 0) return;
 		void store.messages.byIds(announcement.messages.map((message) => message.id)).then(
-			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
+			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [], events: [] }),
 			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
 		);
 	});
@@ -242,7 +258,12 @@ function buildSmtp(
 		tlsKey: config.tlsKey,
 		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
 		submission: new SmtpSubmission(sender),
-		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
+		acceptsDomain: async (domain) =>
+			config.domains.length === 0 ||
+			config.domains.includes(domain) ||
+			domain === storage.returnPathDomain ||
+			domain === config.testDomain ||
+			isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
 		storeFailed: (err) => disk.failed(err),
@@ -270,6 +291,8 @@ function buildHttp({ config, log, publicUrl }: Context, store: Store, delivery: 
 		accountInbox: store.accountInbox,
 		attachments: store.attachments,
 		subscriptions: store.webhookSubscriptions,
+		deliveryEvents: store.deliveryEvents,
+		suppressions: store.suppressions,
 		webhooks,
 		incomingMessages,
 		waiters,

@@ -8,12 +8,14 @@ import type {
 	AccountStore,
 	AddressStore,
 	AttachmentStore,
+	DeliveryEventStore,
 	DomainStore,
 	EncryptedInboxStore,
 	MessageDeletion,
 	MessageStateStore,
 	MessageStore,
 	OutgoingStore,
+	SuppressionStore,
 	ThreadStore,
 	WebhookSubscriptionStore,
 } from '../store/store';
@@ -39,6 +41,8 @@ export interface HttpDeps {
 	accountInbox: AccountInbox;
 	attachments: AttachmentStore;
 	subscriptions: WebhookSubscriptionStore;
+	deliveryEvents: DeliveryEventStore;
+	suppressions: SuppressionStore;
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;

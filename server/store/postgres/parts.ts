@@ -14,6 +14,8 @@ import { SqlThreadStore } from '../sql/threads';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
+import { SqlDeliveryEventStore } from '../sql/delivery-events';
+import { SqlSuppressionStore } from '../sql/suppressions';
 import { PostgresMessageStore } from './messages';
 import { PostgresAttachmentStore } from './attachments';
 import { PostgresAccountInbox } from './account-inbox';
@@ -45,6 +47,8 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		webhookSecrets: new SqlWebhookSecretStore(db),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),
 		replyHooks: new SqlReplyHookStore(db),
+		deliveryEvents: new SqlDeliveryEventStore(db),
+		suppressions: new SqlSuppressionStore(db),
 		figures: new PostgresStoreFigures(db),
 	};
 }

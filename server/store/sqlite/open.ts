@@ -20,6 +20,8 @@ import { SqlWebhookDeliveryStore } from '../sql/webhook-deliveries';
 import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
+import { SqlDeliveryEventStore } from '../sql/delivery-events';
+import { SqlSuppressionStore } from '../sql/suppressions';
 import { NOTHING_MORE } from '../sql/ownership';
 import { SqliteMessageStore } from './messages';
 import { SqliteAttachmentStore } from './attachments';
@@ -59,6 +61,8 @@ function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 		webhookSecrets: new SqlWebhookSecretStore(sql),
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),
 		replyHooks: new SqlReplyHookStore(sql),
+		deliveryEvents: new SqlDeliveryEventStore(sql),
+		suppressions: new SqlSuppressionStore(sql),
 		figures: new SqliteStoreFigures(db, sql),
 	};
 }
