@@ -73,7 +73,7 @@ describe('outbound mail you can follow: return paths, reports, suppression and d
 		return res.body;
 	};
 	const record = async (id: string) =>
-		(await server.api<OutgoingRecord>('/api/outgoing-messages', { key: alice.key })).body.find((r) => r._id === id)!;
+		(await server.api<OutgoingRecord[]>('/api/outgoing-messages', { key: alice.key })).body.find((r) => r._id === id)!;
 	/** The recipient once its status is `status`. */
 	const recipientOnce = (id: string, status: string) =>
 		waitFor(async () => (await record(id)).recipients.find((r) => r.status === status), `a recipient ${status}`);
@@ -85,9 +85,7 @@ describe('outbound mail you can follow: return paths, reports, suppression and d
 		}, `${count} events posted`);
 	const socketEvents = (id: string, count: number) =>
 		waitFor(() => {
-			const events = socket.frames.flatMap((frame) =>
-				(frame as { event?: DeliveryEvent }).event ? [(frame as { event: DeliveryEvent }).event] : [],
-			);
+			const events = socket.frames.flatMap((frame) => (frame.event ? [frame.event] : []));
 			const of = events.filter((event) => event.sentMessageId === id);
 			return of.length >= count ? of : undefined;
 		}, `${count} events over the websocket`);

@@ -36,7 +36,7 @@ const sentMail = (account: string, headers: string, sent = new Date()): NewOutgo
 		from: 'me@own.test',
 		subject: 'Re',
 		sent: sent.toISOString(),
-		recipients: [{ address: 'you@public.test', field: 'to', route: 'local', note: null }],
+		recipients: [{ address: 'you@public.test', field: 'to', route: 'local', note: null, returnPath: null }],
 		inReplyTo: null,
 		raw: Buffer.from(`Message-ID: <${id}@own.test>\r\n${headers}From: me@own.test\r\n\r\nhi\r\n`),
 		ip: '127.0.0.1',
