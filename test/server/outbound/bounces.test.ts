@@ -1,31 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
-import type { OutgoingRecipient, OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
+import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
 import type { DeliveryEvent, EventSubscription, Suppression } from 'mailroom-server/dist/schemas/delivery-event';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 import { FAST, activity } from '../../helpers/webhooks';
 import { listen, type Listener } from '../../helpers/websocket';
-import { postOutgoing, senderAccount, type Sent } from '../../helpers/outgoing';
-
-const CORPUS = join(__dirname, '../../fixtures/dsn');
-
-/** A report of the corpus, written as that provider writes it, for one recipient of a sent message. */
-function report(layout: string, sent: Sent, recipient: OutgoingRecipient): string {
-	const values: Record<string, string> = {
-		recipient: recipient.address,
-		returnPath: recipient.returnPath!,
-		from: sent.from,
-		subject: sent.subject,
-		messageId: `<${sent._id}@local.test>`,
-	};
-	return readFileSync(join(CORPUS, `${layout}.eml`), 'utf8')
-		.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => values[name])
-		.replace(/\r?\n/g, '\r\n');
-}
+import { postOutgoing, senderAccount } from '../../helpers/outgoing';
+import { deliveryReport as report, sendReport } from '../../helpers/delivery-reports';
 
 describe('outbound mail you can follow: return paths, reports, suppression and delivery events', () => {
 	let remote: TestRelay;
@@ -89,8 +72,7 @@ describe('outbound mail you can follow: return paths, reports, suppression and d
 			const of = events.filter((event) => event.sentMessageId === id);
 			return of.length >= count ? of : undefined;
 		}, `${count} events over the websocket`);
-	/** Plays the remote MTA: sends its report to the recipient's return path, from the null sender. */
-	const bounceBack = (raw: string, returnPath: string) => server.send({ envelope: { from: '', to: [returnPath] }, raw });
+	const bounceBack = (raw: string, returnPath: string) => sendReport(server, raw, returnPath);
 
 	it('gives each relayed recipient its own return path, and a refusal at RCPT stays failed with the relay reply and a failed event', async () => {
 		const sent = await send('refused@remote.test', { cc: 'fine@remote.test' });

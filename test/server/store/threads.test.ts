@@ -168,6 +168,8 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		DROP FUNCTION mailroom_digest, mailroom_first_id;
 		DROP TABLE outbox_raw_pieces;
 		DROP TABLE reply_hooks;
+		DROP TABLE return_paths, delivery_events, event_subscriptions, suppressions;
+		ALTER TABLE webhook_deliveries DROP COLUMN event_id;
 		UPDATE schema_version SET version = ${version};
 		${LEGACY_ROWS.join(';\n')}`,
 	);
