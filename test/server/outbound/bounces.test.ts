@@ -152,6 +152,27 @@ describe('outbound mail you can follow: return paths, reports, suppression and d
 		});
 	});
 
+	it('keeps mail to a return path that is no report (an out-of-office answer) and changes nothing', async () => {
+		const sent = await send('away@remote.test');
+		const recipient = sent.recipients[0];
+		const answer = [
+			'From: Away <away@remote.test>',
+			`To: ${recipient.returnPath}`,
+			'Subject: Out of office: back on Monday',
+			'Auto-Submitted: auto-replied',
+			'',
+			'I am away until Monday (550 rooms booked for the conference).',
+			'',
+		].join('\r\n');
+		await bounceBack(answer, recipient.returnPath!);
+		const kept = await waitFor(async () => {
+			const inbox = (await server.api<MessageRecord[]>('/api/addresses/alice%40local.test/messages', { key: alice.key })).body;
+			return inbox.find((m) => m.originalInbox === recipient.returnPath);
+		}, 'the answer in the sender inbox');
+		expect(kept.subject).toBe('Out of office: back on Monday');
+		expect((await record(sent._id)).recipients[0]).toMatchObject({ status: 'delivered', statusCode: null, bounceMessageId: null });
+	});
+
 	it('follows a delay then a delivery (Postfix): deferred, then delivered, each an event; a deferred recipient is not suppressed', async () => {
 		const sent = await send('slow@remote.test');
 		const recipient = sent.recipients[0];
