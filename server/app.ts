@@ -258,11 +258,11 @@ function buildSmtp(
 		tlsKey: config.tlsKey,
 		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
 		submission: new SmtpSubmission(sender),
-		acceptsDomain: async (domain) =>
+		// The return path domain takes the return paths of sent mail (their bounces), beside the accepted domains.
+		acceptsDomain: async (domain, address) =>
 			config.domains.length === 0 ||
 			config.domains.includes(domain) ||
-			domain === storage.returnPathDomain ||
-			domain === config.testDomain ||
+			returnPathToken(address, storage.returnPathDomain) !== undefined ||
 			isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
