@@ -368,6 +368,8 @@ export interface DeliveryEventStore {
 	/** Deletes one; returns it, or undefined when the account has none with that id. */
 	unsubscribe(accountId: string, id: string): Promise<EventSubscription | undefined>;
 	get(id: string): Promise<DeliveryEvent | undefined>;
+	/** Deletes the events older than `before` (ISO time), kept as long as the webhook activity log; how many went. */
+	prune(before: string): Promise<number>;
 }
 
 /** The addresses each account no longer sends to: recorded by the reports (OutgoingStore.report), listed and removed through the API. */

@@ -115,6 +115,8 @@ export class Webhooks {
 		try {
 			const before = Date.now() - this.options.config.webhookActivityDays * DAY_MS;
 			await this.options.exclusive('webhook-activity-prune', () => this.deliveries.prune(before));
+			// Delivery events go with the activity that posted them.
+			await this.options.exclusive('delivery-events-prune', () => this.options.events.prune(new Date(before).toISOString()));
 			await this.options.exclusive('reply-hooks-prune', () => this.options.replyHooks.deleteExpired(Date.now()));
 		} catch (err) {
 			this.options.log.warn({ err }, 'pruning the webhook activity log failed');

@@ -83,6 +83,10 @@ export class SqlDeliveryEventStore implements DeliveryEventStore {
 		const row = await this.db.row<EventRow>('SELECT * FROM delivery_events WHERE id = $1', [id]);
 		return row && toEvent(row);
 	}
+
+	prune(before: string): Promise<number> {
+		return this.db.run('DELETE FROM delivery_events WHERE time < $1', [before]);
+	}
 }
 
 /** What a report adds to an event beyond the recipient's new state. */

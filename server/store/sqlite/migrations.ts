@@ -529,6 +529,7 @@ export const MIGRATIONS: string[] = [
 		time TEXT NOT NULL
 	);
 	CREATE INDEX delivery_events_outgoing ON delivery_events (outgoing_id);
+	CREATE INDEX delivery_events_time ON delivery_events (time);
 	CREATE TABLE event_subscriptions (
 		id TEXT PRIMARY KEY,
 		account_id TEXT NOT NULL,

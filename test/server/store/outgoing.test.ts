@@ -203,6 +203,28 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		expect(await query(current(), 'SELECT * FROM outbox')).toEqual([]);
 	});
 
+	it('records an event per change of a recipient status with the change, none for a recipient still queued; prunes old events', async () => {
+		const { outgoing, deliveryEvents } = current();
+		const sent = message(['ok@remote.test', 'later@remote.test']);
+		await outgoing.record(sent, leaseTo('node-a'));
+		const { events } = await outgoing.settle(
+			sent.id,
+			new Map([
+				['ok@remote.test', { status: 'delivered' }],
+				['later@remote.test', { status: 'temporary', error: '451 busy' }],
+			]),
+			NOW + 1000,
+		);
+		expect(events.map(({ accountId, event }) => [accountId, event.recipient, event.type])).toEqual([
+			[account, 'ok@remote.test', 'delivered'],
+		]);
+		const [{ event }] = events;
+		expect(await deliveryEvents.get(event._id)).toEqual(event);
+		expect(await deliveryEvents.prune(event.time)).toBe(0);
+		expect(await deliveryEvents.prune(new Date(Date.parse(event.time) + 1).toISOString())).toBe(1);
+		expect(await deliveryEvents.get(event._id)).toBeUndefined();
+	});
+
 	it('marks local recipients delivered inside the transaction that stores their copies, and the message once none is pending', async () => {
 		const { outgoing } = current();
 		const sent = message(['a@local.test', 'b@remote.test']);
