@@ -14,6 +14,8 @@ import { ChaosBook } from './smtp/chaos-book';
 import { SmtpChaos } from './smtp/smtp-chaos';
 import { parseEmailAddress } from './mail/email-address';
 import { Outbox } from './outbound/outbox';
+import { TestAddresses } from './outbound/test-addresses';
+import { returnPathToken } from './mail/return-path';
 import { Relay } from './outbound/relay';
 import { Sender } from './outbound/sender';
 import { SmtpSubmission } from './outbound/smtp-submission';
@@ -123,12 +125,18 @@ async function openStorage({ config, log, node }: Context) {
 		throw err;
 	}
 	const isOwnedDomain = (domain: string) => store.domains.isOwned(domain);
-	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too).
+	const returnPathDomain = config.returnPathDomain ?? config.hostname;
+	// With --plus-addressing, name+tag@domain is kept in name@domain's inbox (an encrypted address's too). A return path of
+	// sent mail is kept in the sender's inbox, as a report on its recipient.
 	const resolveRecipient = async (address: string, domain: string): Promise<Recipient> => {
+		const token = returnPathToken(address, returnPathDomain);
+		const owner = token === undefined ? undefined : await store.outgoing.returnPath(token);
+		if (owner)
+			return { inbox: owner.from, originalInbox: address, domain: owner.from.slice(owner.from.lastIndexOf('@') + 1), returnPathOf: owner };
 		const inbox = config.plusAddressing ? withoutPlusTag(address) : address;
 		return { inbox: (await store.encryptedInboxes.resolve(inbox, domain))?.inbox ?? inbox, originalInbox: address, domain };
 	};
-	return { store, isOwnedDomain, resolveRecipient, chaos };
+	return { store, isOwnedDomain, resolveRecipient, chaos, returnPathDomain };
 }
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 
@@ -144,7 +152,7 @@ function startIngest({ config, log, node }: Context, metrics: Metrics) {
 /** What stored mail sets off: webhooks, forwards and sent mail (the outbox), websocket frames, waiters, the retention sweep. */
 function buildDelivery(
 	context: Context,
-	{ store, isOwnedDomain, resolveRecipient }: Storage,
+	{ store, isOwnedDomain, resolveRecipient, returnPathDomain }: Storage,
 	ingest: Ingest,
 	spool: Spool,
 	relay: Relay | undefined,
@@ -157,6 +165,7 @@ function buildDelivery(
 		deliveries: store.webhookDeliveries,
 		secrets: store.webhookSecrets,
 		replyHooks: store.replyHooks,
+		events: store.deliveryEvents,
 		messages,
 		encryptedInboxes,
 		accounts,
@@ -177,6 +186,11 @@ function buildDelivery(
 		resolveRecipient,
 		retryDelays: config.relayRetryDelays,
 		spool,
+		testAddresses: config.testDomain ? new TestAddresses({ domain: config.testDomain, ingest, resolveRecipient, log }) : undefined,
+		onEvents: (events) => {
+			webhooks.lookForWork();
+			incomingMessages.publishEvents(events);
+		},
 		log,
 	});
 	const incomingMessages = new IncomingMessagesHub({
@@ -200,11 +214,13 @@ function buildDelivery(
 		store: outgoing,
 		outbox,
 		addresses,
+		suppressions: store.suppressions,
 		messages,
 		routeOf: domainRoutes(config, isOwnedDomain),
 		hasRelay: relay !== undefined,
 		maxMessageSize: config.maxMessageSize,
 		spool,
+		returnPathDomain,
 	});
 	return { webhooks, outbox, incomingMessages, retention, waiters, sender };
 }
@@ -218,7 +234,7 @@ function followOtherNodes({ log }: Context, { store, chaos }: Storage, ingest: I
 		if (announcement.chaos) chaos.reloadInBackground();
 		if (announcement.messages.length === 0) return;
 		void store.messages.byIds(announcement.messages.map((message) => message.id)).then(
-			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [] }),
+			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [], events: [] }),
 			(err: Error) => log.warn({ err: err.message }, 'mail stored by another node could not be read'),
 		);
 	});
@@ -267,7 +283,12 @@ function buildSmtp(
 		tlsKey: config.tlsKey,
 		auth: { smtpHost: config.smtpHost, withoutTls: config.smtpAuthWithoutTls, accountForKey: (key) => store.accounts.forKey(key) },
 		submission: new SmtpSubmission(sender),
-		acceptsDomain: async (domain) => config.domains.length === 0 || config.domains.includes(domain) || isOwnedDomain(domain),
+		// The return path domain takes the return paths of sent mail (their bounces), beside the accepted domains.
+		acceptsDomain: async (domain, address) =>
+			config.domains.length === 0 ||
+			config.domains.includes(domain) ||
+			returnPathToken(address, storage.returnPathDomain) !== undefined ||
+			isOwnedDomain(domain),
 		resolveRecipient,
 		ingest,
 		storeFailed: (err) => disk.failed(err),
@@ -303,6 +324,8 @@ function buildHttp(
 		attachments: store.attachments,
 		subscriptions: store.webhookSubscriptions,
 		chaos,
+		deliveryEvents: store.deliveryEvents,
+		suppressions: store.suppressions,
 		webhooks,
 		incomingMessages,
 		waiters,

@@ -15,11 +15,21 @@ import { addressPath, mailroomRequest } from '../shared/transport';
 import { messageItem } from './message-item';
 import { hasValidSignature, signatureProblem } from './signature';
 import { ensureOwnAddress, filtersAs, subscribe, subscriptionsTo, unsubscribe } from './subscription';
+import {
+	SENT_EMAIL_EVENTS,
+	eventSubscriptionsTo,
+	isSentEmailEvent,
+	subscribeToEvent,
+	unsubscribeFromEvents,
+	type SentEmailEvent,
+} from './event-subscription';
 
 /** What the trigger remembers between its calls (n8n keeps it with the workflow). */
 interface TriggerState {
 	/** The subscription made for each of this trigger's webhook URLs (production, and test while listening). */
 	subscriptions?: Record<string, { email: string; id: string }>;
+	/** The event subscription made for each webhook URL, for the events about sent mail. */
+	eventSubscriptions?: Record<string, string>;
 	/** The account's webhook signing secret (whsec_...), to verify deliveries with. */
 	secret?: string;
 	/** The webhook-id of the latest deliveries accepted, newest last: a redelivery of one of them starts no execution. */
@@ -28,6 +38,13 @@ interface TriggerState {
 
 /** How many accepted deliveries the trigger remembers, to run a workflow once per message despite redeliveries. */
 const REMEMBERED_DELIVERIES = 100;
+
+function eventParameter(this: IHookFunctions | IWebhookFunctions): string {
+	return this.getNodeParameter('event', 'messageReceived') as string;
+}
+
+/** Shown only for Message Received: the events about sent mail concern the whole account. */
+const forMessages = { event: ['messageReceived'] };
 
 function addressParameter(this: IHookFunctions) {
 	return (this.getNodeParameter('email') as string).trim();
@@ -90,10 +107,30 @@ const simplify = (version: number, simplified: boolean): INodeProperties => ({
 	name: 'simplify',
 	type: 'boolean',
 	default: simplified,
-	displayOptions: { show: { '@version': [version] } },
+	displayOptions: { show: { '@version': [version], ...forMessages } },
 	description:
 		'Whether to return only the message itself (ID, thread, inbox, from with the first sender flat, to, cc, Reply-To, subject, date, Message-ID, text, HTML, attachment list, codes and time received) instead of the whole webhook payload with its headers',
 });
+
+/** Subscribes this trigger's webhook URL to the event's delivery events (one left from before goes first). */
+async function createEventSubscription(this: IHookFunctions, event: SentEmailEvent): Promise<boolean> {
+	const url = this.getNodeWebhookUrl('default')!;
+	for (const stale of await eventSubscriptionsTo.call(this, url)) await unsubscribeFromEvents.call(this, stale._id);
+	const subscription = await subscribeToEvent.call(this, url, event);
+	const state = this.getWorkflowStaticData('node') as TriggerState;
+	state.eventSubscriptions = { ...state.eventSubscriptions, [url]: subscription._id };
+	state.secret = await fetchSecret.call(this);
+	return true;
+}
+
+/** Removes exactly this webhook URL's event subscription, and any the static data does not know of. */
+async function deleteEventSubscription(this: IHookFunctions, url: string, state: TriggerState): Promise<boolean> {
+	const made = state.eventSubscriptions?.[url];
+	if (made) await unsubscribeFromEvents.call(this, made);
+	for (const left of await eventSubscriptionsTo.call(this, url)) await unsubscribeFromEvents.call(this, left._id);
+	if (state.eventSubscriptions) delete state.eventSubscriptions[url];
+	return true;
+}
 
 export class MailroomTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -105,7 +142,8 @@ export class MailroomTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["email"]}}',
-		description: 'Starts the workflow when mail arrives at a Mailroom address',
+		description:
+			'Starts the workflow when mail arrives at a Mailroom address, or when mail your account sent is delivered, bounces or fails',
 		eventTriggerDescription: 'Waiting for mail: send a message to the address',
 		// n8n's panel would say "Go to Mailroom and create an event"; what starts this trigger is an email to its address.
 		// The panel's texts are shown as written (no expressions), so they name the Email Address parameter.
@@ -140,13 +178,34 @@ export class MailroomTrigger implements INodeType {
 				type: 'options',
 				default: 'messageReceived',
 				description: 'What starts the workflow',
-				options: [{ name: 'Message Received', value: 'messageReceived', description: 'A message arrives at the address' }],
+				options: [
+					{ name: 'Message Received', value: 'messageReceived', description: 'A message arrives at the address' },
+					{
+						name: 'Sent Email Bounced',
+						value: 'sentEmailBounced',
+						description: 'A delivery report says a recipient of mail your account sent bounced (5.x.x)',
+					},
+					{
+						name: 'Sent Email Delivered',
+						value: 'sentEmailDelivered',
+						description: 'A recipient of mail your account sent has it: stored, taken by the relay, or reported delivered',
+					},
+					{
+						name: 'Sent Email Failed',
+						value: 'sentEmailFailed',
+						description: 'The relay refused a recipient of mail your account sent, or the retries ran out',
+					},
+				],
 			},
-			subscribedAddress('A private address or catch-all address of your account; its mail starts this workflow'),
+			{
+				...subscribedAddress('A private address or catch-all address of your account; its mail starts this workflow'),
+				displayOptions: { show: forMessages },
+			},
 			{
 				displayName: 'Reserve Address',
 				name: 'reserveAddress',
 				type: 'boolean',
+				displayOptions: { show: forMessages },
 				default: true,
 				description: 'Whether to reserve the address for your account first if it does not own it yet',
 			},
@@ -156,6 +215,7 @@ export class MailroomTrigger implements INodeType {
 				displayName: 'Filters',
 				name: 'filters',
 				type: 'collection',
+				displayOptions: { show: forMessages },
 				placeholder: 'Add Filter',
 				default: {},
 				description: 'Mail that does not pass every filter given starts no execution (Mailroom does not even send it)',
@@ -165,6 +225,7 @@ export class MailroomTrigger implements INodeType {
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
+				displayOptions: { show: forMessages },
 				placeholder: 'Add option',
 				default: {},
 				description: 'What each item carries besides the message (its attachments as binary data, its raw source), and marking it read',
@@ -192,12 +253,19 @@ export class MailroomTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const event = eventParameter.call(this);
+				if (isSentEmailEvent(event)) {
+					const ours = await eventSubscriptionsTo.call(this, this.getNodeWebhookUrl('default')!);
+					return ours.length === 1 && ours[0].events.join() === SENT_EMAIL_EVENTS[event];
+				}
 				const ours = await subscriptionsTo.call(this, addressParameter.call(this), this.getNodeWebhookUrl('default')!);
 				// Changed filters need a new subscription: the one there is then does not count.
 				return ours.length === 1 && filtersAs(ours[0], filtersParameter.call(this));
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
+				const event = eventParameter.call(this);
+				if (isSentEmailEvent(event)) return createEventSubscription.call(this, event);
 				const email = addressParameter.call(this);
 				const url = this.getNodeWebhookUrl('default')!;
 				await ensureOwnAddress.call(this, email, this.getNodeParameter('reserveAddress', true) as boolean);
@@ -213,6 +281,7 @@ export class MailroomTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const url = this.getNodeWebhookUrl('default')!;
 				const state = this.getWorkflowStaticData('node') as TriggerState;
+				if (isSentEmailEvent(eventParameter.call(this))) return deleteEventSubscription.call(this, url, state);
 				// Exactly this webhook URL's subscription: the address's webhook and every other subscription stay.
 				const made = state.subscriptions?.[url];
 				if (made) await unsubscribe.call(this, made.email, made.id);
@@ -231,6 +300,14 @@ export class MailroomTrigger implements INodeType {
 		const unverified = await unverifiedReason.call(this, state);
 		if (unverified) return answer.call(this, 401, { error: 'Unauthorized', message: unverified });
 		const payload = this.getBodyData();
+		if (isSentEmailEvent(eventParameter.call(this))) {
+			if (typeof payload.sentMessageId !== 'string')
+				return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom delivery event as JSON' });
+			if (acceptedBefore(state, String(this.getHeaderData()['webhook-id']))) {
+				return answer.call(this, 200, { received: true, duplicate: true });
+			}
+			return { workflowData: [[{ json: payload }]] };
+		}
 		if (typeof payload._id !== 'string')
 			return answer.call(this, 400, { error: 'Bad Request', message: 'Expected a Mailroom message as JSON' });
 		const webhookId = String(this.getHeaderData()['webhook-id']);

@@ -38,6 +38,10 @@ export interface MailroomConfig {
 	localDomains: string[];
 	/** Waits (ms) before each retry of a temporarily failed relay delivery; when used up, the message fails. */
 	relayRetryDelays: number[];
+	/** The domain of relayed mail's return paths (bounces+<token>@it); unset: --hostname. Its mail must reach this server. */
+	returnPathDomain?: string;
+	/** A domain whose bounce@, defer@ and complaint@ answer sent mail here as a remote server would; unset: none. */
+	testDomain?: string;
 	/** DKIM signing of relayed mail: all three or none. */
 	dkimDomain?: string;
 	dkimSelector?: string;
@@ -457,6 +461,24 @@ export const SETTINGS: SettingSpec[] = [
 		default: '1m,5m,15m,1h,3h,6h,12h',
 		description: 'waits before each retry of a temporarily failed relay delivery; then it fails',
 		parse: parseDurations,
+	},
+	{
+		key: 'returnPathDomain',
+		flag: '--return-path-domain <domain>',
+		env: 'MAILROOM_RETURN_PATH_DOMAIN',
+		description:
+			'the domain of the envelope sender of relayed mail (bounces+<token>@domain), whose bounces this server matches to the sent message; ' +
+			'its MX must point here; default: --hostname',
+		parse: (value) => value.trim().toLowerCase(),
+	},
+	{
+		key: 'testDomain',
+		flag: '--test-domain <domain>',
+		env: 'MAILROOM_TEST_DOMAIN',
+		description:
+			'sent mail to bounce@, defer@ and complaint@ this domain is answered here as a remote server would (a bounce, a delay, a ' +
+			'complaint comes back); other addresses of it are accepted; default: none',
+		parse: (value) => value.trim().toLowerCase(),
 	},
 	{
 		key: 'dkimDomain',

@@ -8,12 +8,14 @@ import type {
 	AccountStore,
 	AddressStore,
 	AttachmentStore,
+	DeliveryEventStore,
 	DomainStore,
 	EncryptedInboxStore,
 	MessageDeletion,
 	MessageStateStore,
 	MessageStore,
 	OutgoingStore,
+	SuppressionStore,
 	ThreadStore,
 	WebhookSubscriptionStore,
 } from '../store/store';
@@ -42,6 +44,8 @@ export interface HttpDeps {
 	subscriptions: WebhookSubscriptionStore;
 	/** The accounts' chaos settings (GET and PUT /api/me/chaos), as the SMTP listener holds them. */
 	chaos: ChaosBook;
+	deliveryEvents: DeliveryEventStore;
+	suppressions: SuppressionStore;
 	log: Logger;
 	sender: Sender;
 	outgoing: OutgoingStore;

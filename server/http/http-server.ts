@@ -32,6 +32,7 @@ import { threadRoutes } from './routes/threads';
 import { dashboardRoutes } from '../dashboard/dashboard';
 import { webhookRoutes } from './routes/webhooks';
 import { addressWebhookRoutes } from './routes/address-webhooks';
+import { deliveryEventRoutes } from './routes/delivery-events';
 import { incomingMessagesRoutes } from './routes/incoming-messages';
 import { waitForRoutes } from './routes/wait-for';
 import { healthRoutes } from './routes/health';
@@ -143,6 +144,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	threadRoutes(app, deps);
 	webhookRoutes(app, deps);
 	addressWebhookRoutes(app, deps);
+	deliveryEventRoutes(app, deps);
 	await incomingMessagesRoutes(app, deps);
 	await app.register(dashboardRoutes);
 	return app;

@@ -31,8 +31,8 @@ const GROUPS: { name: string; description: string; urls: RegExp }[] = [
 	},
 	{
 		name: 'Outgoing messages',
-		description: 'Send mail (one credit per recipient) and follow its delivery',
-		urls: /^\/api\/outgoing-messages$/,
+		description: 'Send mail (one credit per recipient) and follow its delivery; the suppression list of addresses that bounced',
+		urls: /^\/api\/(outgoing-messages|suppressions(\/:address)?)$/,
 	},
 	{
 		name: 'Threads',

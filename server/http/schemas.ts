@@ -1,3 +1,4 @@
+import { DeliveryEventSchema, EventSubscriptionSchema, SuppressionSchema } from '../schemas/delivery-event';
 /** Schemas the routes share: the data shapes they register once by name, their path parameters, their error answers. */
 import type { Readable } from 'node:stream';
 import Type from 'typebox';
@@ -31,6 +32,9 @@ export const SHARED_SCHEMAS = [
 	ThreadSchema,
 	WebhookSubscriptionSchema,
 	WebhookPayloadSchema,
+	DeliveryEventSchema,
+	EventSubscriptionSchema,
+	SuppressionSchema,
 	ReadinessSchema,
 	LinkCheckSchema,
 	ChaosStageSchema,

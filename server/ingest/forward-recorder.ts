@@ -5,6 +5,7 @@ import { newId, nowIso } from '../store/ids';
 import { leaseOf, type StoreParts } from '../store/store';
 import type { InboxSettings } from '../store/inbox-settings';
 import { rawBytes } from '../bytes/spooled-bytes';
+import { newReturnPath } from '../mail/return-path';
 
 /** Added on top of every forwarded copy; it also tells how many times a message was forwarded already. */
 export const FORWARDED_HEADER = 'X-Mailroom-Forwarded-For';
@@ -18,6 +19,8 @@ export interface ForwardRecorderOptions {
 	/** Whether mail to a domain stays here, given whether an account owns it (asked in the message's transaction). */
 	isLocalDomain: (domain: string, isOwned: (domain: string) => Promise<boolean>) => Promise<boolean>;
 	hasRelay: boolean;
+	/** The domain of a relayed forward's return path (see newReturnPath). */
+	returnPathDomain: string;
 	log: Logger;
 }
 
@@ -36,7 +39,7 @@ export class ForwardRecorder {
 	 * messages it recorded.
 	 */
 	async record(parts: StoreParts, records: MessageRecord[], settings: InboxSettings[], mail: ParsedIncomingMail): Promise<string[]> {
-		const { node, lease, isLocalDomain, hasRelay, log } = this.options;
+		const { node, lease, isLocalDomain, hasRelay, returnPathDomain, log } = this.options;
 		const forwards: string[] = [];
 		const hops = mail.parsed.headers.filter(([name]) => name.toLowerCase() === FORWARDED_HEADER.toLowerCase()).length;
 		for (const [i, record] of records.entries()) {
@@ -62,7 +65,15 @@ export class ForwardRecorder {
 					from: record.inbox,
 					subject: record.subject,
 					sent: nowIso(),
-					recipients: [{ address: forward.value, field: 'to', route, note: null }],
+					recipients: [
+						{
+							address: forward.value,
+							field: 'to',
+							route,
+							note: null,
+							returnPath: route === 'relay' ? newReturnPath(returnPathDomain) : null,
+						},
+					],
 					inReplyTo: null,
 					raw,
 					ip: record.ip,

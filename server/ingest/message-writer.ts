@@ -11,6 +11,8 @@ import { withSenderAuth } from '../parse/spam';
 import { openStore } from '../store/open-store';
 import { WebhookRecorder } from './webhook-recorder';
 import { ForwardRecorder } from './forward-recorder';
+import { readDeliveryReport } from '../mail/delivery-report';
+import type { RecordedEvent, StoreParts } from '../store/store';
 
 /** What a message's transaction recorded besides its records, for the main thread to act on once it is durable. */
 export interface RecordedEffects {
@@ -18,6 +20,8 @@ export interface RecordedEffects {
 	webhookMessageIds: string[];
 	/** Outgoing messages recorded to forward them. */
 	forwardIds: string[];
+	/** Delivery events of sent mail (its local copies delivered, a report on a recipient): their deliveries are recorded too. */
+	events: RecordedEvent[];
 }
 
 /** A message once it is stored: one record per recipient inbox, and what its transaction recorded besides. */
@@ -40,6 +44,9 @@ export type MessageWriterConfig = Pick<
 	| 'localDomains'
 	| 'relayUrl'
 	| 'workLease'
+	| 'hostname'
+	| 'returnPathDomain'
+	| 'testDomain'
 > & {
 	/** This node's id: the forwards it records are leased to it, and other nodes hear of its mail under it. */
 	node: string;
@@ -67,6 +74,7 @@ export class MessageWriter {
 			lease: config.workLease,
 			isLocalDomain: (domain, isOwned) => localDomainRule(config, isOwned)(domain),
 			hasRelay: config.relayUrl !== undefined,
+			returnPathDomain: config.returnPathDomain ?? config.hostname,
 			log,
 		});
 	}
@@ -83,7 +91,8 @@ export class MessageWriter {
 		const parsedMail: ParsedIncomingMail = { ...mail, parsed: { ...parsed, spam: withSenderAuth(parsed.spam, mail.auth) }, received };
 		const stored = await this.database.transaction(async (parts) => {
 			const records = await parts.messages.insert(parsedMail);
-			if (mail.localCopy) await parts.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses);
+			const events = mail.localCopy ? await parts.outgoing.markDelivered(mail.localCopy.outgoingId, mail.localCopy.addresses) : [];
+			events.push(...(await this.reports(parts, parsedMail, records)));
 			const settings: InboxSettings[] = [];
 			for (const record of records) settings.push(await parts.inboxSettings.of(record.inbox, record.domain));
 			const effects = {
@@ -92,15 +101,31 @@ export class MessageWriter {
 					automatic: isAutomaticReply(parsedMail.parsed.headers),
 				}),
 				forwardIds: await this.forwards.record(parts, records, settings, parsedMail),
+				events,
 			};
 			await parts.announce({
 				messages: records.map((record) => ({ id: record._id, inbox: record.inbox })),
-				webhooks: effects.webhookMessageIds.length > 0,
+				webhooks: effects.webhookMessageIds.length > 0 || events.length > 0,
 				forwards: effects.forwardIds.length > 0,
 			});
 			return { records, effects };
 		});
 		return { ...stored, unparsed: error !== undefined };
+	}
+
+	/**
+	 * A message to a return path of sent mail is a report on its recipient (a bounce, a delay, a complaint): applied to the
+	 * sent message in this transaction, its record (in the sender's inbox) linked as the report. Mail to a return path that is
+	 * no report (an out-of-office answer) is kept and changes nothing.
+	 */
+	private async reports(parts: StoreParts, mail: ParsedIncomingMail, records: MessageRecord[]): Promise<RecordedEvent[]> {
+		const events: RecordedEvent[] = [];
+		for (const { inbox, returnPathOf } of mail.recipients) {
+			const record = returnPathOf && records.find((candidate) => candidate.inbox === inbox);
+			const report = record && readDeliveryReport(mail.parsed, returnPathOf.address);
+			if (report) events.push(...(await parts.outgoing.report(returnPathOf, report, record._id)));
+		}
+		return events;
 	}
 
 	/** Calls `listener` after each group commit of mail, once it is durable. */

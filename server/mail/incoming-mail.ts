@@ -1,6 +1,7 @@
 import type { RawMessage } from '../bytes/spooled-bytes';
 import type { ParsedMail } from './parsed-mail';
 import type { MessageAuth } from '../schemas/sender-auth';
+import type { ReturnPathOwner } from './return-path';
 
 /** Where a message to one address is kept. */
 export interface Recipient {
@@ -9,6 +10,8 @@ export interface Recipient {
 	/** The address the message was delivered to. */
 	originalInbox: string;
 	domain: string;
+	/** Set when the address is a return path of sent mail: the message is a report on that recipient (kept in the sender's inbox). */
+	returnPathOf?: ReturnPathOwner;
 }
 
 /** A message as it arrives (over SMTP, or as the local copy of outgoing mail), before it is parsed and stored. */

@@ -4,12 +4,14 @@ import { pipeline } from 'node:stream/promises';
 import type { Ingest } from '../ingest/ingest';
 import type { Recipient } from '../mail/incoming-mail';
 import type { Logger } from '../log';
-import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome } from '../store/store';
+import { leaseOf, type Lease, type OutboxEntry, type OutgoingStore, type Outcome, type RecordedEvent } from '../store/store';
 import type { OutgoingRecord } from '../schemas/outgoing';
 import type { MessageSpool, RawMessage, SpooledBytes } from '../bytes/spooled-bytes';
 import { storedPieces, type StoredBytes } from '../bytes/stored-bytes';
 import { LeasedWork, type WorkQueue } from '../work/leased-work';
 import type { Relay } from './relay';
+import type { TestAddresses } from './test-addresses';
+import type { OutgoingRecipient } from '../schemas/outgoing';
 
 export interface OutboxOptions {
 	store: OutgoingStore;
@@ -25,6 +27,10 @@ export interface OutboxOptions {
 	retryDelays: number[];
 	/** Where a large local copy is written for ingest to parse in pieces, as large SMTP mail is. */
 	spool: MessageSpool;
+	/** What answers the addresses of --test-domain as a remote server would; absent without one. */
+	testAddresses?: TestAddresses;
+	/** Told of the delivery events each attempt recorded (for the websocket; their webhook deliveries are recorded with them). */
+	onEvents: (events: RecordedEvent[]) => void;
 	log: Logger;
 }
 
@@ -123,19 +129,24 @@ export class Outbox implements WorkQueue {
 	}
 
 	private async run(id: string, spooled?: SpooledBytes): Promise<OutgoingRecord> {
-		const { store, retryDelays } = this.options;
+		const { store, retryDelays, testAddresses } = this.options;
 		const entry = await store.entry(id);
 		if (!entry) throw new Error(`outbox entry ${id} is gone`);
 		const pending = entry.record.recipients.filter((r) => r.status === 'queued');
 		const local = pending.filter((r) => r.route === 'local').map((r) => r.address);
-		const relayed = pending.filter((r) => r.route === 'relay').map((r) => r.address);
+		const relayed = pending.filter((r) => r.route === 'relay');
+		const tested = pending.filter((r) => r.route === 'test');
 		const raw = spooled ?? entry.raw;
 		const [localOutcomes, relayOutcomes] = await Promise.all([this.deliverLocally(entry, raw, local), this.relay(entry, raw, relayed)]);
+		// A test address takes every message, as the remote server it plays would; what it does then comes back as a report.
+		const testOutcomes = tested.map((r): [string, Outcome] => [r.address, { status: 'delivered' }]);
 		const attempts = entry.record.attempts;
 		const retryAt = attempts < retryDelays.length ? Date.now() + retryDelays[attempts] : null;
-		const record = await store.settle(id, new Map([...localOutcomes, ...relayOutcomes]), retryAt);
-		if (record.status !== 'delivered')
+		const { record, events } = await store.settle(id, new Map([...localOutcomes, ...relayOutcomes, ...testOutcomes]), retryAt);
+		if (events.length) this.options.onEvents(events);
+		if (record.status === 'queued' || record.status === 'failed')
 			this.options.log.warn({ id, status: record.status, error: record.lastError }, 'outgoing mail not delivered yet');
+		for (const recipient of tested) void testAddresses?.answer(entry, recipient);
 		return record;
 	}
 
@@ -187,20 +198,28 @@ export class Outbox implements WorkQueue {
 		return { raw: spooled, remove: () => spool.remove(spooled) };
 	}
 
-	private async relay(entry: OutboxEntry, raw: OutgoingRaw, addresses: string[]): Promise<Map<string, Outcome>> {
-		if (addresses.length === 0) return new Map();
-		if (!this.options.relay) {
-			const outcome: Outcome = { status: 'temporary', error: 'no relay is configured (MAILROOM_RELAY_URL)' };
-			return new Map(addresses.map((address) => [address, outcome]));
+	/**
+	 * Each recipient's copy goes to the relay in a transaction of its own, with its own return path as the envelope sender
+	 * (VERP), so a report sent back is matched to it; a copy recorded before return paths existed goes from the sender.
+	 */
+	private async relay(entry: OutboxEntry, raw: OutgoingRaw, recipients: OutgoingRecipient[]): Promise<Map<string, Outcome>> {
+		const outcomes = new Map<string, Outcome>();
+		const { relay } = this.options;
+		for (const { address, returnPath } of recipients) {
+			if (!relay) {
+				outcomes.set(address, { status: 'temporary', error: 'no relay is configured (MAILROOM_RELAY_URL)' });
+				continue;
+			}
+			// A large one is streamed to the relay, from the sender's spool file or a stored piece at a time.
+			const source = Buffer.isBuffer(raw) ? raw : isSpooledFile(raw) ? createReadStream(raw.spoolPath) : Readable.from(storedPieces(raw));
+			try {
+				for (const [to, outcome] of await relay.send(source, returnPath ?? entry.record.from, [address])) outcomes.set(to, outcome);
+			} finally {
+				// Not read at all when the relay could not be reached: its file is closed all the same.
+				if (source instanceof Readable) source.destroy();
+			}
 		}
-		// A large one is streamed to the relay, from the sender's spool file or a stored piece at a time.
-		const source = Buffer.isBuffer(raw) ? raw : isSpooledFile(raw) ? createReadStream(raw.spoolPath) : Readable.from(storedPieces(raw));
-		try {
-			return await this.options.relay.send(source, entry.record.from, addresses);
-		} finally {
-			// Not read at all when the relay could not be reached: its file is closed all the same.
-			if (source instanceof Readable) source.destroy();
-		}
+		return outcomes;
 	}
 }
 

@@ -1,6 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore } from '../store/store';
+import type { Account, AddressStore, MessageStore, NewOutgoing, OutgoingStore, SuppressionStore } from '../store/store';
+import type { Suppression } from '../schemas/delivery-event';
 import { newId, nowIso } from '../store/ids';
 import {
 	MAX_RECIPIENTS,
@@ -23,6 +24,7 @@ import { pacedContent } from './paced-content';
 import { composeIntoSpool } from './spooled-compose';
 import { threadOf, type Thread } from './reply-threading';
 import { SendError } from './send-error';
+import { newReturnPath } from '../mail/return-path';
 
 /** How long a send request waits for its first delivery attempt before answering "queued". */
 const FIRST_ATTEMPT_WAIT = 10_000;
@@ -48,6 +50,8 @@ export interface SenderOptions {
 	store: OutgoingStore;
 	outbox: Outbox;
 	addresses: AddressStore;
+	/** The account's suppression list: a send to an address on it is refused unless it says sendToSuppressed. */
+	suppressions: SuppressionStore;
 	/** Where the messages a reply answers are found. */
 	messages: MessageStore;
 	/** Where mail to a domain goes: an inbox here (local, or kept by a sandbox server), or the relay. */
@@ -57,6 +61,8 @@ export interface SenderOptions {
 	maxMessageSize: number;
 	/** Where a message whose content is at least the spool threshold is composed, as a file (see composeIntoSpool). */
 	spool: MessageSpool;
+	/** The domain of relayed copies' return paths (--return-path-domain, else --hostname). */
+	returnPathDomain: string;
 }
 
 /** Why a recipient's copy stayed here, said where the sender looks: the send's warnings and the recipient in Sent mail. */
@@ -77,6 +83,13 @@ function replyHookOf({ url, expiresAt }: ReplyHookRequest): { url: string; expir
 	}
 	return { url, expiresAt: time };
 }
+
+/** Why a recipient is suppressed, in the words of the report that put it there. */
+const suppressedWhy = (s: Suppression) =>
+	`${s.address} is on your suppression list: it ${s.reason} on ${s.created}` +
+	(s.statusCode || s.diagnostic ? ` (${[s.statusCode, s.diagnostic].filter(Boolean).join(' ')})` : '') +
+	` when sent message ${s.sentMessageId} was delivered` +
+	(s.bounceMessageId ? `; the report is message ${s.bounceMessageId} in the sender's inbox` : '');
 
 /** The Message-ID of an outgoing message: its id, at the domain of its sender. */
 export const messageIdOf = (id: string, from: EmailAddress) => `<${id}@${from.domain}>`;
@@ -132,6 +145,8 @@ export interface Outgoing {
 	raw: (id: string, sent: Date) => Buffer | SpooledBytes | Promise<Buffer | SpooledBytes>;
 	/** Where its first reply is posted, until when (epoch ms). */
 	replyHook?: { url: string; expiresAt: number };
+	/** Send to recipients on the account's suppression list too. */
+	sendToSuppressed?: boolean;
 }
 
 /** An outgoing message recorded and charged; its first delivery attempt has started. */
@@ -210,7 +225,16 @@ export class Sender {
 			contentBytes < spool.threshold ? composer(id, sent).compile().build() : composeIntoSpool(composer(id, sent), spool);
 		const submitted = await this.submit(
 			account,
-			{ from, senders: [from], recipients, subject, inReplyTo: request.inReplyTo ?? null, raw: compose, replyHook },
+			{
+				from,
+				senders: [from],
+				recipients,
+				subject,
+				inReplyTo: request.inReplyTo ?? null,
+				raw: compose,
+				replyHook,
+				sendToSuppressed: request.sendToSuppressed,
+			},
 			client,
 		);
 
@@ -230,6 +254,7 @@ export class Sender {
 	async submit(account: Account, outgoing: Outgoing, client: { ip: string; via: string }): Promise<Submitted> {
 		const { outbox, spool } = this.options;
 		await this.checkSenders(account, outgoing.senders);
+		if (!outgoing.sendToSuppressed) await this.checkSuppressions(account, outgoing.recipients);
 		const routed = await this.routes(outgoing.recipients);
 		this.checkCredits(account, routed.length);
 
@@ -336,6 +361,21 @@ export class Sender {
 		return bytes;
 	}
 
+	/** Refuses (422) a send to addresses on the account's suppression list, naming the report that put each there. */
+	private async checkSuppressions(account: Account, recipients: Recipient[]): Promise<void> {
+		const suppressed = await this.options.suppressions.find(
+			account.id,
+			recipients.map((r) => r.address),
+		);
+		if (suppressed.length === 0) return;
+		throw new SendError(
+			422,
+			`Not sent: ${suppressed.map(suppressedWhy).join('; ')}. Send anyway with "sendToSuppressed": true, or take the address off ` +
+				'the list with DELETE /api/suppressions/{address}',
+			'to',
+		);
+	}
+
 	/** Refuses (403) an address that is not one of the account's: its private addresses and every address of its domains. */
 	async checkSenders(account: Account, senders: EmailAddress[]): Promise<void> {
 		for (const { address, domain } of senders) {
@@ -356,11 +396,14 @@ export class Sender {
 		const routed: NewOutgoing['recipients'] = [];
 		for (const r of recipients) {
 			const route = await this.options.routeOf(r.domain);
+			const kept = route === 'local' || route === 'kept';
 			routed.push({
 				address: r.address,
 				field: r.field,
-				route: route === 'relay' ? 'relay' : 'local',
+				route: kept ? 'local' : route,
 				note: route === 'kept' ? keptNote(r.domain) : null,
+				// A copy that leaves (or plays leaving) goes with a return path of its own, for the reports that come back.
+				returnPath: kept ? null : newReturnPath(this.options.returnPathDomain),
 			});
 		}
 		const external = routed.filter((r) => r.route === 'relay').map((r) => r.address);

@@ -11,12 +11,19 @@ export const MAX_HEADERS = 20;
 export const MAX_HEADER_NAME = 76;
 export const MAX_HEADER_VALUE = 998;
 
-const sendStatus = (description?: string) => Type.Enum(['queued', 'delivered', 'failed'], { description });
+/**
+ * Where a sent message stands for a recipient: queued (an attempt is to come), delivered (stored here, or accepted by the
+ * relay), deferred (a remote server reported a delay: 4.x.x), bounced (a remote server reported a permanent failure: 5.x.x),
+ * complained (the recipient reported it as spam), failed (the relay refused it, or the retries ran out).
+ */
+export const RECIPIENT_STATUSES = ['queued', 'delivered', 'deferred', 'bounced', 'complained', 'failed'] as const;
+const sendStatus = (description?: string) => Type.Enum(RECIPIENT_STATUSES, { description });
 export type SendStatus = Static<ReturnType<typeof sendStatus>>;
 
-/** Where a recipient's copy goes: into a local inbox, or out through the SMTP relay. */
-export const RouteSchema = Type.Enum(['local', 'relay'], {
-	description: 'local: stored in an inbox here; relay: sent through the SMTP relay',
+/** Where a recipient's copy goes: into a local inbox, out through the SMTP relay, or to a test address answered here. */
+export const RouteSchema = Type.Enum(['local', 'relay', 'test'], {
+	description:
+		'local: stored in an inbox here; relay: sent through the SMTP relay; test: a test address of --test-domain, answered here as a remote server would',
 });
 export type Route = Static<typeof RouteSchema>;
 
@@ -35,6 +42,17 @@ export const OutgoingRecipientSchema = Type.Object({
 	note: Nullable(Type.String(), {
 		description: 'what to know of its route: set when a server with no relay that accepts every domain kept the copy in its inbox here',
 	}),
+	returnPath: Nullable(Type.String(), {
+		description:
+			"the envelope sender (MAIL FROM) of this recipient's copy: bounces+<token>@<--return-path-domain>, so a bounce (DSN) coming back is " +
+			'matched to this message and recipient; null for a copy stored here',
+	}),
+	statusCode: Nullable(Type.String(), { description: 'the status code of the last delivery report for it (RFC 3463, e.g. 5.1.1)' }),
+	diagnostic: Nullable(Type.String(), { description: "the remote server's words in the last delivery report (Diagnostic-Code)" }),
+	reportingMta: Nullable(Type.String(), { description: 'the server that sent the last delivery report (Reporting-MTA)' }),
+	bounceMessageId: Nullable(Type.String(), {
+		description: "the _id of the last delivery report received for it: a message in the sender's inbox, readable as any other",
+	}),
 });
 export type OutgoingRecipient = Static<typeof OutgoingRecipientSchema>;
 
@@ -49,7 +67,10 @@ const outgoingProperties = {
 	bcc: Type.Array(Type.String(), { description: 'the Bcc recipients (they got the message; no copy names them)' }),
 	subject: Type.String(),
 	inReplyTo: Nullable(Type.String(), { description: 'the _id of the received message this one answers; null when it answers none' }),
-	status: sendStatus('queued while any recipient is pending; delivered when all were; failed when any failed for good'),
+	status: sendStatus(
+		'queued while any recipient is pending; else failed when any failed, bounced when any bounced, complained when any complained, ' +
+			'deferred when any is deferred, and delivered when all were',
+	),
 	sent: DateTime(),
 	lastError: Nullable(Type.String(), { description: "the last delivery failure (the relay's reply when it gave one)" }),
 	attempts: Type.Integer({ description: 'delivery attempts made so far' }),
@@ -77,7 +98,21 @@ const exampleRecord = {
 	sent: '2026-11-28T09:45:12.004Z',
 	lastError: null,
 	attempts: 1,
-	recipients: [{ address: 'bob@example.org', field: 'to', route: 'relay', status: 'delivered', error: null, note: null }],
+	recipients: [
+		{
+			address: 'bob@example.org',
+			field: 'to',
+			route: 'relay',
+			status: 'delivered',
+			error: null,
+			note: null,
+			returnPath: 'bounces+k3q9x2mfw7d1c8ab@mail.example.com',
+			statusCode: null,
+			diagnostic: null,
+			reportingMta: null,
+			bounceMessageId: null,
+		},
+	],
 } satisfies Static<TObject<typeof outgoingProperties>>;
 
 /** A sent message as GET /api/outgoing-messages returns it. */
@@ -242,6 +277,12 @@ export const SendRequestSchema = Type.Object(
 			}),
 		),
 		replyHook: Type.Optional(ReplyHookSchema),
+		sendToSuppressed: Type.Optional(
+			Type.Boolean({
+				description:
+					'true: send to recipients on your suppression list (GET /api/suppressions) too; without it, a send to one is refused (422)',
+			}),
+		),
 		_serviceKey: Type.Optional(
 			Type.String({ description: 'the API key, if not sent in the Service-Key header (as Mailsac clients may send it)' }),
 		),

@@ -53,8 +53,8 @@ export interface SmtpIngestOptions {
 	/** Where AUTH is offered, and how a password is checked (see SmtpAuth). */
 	auth: { smtpHost: string; withoutTls: boolean; accountForKey: (key: string) => Promise<Account | undefined> };
 	submission: Submission;
-	/** Whether mail for this domain is accepted here. */
-	acceptsDomain: (domain: string) => Promise<boolean>;
+	/** Whether mail for this domain (for this address of it: a return path's domain takes only return paths) is accepted here. */
+	acceptsDomain: (domain: string, address: string) => Promise<boolean>;
 	/** Maps the address a message was sent to onto the inbox that holds it. */
 	resolveRecipient: (address: string, domain: string) => Promise<Recipient>;
 	ingest: Ingest;
@@ -158,7 +158,7 @@ export class SmtpIngest {
 				const parsed = parseEmailAddress(address.address);
 				if (!parsed) return callback(this.refusal('address', smtpError(553, `Invalid recipient address <${address.address}>`)));
 				this.answer(
-					options.acceptsDomain(parsed.domain).then((accepted) => {
+					options.acceptsDomain(parsed.domain, parsed.address).then((accepted) => {
 						if (!accepted) throw smtpError(550, `Mail for ${parsed.domain} is not accepted here`);
 					}),
 					callback,

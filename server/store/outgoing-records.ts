@@ -1,28 +1,38 @@
 import type { OutgoingRecipient, OutgoingRecord, RecipientField, SendStatus } from '../schemas/outgoing';
 import type { Outcome } from './store';
+import type { DeliveryReport } from '../mail/delivery-report';
 
 /** A row of outgoing_messages, as either engine reads it. */
 export interface OutgoingRow {
 	id: string;
+	account_id: string;
 	from_address: string;
 	subject: string;
 	sent: string;
 	recipients_json: string;
 	in_reply_to: string | null;
 	thread_id: string;
-	status: SendStatus;
+	/** Coarse, as the first schema allows it (see storedStatus); the record's status is read from its recipients. */
+	status: StoredStatus;
 	last_error: string | null;
 	attempts: number;
 }
 
 export function toOutgoingRecord(row: OutgoingRow): OutgoingRecord {
 	// Rows recorded before cc and bcc existed name no field: all their recipients were To recipients.
-	// Those recorded before notes existed have none.
-	const stored = JSON.parse(row.recipients_json) as (Omit<OutgoingRecipient, 'field' | 'note'> & {
-		field?: RecipientField;
-		note?: string | null;
-	})[];
-	const recipients = stored.map((r): OutgoingRecipient => ({ ...r, field: r.field ?? 'to', note: r.note ?? null }));
+	// Those recorded before notes, return paths and reports existed have none.
+	const stored = JSON.parse(row.recipients_json) as (Pick<OutgoingRecipient, 'address' | 'route' | 'status' | 'error'> &
+		Partial<OutgoingRecipient>)[];
+	const recipients = stored.map((r): OutgoingRecipient => ({
+		...r,
+		field: r.field ?? 'to',
+		note: r.note ?? null,
+		returnPath: r.returnPath ?? null,
+		statusCode: r.statusCode ?? null,
+		diagnostic: r.diagnostic ?? null,
+		reportingMta: r.reportingMta ?? null,
+		bounceMessageId: r.bounceMessageId ?? null,
+	}));
 	const inField = (field: RecipientField) => recipients.filter((r) => r.field === field).map((r) => r.address);
 	return {
 		_id: row.id,
@@ -33,7 +43,7 @@ export function toOutgoingRecord(row: OutgoingRow): OutgoingRecord {
 		bcc: inField('bcc'),
 		subject: row.subject,
 		inReplyTo: row.in_reply_to,
-		status: row.status,
+		status: overallStatus(recipients),
 		sent: row.sent,
 		lastError: row.last_error,
 		attempts: row.attempts,
@@ -41,10 +51,20 @@ export function toOutgoingRecord(row: OutgoingRow): OutgoingRecord {
 	};
 }
 
-/** Queued while any recipient is pending; then delivered only if every recipient was. */
+/** What the status column holds: the schema's first three states (a report's states fold into them). */
+export type StoredStatus = 'queued' | 'delivered' | 'failed';
+
+export function storedStatus(status: SendStatus): StoredStatus {
+	if (status === 'queued' || status === 'failed') return status;
+	return status === 'bounced' || status === 'complained' ? 'failed' : 'delivered';
+}
+
+/** Queued while any recipient is pending; then the worst of its recipients' states (failed first), else delivered. */
 function overallStatus(recipients: OutgoingRecipient[]): SendStatus {
-	if (recipients.some((r) => r.status === 'queued')) return 'queued';
-	return recipients.every((r) => r.status === 'delivered') ? 'delivered' : 'failed';
+	for (const status of ['queued', 'failed', 'bounced', 'complained', 'deferred'] as const) {
+		if (recipients.some((r) => r.status === status)) return status;
+	}
+	return 'delivered';
 }
 
 /** What an attempt's outcomes make of a sent message: its recipients' new states, its status and its last error. */
@@ -81,5 +101,24 @@ export function deliveredTo(record: OutgoingRecord, addresses: string[]): Pick<S
 	const recipients = record.recipients.map((recipient): OutgoingRecipient =>
 		addresses.includes(recipient.address) ? { ...recipient, status: 'delivered', error: null } : recipient,
 	);
+	return { recipients, status: overallStatus(recipients) };
+}
+
+/**
+ * What a delivery report makes of a sent message: the recipient's new state with the report's code, words and reporter,
+ * and its status. A recipient still queued is left as it is (the relay has not taken it yet: the report is not about
+ * this attempt), and so is one that failed (the relay refused it: no later report changes that).
+ */
+export function reportedBy(
+	record: OutgoingRecord,
+	address: string,
+	report: DeliveryReport,
+	bounceMessageId: string,
+): Pick<Settled, 'recipients' | 'status'> {
+	const recipients = record.recipients.map((recipient): OutgoingRecipient => {
+		if (recipient.address !== address || recipient.status === 'queued' || recipient.status === 'failed') return recipient;
+		const { status, statusCode, diagnostic, reportingMta } = report;
+		return { ...recipient, status, statusCode, diagnostic, reportingMta, bounceMessageId };
+	});
 	return { recipients, status: overallStatus(recipients) };
 }

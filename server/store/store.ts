@@ -9,6 +9,9 @@ import type { ForwardingRecord } from '../schemas/address';
 import type { OutgoingRecord, RecipientField, Route } from '../schemas/outgoing';
 import type { AttemptStatus, DeliveryStatus, SubscriptionFilter, WebhookAttempt, WebhookSubscription } from '../schemas/webhook';
 import type { MessageFilter } from '../schemas/wait-for';
+import type { DeliveryEvent, EventSubscription, EventType, Suppression } from '../schemas/delivery-event';
+import type { DeliveryReport } from '../mail/delivery-report';
+import type { ReturnPathOwner } from '../mail/return-path';
 import type { SearchQuery } from '../mail/search-query';
 import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
@@ -285,7 +288,7 @@ export interface NewOutgoing {
 	subject: string;
 	sent: string;
 	/** `note`: what the sender should know of this recipient's route (a sandbox server kept its copy here). */
-	recipients: { address: string; field: RecipientField; route: Route; note: string | null }[];
+	recipients: { address: string; field: RecipientField; route: Route; note: string | null; returnPath: string | null }[];
 	/** The _id of the received message this one answers. */
 	inReplyTo: string | null;
 	/**
@@ -309,6 +312,18 @@ export interface OutboxEntry {
 	raw: StoredBytes;
 	ip: string;
 	via: string;
+}
+
+/** A delivery event as recorded, with the account whose sent mail it is of (its websockets hear it). */
+export interface RecordedEvent {
+	accountId: string;
+	event: DeliveryEvent;
+}
+
+/** What a change of recipients' statuses recorded: the sent message as it is now, and an event per change. */
+export interface Settlement {
+	record: OutgoingRecord;
+	events: RecordedEvent[];
 }
 
 /** Sent mail and the outbox of deliveries still to make. */
@@ -340,12 +355,40 @@ export interface OutgoingStore {
 	 * Applies the outcomes of an attempt and ends its lease. Recipients still pending are retried at `retryAt`, or fail
 	 * when it is null (retries used up). The outbox entry goes once nothing is pending.
 	 */
-	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord>;
+	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<Settlement>;
 	/**
 	 * Marks local recipients delivered, and the message once none is pending; runs inside the ingest transaction that stores
-	 * their copies.
+	 * their copies. Returns the events it recorded.
 	 */
-	markDelivered(id: string, addresses: string[]): Promise<void>;
+	markDelivered(id: string, addresses: string[]): Promise<RecordedEvent[]>;
+	/** Whose a return path token is; undefined for an unknown one (or one whose sent message was deleted). */
+	returnPath(token: string): Promise<ReturnPathOwner | undefined>;
+	/**
+	 * Applies a delivery report to a recipient (not to one still queued: the relay's answer comes first), with its event,
+	 * and puts a bounced or complaining recipient on the account's suppression list. Runs inside the ingest transaction that
+	 * stores the report (`bounceMessageId`). Returns the events it recorded (none when the status did not change).
+	 */
+	report(owner: ReturnPathOwner, report: DeliveryReport, bounceMessageId: string): Promise<RecordedEvent[]>;
+}
+
+/** The account-level subscriptions to delivery events (POST /api/event-webhooks), and the events themselves. */
+export interface DeliveryEventStore {
+	subscribe(accountId: string, url: string, events: EventType[]): Promise<EventSubscription>;
+	/** The account's subscriptions, oldest first. */
+	subscriptions(accountId: string): Promise<EventSubscription[]>;
+	/** Deletes one; returns it, or undefined when the account has none with that id. */
+	unsubscribe(accountId: string, id: string): Promise<EventSubscription | undefined>;
+	get(id: string): Promise<DeliveryEvent | undefined>;
+	/** Deletes the events older than `before` (ISO time), kept as long as the webhook activity log; how many went. */
+	prune(before: string): Promise<number>;
+}
+
+/** The addresses each account no longer sends to: recorded by the reports (OutgoingStore.report), listed and removed through the API. */
+export interface SuppressionStore {
+	list(accountId: string): Promise<Suppression[]>;
+	/** Those of `addresses` that are suppressed. */
+	find(accountId: string, addresses: string[]): Promise<Suppression[]>;
+	remove(accountId: string, address: string): Promise<Suppression | undefined>;
 }
 
 // Conversations.
@@ -389,6 +432,8 @@ export interface DeliveryRow {
 	subscription_id: string | null;
 	/** For a reply hook's delivery, when the hook expires (epoch ms; PostgreSQL answers a string): 409s retry until then. */
 	reply_hook_expires: number | string | null;
+	/** Set for a delivery event's delivery (message_id is then the sent message's, address the recipient's). */
+	event_id: string | null;
 	status: DeliveryStatus;
 	attempts: number;
 	schedule_start: number;
@@ -409,10 +454,12 @@ export interface NewDelivery {
 	address: string;
 	url: string;
 	kind: DeliveryKind;
-	/** Set when the delivery is made for one of the address's subscriptions. */
+	/** Set when the delivery is made for one of the address's subscriptions (or the account's event subscriptions). */
 	subscriptionId?: string;
 	/** Set for a reply hook's delivery: the hook's expiry, until which a 409 (n8n's execution not yet waiting) is retried. */
 	replyHookExpires?: number;
+	/** Set for a delivery event's delivery: the event is what is posted. */
+	eventId?: string;
 }
 
 /** What one attempt came to, as the worker records it. */
@@ -581,6 +628,8 @@ export interface StoreParts {
 	webhookSubscriptions: WebhookSubscriptionStore;
 	replyHooks: ReplyHookStore;
 	chaos: ChaosStore;
+	deliveryEvents: DeliveryEventStore;
+	suppressions: SuppressionStore;
 	figures: StoreFigures;
 }
 

@@ -3,6 +3,7 @@ import {
 	type AccountStore,
 	type AttemptExchange,
 	type AttemptRecord,
+	type DeliveryEventStore,
 	type DeliveryRow,
 	type EncryptedInboxStore,
 	type MessageStore,
@@ -25,6 +26,8 @@ import type { WebhookMetrics } from '../metrics/webhook-metrics';
 export interface WebhookDispatcherOptions {
 	deliveries: WebhookDeliveryStore;
 	messages: MessageStore;
+	/** The delivery events posted to event subscriptions. */
+	events: DeliveryEventStore;
 	secrets: WebhookSecretStore;
 	encryptedInboxes: EncryptedInboxStore;
 	/** This node: the holder of the leases of the deliveries it takes, for `lease` ms at a time (--work-lease). */
@@ -204,14 +207,9 @@ export class WebhookDispatcher implements WorkQueue {
 
 	/** Builds the payload from the stored message, signs it and posts it (a Slack summary goes unsigned: Slack ignores it). */
 	private async send(delivery: DeliveryRow): Promise<Sent> {
-		const { messages, secrets, encryptedInboxes, sender, publicUrl, policy, accounts } = this.options;
-		const record = await messages.get(delivery.address, delivery.message_id);
-		const content = record && (await messages.content(delivery.address, delivery.message_id));
-		if (!record || !content) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
-		const payload =
-			delivery.kind === 'webhook'
-				? await buildPayload(record, content, await encryptedInboxes.tokenFor(record.inbox), publicUrl())
-				: await buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
+		const { secrets, sender, policy, accounts } = this.options;
+		const payload = delivery.event_id ? await this.options.events.get(delivery.event_id) : await this.messagePayload(delivery);
+		if (!payload) return { gone: true, error: 'the message was deleted before it could be delivered', durationMs: 0 };
 		const now = new Date();
 		const signer =
 			delivery.kind === 'webhook'
@@ -235,6 +233,17 @@ export class WebhookDispatcher implements WorkQueue {
 		const owner = await accounts.find(delivery.account_id);
 		const privateTargets = policy.privateTargets(delivery.url, { isAdmin: owner?.isAdmin ?? false });
 		return { ...(await sender.send(delivery.url, body, signer?.headers() ?? {}, privateTargets)), requestBody: head.result() };
+	}
+
+	/** The payload of a message's delivery (the webhook payload, or a Slack summary); undefined when it is gone. */
+	private async messagePayload(delivery: DeliveryRow): Promise<object | undefined> {
+		const { messages, encryptedInboxes, publicUrl } = this.options;
+		const record = await messages.get(delivery.address, delivery.message_id);
+		const content = record && (await messages.content(delivery.address, delivery.message_id));
+		if (!record || !content) return undefined;
+		return delivery.kind === 'webhook'
+			? await buildPayload(record, content, await encryptedInboxes.tokenFor(record.inbox), publicUrl())
+			: await buildSlackPayload(record, content, delivery.kind === 'slack-to-from');
 	}
 
 	/**

@@ -1,6 +1,7 @@
 import type { MailroomConfig } from '../config/settings';
 import type {
 	AccountStore,
+	DeliveryEventStore,
 	EncryptedInboxStore,
 	MessageStore,
 	ReplyHookStore,
@@ -20,6 +21,8 @@ export interface WebhooksOptions {
 	/** Expired reply hooks go with the activity log's pruning. */
 	replyHooks: ReplyHookStore;
 	messages: MessageStore;
+	/** The delivery events an event subscription's deliveries post. */
+	events: DeliveryEventStore;
 	encryptedInboxes: EncryptedInboxStore;
 	/** Whose webhooks may reach private addresses depends on whether the account is an admin. */
 	accounts: Pick<AccountStore, 'find'>;
@@ -67,6 +70,7 @@ export class Webhooks {
 		this.dispatcher = new WebhookDispatcher({
 			deliveries: options.deliveries,
 			messages: options.messages,
+			events: options.events,
 			secrets: options.secrets,
 			encryptedInboxes: options.encryptedInboxes,
 			node: options.node,
@@ -81,8 +85,8 @@ export class Webhooks {
 			metrics: options.metrics,
 		});
 		// Only transactions that recorded deliveries send the dispatcher looking: most mail has no webhook.
-		options.ingest.on('stored', (_records, { webhookMessageIds }) => {
-			if (webhookMessageIds.length) this.dispatcher.dispatch();
+		options.ingest.on('stored', (_records, { webhookMessageIds, events }) => {
+			if (webhookMessageIds.length || events.length) this.dispatcher.dispatch();
 		});
 	}
 
@@ -111,6 +115,8 @@ export class Webhooks {
 		try {
 			const before = Date.now() - this.options.config.webhookActivityDays * DAY_MS;
 			await this.options.exclusive('webhook-activity-prune', () => this.deliveries.prune(before));
+			// Delivery events go with the activity that posted them.
+			await this.options.exclusive('delivery-events-prune', () => this.options.events.prune(new Date(before).toISOString()));
 			await this.options.exclusive('reply-hooks-prune', () => this.options.replyHooks.deleteExpired(Date.now()));
 		} catch (err) {
 			this.options.log.warn({ err }, 'pruning the webhook activity log failed');

@@ -2,7 +2,8 @@ import type { WebSocket } from 'ws';
 import Type, { type Static } from 'typebox';
 import type { Logger } from '../log';
 import type { Ingest } from '../ingest/ingest';
-import type { AccountStore, AddressStore, DomainStore, InboxSettingsStore, MessageStore } from '../store/store';
+import type { AccountStore, AddressStore, DomainStore, InboxSettingsStore, MessageStore, RecordedEvent } from '../store/store';
+import type { RecordedEffects } from '../ingest/message-writer';
 import type { MessageRecord } from '../schemas/message';
 import { isDomain, parseEmailAddress } from '../mail/email-address';
 import { messageFrame, type MessageFrame } from './message-frame';
@@ -114,7 +115,8 @@ export class IncomingMessagesHub {
 	private readonly pinger: NodeJS.Timeout;
 	/** Messages are published one after another, so frames reach each subscriber's outbox in the order they were stored. */
 	private publishing: Promise<void> = Promise.resolve();
-	private readonly onStored = (records: MessageRecord[]) => {
+	private readonly onStored = (records: MessageRecord[], effects: RecordedEffects) => {
+		if (effects.events.length) this.publishEvents(effects.events);
 		this.publishing = this.publishing.then(async () => {
 			for (const record of records) {
 				try {
@@ -177,6 +179,19 @@ export class IncomingMessagesHub {
 			for (const [listeners, keys] of registrations) listeners.remove(keys, subscriber);
 		});
 		socket.send(JSON.stringify({ status: 200, msg: 'Listening', ...(accountWide ? { scope: 'account' } : {}), ...entries }));
+	}
+
+	/**
+	 * Sends delivery events of an account's sent mail to its account-wide listeners (scope=account), as frames
+	 * {status: 200, event}, in the order of the messages' frames.
+	 */
+	publishEvents(events: RecordedEvent[]): void {
+		this.publishing = this.publishing.then(() => {
+			for (const { accountId, event } of events) {
+				const frame = { whole: Buffer.from(JSON.stringify({ status: 200, event })) };
+				for (const subscriber of this.accountWide.of(accountId)) subscriber.outbox.push(frame);
+			}
+		});
 	}
 
 	close(): void {

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import type { AttachmentLink } from 'mailroom-server/dist/schemas/payload';
 import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { DeliveryEvent } from 'mailroom-server/dist/schemas/delivery-event';
 import type { TestMailroom } from './mailroom';
 import { waitFor } from './webhook-receiver';
 
@@ -20,6 +21,8 @@ export interface Frame {
 	addresses?: string[];
 	domains?: string[];
 	email?: FrameEmail;
+	/** A delivery event of the account's sent mail (scope=account). */
+	event?: DeliveryEvent;
 }
 
 export interface Listener {

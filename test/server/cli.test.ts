@@ -793,6 +793,26 @@ const CASES: Record<string, FlagCase> = {
 			expect(failed.attempts).toBe(2);
 		},
 	},
+	'return-path-domain': {
+		settings: { 'return-path-domain': 'rp.flags.test' },
+		// The server takes the return paths of its return path domain (bounces coming back), beside --domains; nothing else there.
+		check: async (server) => {
+			const replies = await rcptReplies(server, ['x@elsewhere.test', 'bounces+abcdefghijklmnopqrst@rp.flags.test', 'x@rp.flags.test']);
+			expect(replies.map((reply) => reply.slice(0, 4))).toEqual(['550 ', '250 ', '550 ']);
+		},
+	},
+	'test-domain': {
+		settings: { 'test-domain': 'tests.flags.test' },
+		// bounce@ answers with a bounce, which comes back to the return path and makes the recipient bounced.
+		check: async (server) => {
+			const key = await server.key();
+			expect((await sendAs(server, key, 'bounce@tests.flags.test')).status).toBe(200);
+			await waitFor(async () => {
+				const { body } = await server.api<{ subject: string; status: string }[]>('/api/outgoing-messages', { key });
+				return body.some((sent) => sent.status === 'bounced');
+			}, 'the bounce of bounce@tests.flags.test');
+		},
+	},
 	'webhook-allow-private': {
 		settings: { 'webhook-allow-private': 'false' },
 		check: async (server) => {
@@ -1217,7 +1237,10 @@ const GROUPS: { why: string; cases: string[] }[] = [
 	{ why: 'idle SMTP connections cut after 1 s', cases: ['smtp-socket-timeout', 'relay-retry'] },
 	{ why: 'SMTP sessions cut after 2 s', cases: ['smtp-session-timeout', 'dkim-domain'] },
 	// A limit on the mail accepted, beside cases whose mail it lets through.
-	{ why: 'mail for allowed.test only: webhook-allow-private sends none', cases: ['domains', 'webhook-allow-private'] },
+	{
+		why: 'mail for allowed.test only (and the return path domain): webhook-allow-private sends none',
+		cases: ['domains', 'webhook-allow-private', 'return-path-domain'],
+	},
 	{ why: 'messages up to 2 KB: the webhook cases send a few hundred bytes', cases: ['max-message-size', 'webhook-retry', 'work-lease'] },
 	{
 		why: 'one recipient per message: webhook-timeout sends to one, search-timeout to one a message (and no other case searches)',
@@ -1249,6 +1272,7 @@ const GROUPS: { why: string; cases: string[] }[] = [
 			'webhook-allow-hosts',
 			'webhook-host-concurrency',
 			'smtp-auth-without-tls',
+			'test-domain',
 		],
 	},
 ];

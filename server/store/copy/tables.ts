@@ -86,7 +86,7 @@ export const TABLES: TableCopy[] = [
 		// prettier-ignore
 		columns: [
 			'id', 'message_id', 'account_id', 'address', 'url', 'kind', 'subscription_id', 'status', 'attempts', 'schedule_start',
-			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated', 'reply_hook_expires',
+			'next_attempt', 'last_status_code', 'last_error', 'created', 'updated', 'reply_hook_expires', 'event_id',
 		],
 		cleared: LEASES,
 	},
@@ -119,6 +119,21 @@ export const TABLES: TableCopy[] = [
 	{ name: 'outbox_raw_pieces', columns: ['message_id', 'seq', 'data'] },
 	{ name: 'reply_hooks', columns: ['outgoing_id', 'account_id', 'thread_id', 'url', 'expires_at', 'created'] },
 	{ name: 'account_chaos', columns: ['account_id', 'enabled', 'settings_json', 'updated'] },
+	{ name: 'return_paths', columns: ['token', 'outgoing_id', 'address'] },
+	{
+		name: 'delivery_events',
+		// prettier-ignore
+		columns: [
+			'seq', 'id', 'account_id', 'outgoing_id', 'from_address', 'subject', 'recipient', 'type', 'status_code', 'diagnostic',
+			'reporting_mta', 'bounce_message_id', 'time',
+		],
+		identity: 'seq',
+	},
+	{ name: 'event_subscriptions', columns: ['id', 'account_id', 'url', 'events_json', 'created'] },
+	{
+		name: 'suppressions',
+		columns: ['account_id', 'address', 'reason', 'outgoing_id', 'status_code', 'diagnostic', 'bounce_message_id', 'created'],
+	},
 	// After the mail: the search index is filled before and after it (see copy-store.ts).
 	{ name: 'domains', columns: ['domain', 'owner', 'created'] },
 ];

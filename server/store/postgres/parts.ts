@@ -15,6 +15,8 @@ import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
 import { SqlChaosStore } from '../sql/chaos';
+import { SqlDeliveryEventStore } from '../sql/delivery-events';
+import { SqlSuppressionStore } from '../sql/suppressions';
 import { PostgresMessageStore } from './messages';
 import { PostgresAttachmentStore } from './attachments';
 import { PostgresAccountInbox } from './account-inbox';
@@ -47,6 +49,8 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(db),
 		replyHooks: new SqlReplyHookStore(db),
 		chaos: new SqlChaosStore(db),
+		deliveryEvents: new SqlDeliveryEventStore(db),
+		suppressions: new SqlSuppressionStore(db),
 		figures: new PostgresStoreFigures(db),
 	};
 }

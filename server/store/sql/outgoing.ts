@@ -2,8 +2,13 @@ import type { OutgoingRecord } from '../../schemas/outgoing';
 import { isSpooled, type SpooledBytes } from '../../bytes/spooled-bytes';
 import type { PiecedBytes } from '../../bytes/stored-bytes';
 import { filePiecesSync } from '../pieces';
-import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome } from '../store';
-import { deliveredTo, settledBy, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
+import type { Lease, NewOutgoing, OutboxEntry, OutgoingStore, Outcome, RecordedEvent, Settlement } from '../store';
+import type { DeliveryReport } from '../../mail/delivery-report';
+import { returnPathToken, type ReturnPathOwner } from '../../mail/return-path';
+import { nowIso } from '../ids';
+import { deliveredTo, reportedBy, settledBy, storedStatus, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
+import { recordEvents } from './delivery-events';
+import { suppress } from './suppressions';
 import { LeasedRows } from './leases';
 import { sentThread } from './threads';
 import type { SqlDb } from './sql-db';
@@ -25,6 +30,7 @@ export class SqlOutgoingStore implements OutgoingStore {
 			);
 			if (!charged) return null;
 			const recipients = message.recipients.map((r) => ({ ...r, status: 'queued', error: null }));
+
 			const thread = await sentThread(tx, message);
 			const row = await tx.row<OutgoingRow>(
 				`INSERT INTO outgoing_messages (id, account_id, from_address, subject, sent, recipients_json, in_reply_to, thread_id, message_key,
@@ -35,6 +41,11 @@ export class SqlOutgoingStore implements OutgoingStore {
 					thread.threadId, thread.messageKey,
 				],
 			);
+			// Each recipient's return path names it and this message: the reports sent back to it are matched by its token.
+			for (const { address, returnPath } of message.recipients) {
+				const token = returnPath && returnPathToken(returnPath);
+				if (token) await tx.run('INSERT INTO return_paths (token, outgoing_id, address) VALUES ($1, $2, $3)', [token, message.id, address]);
+			}
 			const spooled = isSpooled(message.raw) ? message.raw : undefined;
 			await tx.run(
 				'INSERT INTO outbox (message_id, raw, ip, via, next_attempt, lease_node, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7)',
@@ -117,13 +128,15 @@ export class SqlOutgoingStore implements OutgoingStore {
 		return { length, piece: async (seq) => (await outside.row<{ data: Buffer }>(sql, [id, seq]))?.data };
 	}
 
-	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<OutgoingRecord> {
+	settle(id: string, outcomes: Map<string, Outcome>, retryAt: number | null): Promise<Settlement> {
 		return this.db.transaction(async (tx) => {
-			const { recipients, status, lastError } = settledBy((await lockedRecord(tx, id))!, outcomes, retryAt !== null);
+			const before = (await lockedRecord(tx, id))!;
+			const { recipients, status, lastError } = settledBy(before, outcomes, retryAt !== null);
+			const events = await recordEvents(tx, before.accountId, before, recipients);
 			const row = await tx.row<OutgoingRow>(
 				`UPDATE outgoing_messages SET recipients_json = $1, status = $2, last_error = $3, attempts = attempts + 1 WHERE id = $4
 					RETURNING *`,
-				[JSON.stringify(recipients), status, lastError, id],
+				[JSON.stringify(recipients), storedStatus(status), lastError, id],
 			);
 			if (status === 'queued') {
 				await tx.run('UPDATE outbox SET lease_node = NULL, lease_until = NULL, next_attempt = $1 WHERE message_id = $2', [
@@ -131,18 +144,56 @@ export class SqlOutgoingStore implements OutgoingStore {
 					id,
 				]);
 			} else await tx.run('DELETE FROM outbox WHERE message_id = $1', [id]);
-			return toOutgoingRecord(row!);
+			return { record: toOutgoingRecord(row!), events };
 		});
 	}
 
-	markDelivered(id: string, addresses: string[]): Promise<void> {
+	markDelivered(id: string, addresses: string[]): Promise<RecordedEvent[]> {
 		return this.db.transaction(async (tx) => {
-			const { recipients, status } = deliveredTo((await lockedRecord(tx, id))!, addresses);
+			const before = (await lockedRecord(tx, id))!;
+			const { recipients, status } = deliveredTo(before, addresses);
 			await tx.run('UPDATE outgoing_messages SET recipients_json = $1, status = $2 WHERE id = $3', [
 				JSON.stringify(recipients),
-				status,
+				storedStatus(status),
 				id,
 			]);
+			return recordEvents(tx, before.accountId, before, recipients);
+		});
+	}
+
+	returnPath(token: string): Promise<ReturnPathOwner | undefined> {
+		return this.db.row<ReturnPathOwner>(
+			`SELECT r.outgoing_id AS "outgoingId", o.account_id AS "accountId", r.address, o.from_address AS "from"
+				FROM return_paths r JOIN outgoing_messages o ON o.id = r.outgoing_id WHERE r.token = $1`,
+			[token.toLowerCase()],
+		);
+	}
+
+	report(owner: ReturnPathOwner, report: DeliveryReport, bounceMessageId: string): Promise<RecordedEvent[]> {
+		return this.db.transaction(async (tx) => {
+			const before = await lockedRecord(tx, owner.outgoingId);
+			if (!before) return [];
+			const { recipients, status } = reportedBy(before, owner.address, report, bounceMessageId);
+			await tx.run('UPDATE outgoing_messages SET recipients_json = $1, status = $2 WHERE id = $3', [
+				JSON.stringify(recipients),
+				storedStatus(status),
+				owner.outgoingId,
+			]);
+			const events = await recordEvents(tx, owner.accountId, before, recipients, { reportingMta: report.reportingMta, bounceMessageId });
+			const reported = events.map(({ event }) => event).find((event) => event.type === 'bounced' || event.type === 'complained');
+			if (reported) {
+				await suppress(tx, {
+					account_id: owner.accountId,
+					address: owner.address,
+					reason: reported.type as 'bounced' | 'complained',
+					outgoing_id: owner.outgoingId,
+					status_code: report.statusCode,
+					diagnostic: report.diagnostic,
+					bounce_message_id: bounceMessageId,
+					created: nowIso(),
+				});
+			}
+			return events;
 		});
 	}
 }
@@ -162,7 +213,7 @@ async function writeRawPieces(tx: SqlDb, id: string, spooled: SpooledBytes): Pro
  * The record, its row locked until the transaction ends: an attempt settling recipients on one node and the local
  * copies marking theirs on another each rewrite the recipients after the other, neither losing what the other wrote.
  */
-async function lockedRecord(tx: SqlDb, id: string): Promise<OutgoingRecord | undefined> {
+async function lockedRecord(tx: SqlDb, id: string): Promise<(OutgoingRecord & { accountId: string }) | undefined> {
 	const row = await tx.row<OutgoingRow>(`SELECT * FROM outgoing_messages WHERE id = $1${tx.dialect.forUpdate}`, [id]);
-	return row && toOutgoingRecord(row);
+	return row && { ...toOutgoingRecord(row), accountId: row.account_id };
 }

@@ -15,8 +15,8 @@ import { prepared, type SqlDb } from './sql-db';
 /** Run in the transaction of every message that has a webhook. */
 const CREATE = prepared(
 	'create-delivery',
-	`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, subscription_id, status, next_attempt, created,
-		updated, reply_hook_expires) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8, $9)`,
+	`INSERT INTO webhook_deliveries (id, message_id, account_id, address, url, kind, subscription_id, event_id, status, next_attempt,
+		created, updated, reply_hook_expires) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9, $9, $10)`,
 );
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
@@ -29,8 +29,8 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
 
 	async create(delivery: NewDelivery, now: number): Promise<string> {
 		const id = newId();
-		const { messageId, accountId, address, url, kind, subscriptionId = null, replyHookExpires = null } = delivery;
-		await this.db.run(CREATE, [id, messageId, accountId, address, url, kind, subscriptionId, now, replyHookExpires]);
+		const { messageId, accountId, address, url, kind, subscriptionId = null, eventId = null, replyHookExpires = null } = delivery;
+		await this.db.run(CREATE, [id, messageId, accountId, address, url, kind, subscriptionId, eventId, now, replyHookExpires]);
 		return id;
 	}
 
@@ -40,7 +40,7 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
 
 	forMessage(messageId: string, address: string): Promise<DeliveryRow | undefined> {
 		return this.db.row<DeliveryRow>(
-			`SELECT * FROM webhook_deliveries WHERE message_id = $1 AND address = $2 AND kind = 'webhook' AND subscription_id IS NULL
+			`SELECT * FROM webhook_deliveries WHERE message_id = $1 AND address = $2 AND kind = 'webhook' AND subscription_id IS NULL AND event_id IS NULL
 				ORDER BY created DESC LIMIT 1`,
 			[messageId, address],
 		);

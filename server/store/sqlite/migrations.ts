@@ -532,4 +532,54 @@ export const MIGRATIONS: string[] = [
 	-- still running, not yet stored as waiting) until the hook's expiry: reply_hook_expires, epoch ms; NULL for other deliveries.
 	ALTER TABLE webhook_deliveries ADD COLUMN reply_hook_expires INTEGER;
 	`,
+	`
+	-- Outbound mail you can follow (issue 35). Each relayed recipient's copy goes out with its own envelope sender,
+	-- bounces+<token>@<--return-path-domain>: a delivery report sent back to it names the message and the recipient.
+	CREATE TABLE return_paths (
+		token TEXT PRIMARY KEY,
+		outgoing_id TEXT NOT NULL REFERENCES outgoing_messages (id) ON DELETE CASCADE,
+		address TEXT NOT NULL
+	);
+	CREATE INDEX return_paths_outgoing ON return_paths (outgoing_id);
+	-- Each change of a recipient's status, recorded in the transaction that makes it; posted to the account's event
+	-- subscriptions through webhook_deliveries (event_id set: the event is the payload).
+	CREATE TABLE delivery_events (
+		seq INTEGER PRIMARY KEY,
+		id TEXT NOT NULL UNIQUE,
+		account_id TEXT NOT NULL,
+		outgoing_id TEXT NOT NULL,
+		from_address TEXT NOT NULL,
+		subject TEXT NOT NULL,
+		recipient TEXT NOT NULL,
+		type TEXT NOT NULL CHECK (type IN ('delivered', 'deferred', 'bounced', 'complained', 'failed')),
+		status_code TEXT,
+		diagnostic TEXT,
+		reporting_mta TEXT,
+		bounce_message_id TEXT,
+		time TEXT NOT NULL
+	);
+	CREATE INDEX delivery_events_outgoing ON delivery_events (outgoing_id);
+	CREATE INDEX delivery_events_time ON delivery_events (time);
+	CREATE TABLE event_subscriptions (
+		id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL,
+		url TEXT NOT NULL,
+		events_json TEXT NOT NULL,
+		created TEXT NOT NULL
+	);
+	CREATE INDEX event_subscriptions_account ON event_subscriptions (account_id, created);
+	ALTER TABLE webhook_deliveries ADD COLUMN event_id TEXT;
+	-- The addresses an account no longer sends to (lower-case): a bounce or a complaint puts them here.
+	CREATE TABLE suppressions (
+		account_id TEXT NOT NULL,
+		address TEXT NOT NULL,
+		reason TEXT NOT NULL CHECK (reason IN ('bounced', 'complained')),
+		outgoing_id TEXT NOT NULL,
+		status_code TEXT,
+		diagnostic TEXT,
+		bounce_message_id TEXT,
+		created TEXT NOT NULL,
+		PRIMARY KEY (account_id, address)
+	);
+	`,
 ];

@@ -21,6 +21,8 @@ import { SqlWebhookSecretStore } from '../sql/webhook-secrets';
 import { SqlWebhookSubscriptionStore } from '../sql/webhook-subscriptions';
 import { SqlReplyHookStore } from '../sql/reply-hooks';
 import { SqlChaosStore } from '../sql/chaos';
+import { SqlDeliveryEventStore } from '../sql/delivery-events';
+import { SqlSuppressionStore } from '../sql/suppressions';
 import { NOTHING_MORE } from '../sql/ownership';
 import { SqliteMessageStore } from './messages';
 import { SqliteAttachmentStore } from './attachments';
@@ -61,6 +63,8 @@ function partsOn(db: Db, sql: SqlDb, inboxKey: Buffer): StoreParts {
 		webhookSubscriptions: new SqlWebhookSubscriptionStore(sql),
 		replyHooks: new SqlReplyHookStore(sql),
 		chaos: new SqlChaosStore(sql),
+		deliveryEvents: new SqlDeliveryEventStore(sql),
+		suppressions: new SqlSuppressionStore(sql),
 		figures: new SqliteStoreFigures(db, sql),
 	};
 }

@@ -6,6 +6,8 @@ import { enc, sendMail } from '../../helpers/messages';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server';
 import { forwardingOf } from '../../helpers/addresses';
 import { waitFor } from '../../helpers/webhook-receiver';
+import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
+import type { DeliveryEvent, EventSubscription } from 'mailroom-server/dist/schemas/delivery-event';
 import { activity, PAYLOAD_FIELDS, subscribe, webhookSecret } from '../../helpers/webhooks';
 import {
 	loadedNode,
@@ -25,7 +27,11 @@ import {
 describe('Mailroom Trigger', () => {
 	let fixture: NodeFixture;
 	let dns: TestDnsServer;
+	let relay: TestRelay;
 	beforeAll(async () => {
+		// Mail the account sends to other domains goes to a relay that refuses it (a failed recipient), and to the test domain's
+		// addresses, which answer as a remote server would (a bounce).
+		relay = await startTestRelay({ refuse: () => ({ code: 550, message: '5.1.1 No such user here' }) });
 		// The server checks who sent its mail against a DNS server of the test's: sender.test sends from this machine, with
 		// a DMARC policy; bank.test never does, so mail "from" it is forged.
 		dns = await startDnsServer({
@@ -36,11 +42,15 @@ describe('Mailroom Trigger', () => {
 				'_dmarc.bank.test': ['v=DMARC1; p=reject'],
 			},
 		});
-		fixture = await startNodeFixture({ config: { verifySenders: true, dnsServers: [dns.address] } });
+		fixture = await startNodeFixture({
+			credits: 10,
+			config: { verifySenders: true, dnsServers: [dns.address], relayUrl: relay.url, testDomain: 'tests.example' },
+		});
 	});
 	afterAll(async () => {
 		await fixture.stop();
 		await dns.close();
+		await relay.close();
 	});
 
 	const record = (email: string) => forwardingOf(fixture.server, fixture.account.key, email);
@@ -441,6 +451,50 @@ describe('Mailroom Trigger', () => {
 			expect(await foreign.hook('delete')).toBe(true);
 			expect((await forwardingOf(server, bob.key, 'bobs@example.test')).webhook).toBe('https://bob.example.org/hook');
 			expect((await server.api<WebhookSubscription[]>('/api/addresses/bobs%40example.test/webhooks', { key: bob.key })).body).toEqual([]);
+		});
+	});
+
+	describe('events about sent mail', () => {
+		it('Sent Email Delivered, Bounced and Failed: each its own event subscription, run by its events, removed on deactivation', async () => {
+			const { server, n8n, account } = fixture;
+			expect((await server.api('/api/addresses/ann.sends%40example.test', { method: 'POST', key: account.key })).status).toBe(200);
+			const events = ['sentEmailDelivered', 'sentEmailBounced', 'sentEmailFailed'] as const;
+			const triggers = [];
+			for (const event of events) {
+				const trigger = await n8n.trigger('mailroomTrigger', { event }, { webhookId: `events-${event}` });
+				expect(await trigger.hook('checkExists')).toBe(false);
+				expect(await trigger.hook('create')).toBe(true);
+				expect(await trigger.hook('checkExists')).toBe(true);
+				triggers.push(trigger);
+			}
+			const listed = async () => (await server.api<EventSubscription[]>('/api/event-webhooks', { key: account.key })).body;
+			expect((await listed()).map((s) => [s.url, s.events])).toEqual(
+				triggers.map((trigger, i) => [trigger.url, [['delivered', 'bounced', 'failed'][i]]]),
+			);
+
+			const send = (to: string) =>
+				server.api('/api/outgoing-messages', {
+					method: 'POST',
+					key: account.key,
+					body: { from: 'ann.sends@example.test', to, subject: `to ${to}`, text: 'hi' },
+				});
+			expect((await send('bounce@tests.example')).status).toBe(200);
+			expect((await send('nobody@remote.example')).status).toBe(200);
+			const [delivered, bounced, failed] = await Promise.all(
+				triggers.map((trigger) =>
+					waitFor(() => (trigger.runs.length ? (trigger.runs[0][0][0].json as unknown as DeliveryEvent) : undefined), 'a run'),
+				),
+			);
+			expect(delivered).toMatchObject({ type: 'delivered', recipient: 'bounce@tests.example', from: 'ann.sends@example.test' });
+			expect(bounced).toMatchObject({ type: 'bounced', recipient: 'bounce@tests.example', statusCode: '5.1.1' });
+			expect(bounced.bounceMessageId).toEqual(expect.any(String));
+			expect(failed).toMatchObject({ type: 'failed', recipient: 'nobody@remote.example', diagnostic: expect.stringMatching(/^550 /) });
+			// Each trigger ran on its own event type only.
+			expect(triggers.map((trigger) => trigger.runs.length)).toEqual([1, 1, 1]);
+
+			for (const trigger of triggers) expect(await trigger.hook('delete')).toBe(true);
+			expect(await listed()).toEqual([]);
+			expect(await triggers[0].hook('checkExists')).toBe(false);
 		});
 	});
 

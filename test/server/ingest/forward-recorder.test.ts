@@ -119,12 +119,15 @@ describe('forward: to another domain through the relay', () => {
 		await relay.close();
 	});
 
-	it('relays the copy with the address as envelope sender', async () => {
+	it("relays the copy with a return path of the forward's as envelope sender (its bounces come back to the address)", async () => {
 		const ann = await server.createAccount('ann', 2);
 		await server.api(`/api/addresses/${enc('out@example.test')}`, { method: 'POST', key: ann.key, body: { forward: 'me@elsewhere.test' } });
 		await sendMail(server, { to: 'out@example.test', from: 'Sender <sender@origin.test>', subject: 'Relayed' });
 		const [mail] = await relay.waitFor(1);
-		expect(mail.from).toBe('out@example.test');
+		const [forward] = (await server.api<OutgoingRecord[]>('/api/outgoing-messages', { key: ann.key })).body;
+		expect(forward.from).toBe('out@example.test');
+		expect(mail.from).toBe(forward.recipients[0].returnPath);
+		expect(mail.from).toMatch(/^bounces\+[a-z2-7]{20}@/);
 		expect(mail.to).toEqual(['me@elsewhere.test']);
 		expect(mail.parsed.subject).toBe('Relayed');
 		expect(mail.parsed.from?.value).toEqual([{ name: 'Sender', address: 'sender@origin.test' }]);

@@ -217,8 +217,8 @@ describe('a large message left in the outbox', () => {
 					subject: mail.subject,
 					sent: new Date().toISOString(),
 					recipients: [
-						{ address: mail.to, field: 'to', route: 'local', note: null },
-						{ address: mail.cc, field: 'cc', route: 'relay', note: null },
+						{ address: mail.to, field: 'to', route: 'local', note: null, returnPath: null },
+						{ address: mail.cc, field: 'cc', route: 'relay', note: null, returnPath: null },
 					],
 					inReplyTo: null,
 					raw: { spoolPath, byteLength: raw.length },

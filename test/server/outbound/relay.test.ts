@@ -19,7 +19,7 @@ describe("the relay's replies", () => {
 		expect(res.status).toBe(200);
 		expect(res.body.status).toBe('failed');
 		expect(res.body.lastError).toMatch(/^550 .*No such user here/);
-		expect(res.body.recipients).toEqual([
+		expect(res.body.recipients).toMatchObject([
 			{ address: 'bounce@remote.test', field: 'to', route: 'relay', status: 'failed', error: expect.stringMatching(/^550 /), note: null },
 			{ address: 'fine@remote.test', field: 'to', route: 'relay', status: 'delivered', error: null, note: null },
 		]);

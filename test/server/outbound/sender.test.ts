@@ -62,7 +62,9 @@ describe('sending with a relay: checks, composition and charge', () => {
 		expect(await credits(server, alice.key)).toBe(before - 1);
 
 		const [mail] = (await relay.waitFor(1)).slice(-1);
-		expect(mail.from).toBe('alice@local.test');
+		// The envelope sender is the recipient's return path, where its bounces come back (the From header stays alice's).
+		expect(mail.from).toBe(res.body.recipients[0].returnPath);
+		expect(mail.from).toMatch(/^bounces\+[a-z2-7]{20}@/);
 		expect(mail.to).toEqual(['carol@remote.test']);
 		expect(mail.parsed.from?.value).toEqual([{ address: 'alice@local.test', name: 'Alice Example' }]);
 		expect(mail.parsed.to).toMatchObject({ value: [{ address: 'carol@remote.test' }] });
@@ -173,7 +175,19 @@ describe('sending with a relay: checks, composition and charge', () => {
 		const res = await send({ from: 'anything@owned.test', to: 'someone@owned.test', subject: 'own domain', text: 't' }, owner.key);
 		expect(res.status).toBe(200);
 		expect(res.body.recipients).toEqual([
-			{ address: 'someone@owned.test', field: 'to', route: 'local', status: 'delivered', error: null, note: null },
+			{
+				address: 'someone@owned.test',
+				field: 'to',
+				route: 'local',
+				status: 'delivered',
+				error: null,
+				note: null,
+				returnPath: null,
+				statusCode: null,
+				diagnostic: null,
+				reportingMta: null,
+				bounceMessageId: null,
+			},
 		]);
 	});
 });
@@ -213,9 +227,12 @@ describe('sending to cc and bcc', () => {
 		expect(await credits(server, alice.key)).toBe(before - 6);
 		expect((await listOutgoing(server, alice.key))[0]).toEqual(omit(res.body, 'id', 'creditsRemaining', 'warnings'));
 
-		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
-		expect(relay.received).toHaveLength(relayedBefore + 1);
-		expect(relayed.to).toEqual(['to2@remote.test', 'cc2@remote.test', 'bcc2@remote.test']);
+		// One SMTP transaction per relayed recipient, each with its own return path (VERP).
+		const relayedNow = (await relay.waitFor(relayedBefore + 3)).slice(relayedBefore);
+		expect(relay.received).toHaveLength(relayedBefore + 3);
+		expect(relayedNow.map((mail) => mail.to)).toEqual([['to2@remote.test'], ['cc2@remote.test'], ['bcc2@remote.test']]);
+		expect(relayedNow.map((mail) => mail.from)).toEqual(res.body.recipients.filter((r) => r.route === 'relay').map((r) => r.returnPath));
+		const [relayed] = relayedNow;
 		const copies = [relayed, ...(await Promise.all(['to1', 'cc1', 'bcc1'].map((name) => receivedCopy(server, `${name}@local.test`))))];
 		for (const copy of copies) {
 			expect(copy.parsed.to).toMatchObject({ value: [{ address: 'to1@local.test', name: 'To One' }, { address: 'to2@remote.test' }] });

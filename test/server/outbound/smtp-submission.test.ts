@@ -130,9 +130,12 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 		]);
 		expect(await credits(server, alice.key)).toBe(before - 4);
 
-		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
-		expect(relayed.from).toBe('alice@local.test');
-		expect(relayed.to).toEqual(['carol@remote.test', 'dan@remote.test', 'eve@remote.test']);
+		// One relay transaction per recipient, each from its return path (VERP).
+		const relayedNow = (await relay.waitFor(relayedBefore + 3)).slice(relayedBefore);
+		expect(relayedNow.map((mail) => [mail.from, mail.to])).toEqual(
+			record.recipients.filter((r) => r.route === 'relay').map((r) => [r.returnPath, [r.address]]),
+		);
+		const [relayed] = relayedNow;
 		expect(verifyDkim(relayed.raw, dkimKey.publicKey)).toMatchObject({ d: 'local.test', s: 'mail2026' });
 		// Byte for byte what the client sent, the signature put in front.
 		expect(relayed.raw.replace(/^DKIM-Signature:.*?\r\n(?![ \t])/s, '')).toBe(raw);
@@ -182,8 +185,8 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 		const [sent] = await listOutgoing(server, alice.key);
 		expect(sent).toMatchObject({ subject: 'from a python app', to: ['heidi@local.test'], cc: ['ivan@remote.test'] });
 		expect(sent.bcc.sort()).toEqual(['judy@local.test', 'ken@remote.test']);
-		const [relayed] = (await relay.waitFor(relayedBefore + 1)).slice(relayedBefore);
-		expect(relayed.to.sort()).toEqual(['ivan@remote.test', 'ken@remote.test']);
+		const relayed = (await relay.waitFor(relayedBefore + 2)).slice(relayedBefore);
+		expect(relayed.flatMap((mail) => mail.to).sort()).toEqual(['ivan@remote.test', 'ken@remote.test']);
 		for (const inbox of ['heidi@local.test', 'judy@local.test']) {
 			const copy = await receivedCopy(server, inbox);
 			expect(copy.parsed.text?.trim()).toBe('hello from smtplib');

@@ -14,7 +14,8 @@ import { LARGE_MESSAGE, composeMail, largeBody } from '../../helpers/large-messa
 import { dataDirs, startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { runCli, withDatabase, type CliResult } from '../../helpers/mailroom-cli';
 import { enc, sendMail, sendRawTo } from '../../helpers/messages';
-import { postOutgoing } from '../../helpers/outgoing';
+import { postOutgoing, senderAccount, type Sent } from '../../helpers/outgoing';
+import { deliveryReport, sendReport } from '../../helpers/delivery-reports';
 import { freePort } from '../../helpers/ports';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
@@ -575,6 +576,19 @@ async function fill(server: TestMailroom, hooks: string): Promise<{ keys: Keys; 
 	const { encryptedInbox } = (
 		await server.api<{ encryptedInbox: string }>(`/api/addresses/alias%40public.test/messages/${aliasSource}/payload`, { key: keys.admin })
 	).body;
+
+	// Carol's relayed mail bounces: a return path, delivery events, a suppression; her event subscription (complaints only)
+	// and her address (no webhook) post nothing, so the attempts counted below stay alice's and bob's.
+	const carol = await senderAccount(server, 'carol', 'carol@copy.test', 5);
+	expect(
+		(await server.api('/api/event-webhooks', { method: 'POST', key: carol.key, body: { url: `${hooks}/events`, events: ['complained'] } }))
+			.status,
+	).toBe(201);
+	const bounced = (
+		await postOutgoing<Sent>(server, carol.key, { from: 'carol@copy.test', to: 'gone@remote.test', subject: 'bounces', text: 't' })
+	).body;
+	await sendReport(server, deliveryReport('postfix', bounced, bounced.recipients[0]), bounced.recipients[0].returnPath!);
+	await waitFor(async () => (await server.api<unknown[]>('/api/suppressions', { key: carol.key })).body.length === 1, 'the bounce');
 
 	// Everything set off has happened: the forward stored, and every webhook attempt but the later ones' third made.
 	await waitFor(

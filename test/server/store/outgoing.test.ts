@@ -28,6 +28,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		recipients: to.map((address, i) => ({
 			...{ address, field: i ? 'cc' : 'to', route: address.endsWith('@local.test') ? 'local' : 'relay' },
 			note: address.startsWith('kept') ? 'kept here' : null,
+			returnPath: null,
 		})),
 		inReplyTo: null,
 		raw: Buffer.from('From: me@local.test\r\n\r\nhi\r\n'),
@@ -168,7 +169,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		const { outgoing } = current();
 		const sent = message(['ok@remote.test', 'bad@remote.test', 'later@remote.test']);
 		await outgoing.record(sent, leaseTo('node-a'));
-		const first = await outgoing.settle(
+		const { record: first } = await outgoing.settle(
 			sent.id,
 			new Map([
 				['ok@remote.test', { status: 'delivered' }],
@@ -186,14 +187,42 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		expect(await query(current(), 'SELECT next_attempt, lease_node, lease_until FROM outbox')).toEqual([
 			{ next_attempt: NOW + 1000, lease_node: null, lease_until: null },
 		]);
-		const last = await outgoing.settle(sent.id, new Map([['later@remote.test', { status: 'temporary', error: '451 still' }]]), null);
+		const { record: last } = await outgoing.settle(
+			sent.id,
+			new Map([['later@remote.test', { status: 'temporary', error: '451 still' }]]),
+			null,
+		);
 		expect(last).toMatchObject({ status: 'failed', attempts: 2, lastError: 'gave up after 2 attempts: 451 still' });
 		expect(await outgoing.entry(sent.id)).toBeUndefined();
 
 		const delivered = message(['one@remote.test']);
 		await outgoing.record(delivered, leaseTo('node-a'));
-		expect((await outgoing.settle(delivered.id, new Map([['one@remote.test', { status: 'delivered' }]]), NOW)).status).toBe('delivered');
+		expect((await outgoing.settle(delivered.id, new Map([['one@remote.test', { status: 'delivered' }]]), NOW)).record.status).toBe(
+			'delivered',
+		);
 		expect(await query(current(), 'SELECT * FROM outbox')).toEqual([]);
+	});
+
+	it('records an event per change of a recipient status with the change, none for a recipient still queued; prunes old events', async () => {
+		const { outgoing, deliveryEvents } = current();
+		const sent = message(['ok@remote.test', 'later@remote.test']);
+		await outgoing.record(sent, leaseTo('node-a'));
+		const { events } = await outgoing.settle(
+			sent.id,
+			new Map([
+				['ok@remote.test', { status: 'delivered' }],
+				['later@remote.test', { status: 'temporary', error: '451 busy' }],
+			]),
+			NOW + 1000,
+		);
+		expect(events.map(({ accountId, event }) => [accountId, event.recipient, event.type])).toEqual([
+			[account, 'ok@remote.test', 'delivered'],
+		]);
+		const [{ event }] = events;
+		expect(await deliveryEvents.get(event._id)).toEqual(event);
+		expect(await deliveryEvents.prune(event.time)).toBe(0);
+		expect(await deliveryEvents.prune(new Date(Date.parse(event.time) + 1).toISOString())).toBe(1);
+		expect(await deliveryEvents.get(event._id)).toBeUndefined();
 	});
 
 	it('marks local recipients delivered inside the transaction that stores their copies, and the message once none is pending', async () => {
@@ -225,7 +254,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 		expect((await outgoing.list(account, 10)).map((record) => record._id)).toEqual([recent.id, pending.id]);
 	});
 
-	it('reads sent messages recorded before cc, bcc and notes: all their recipients were To recipients, with no note', async () => {
+	it('reads sent messages recorded before cc, bcc, notes and reports: all their recipients were To recipients, with no note or report', async () => {
 		const recipients = [
 			{ address: 'first@local.test', route: 'local', status: 'delivered', error: null },
 			{ address: 'second@remote.test', route: 'relay', status: 'failed', error: '550 No such user here' },
@@ -251,7 +280,16 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 				sent: '2026-01-02T03:04:05.678Z',
 				lastError: '550 No such user here',
 				attempts: 1,
-				recipients: recipients.map((r) => ({ ...r, field: 'to', note: null })),
+				recipients: recipients.map((r) => ({
+					...r,
+					field: 'to',
+					note: null,
+					returnPath: null,
+					statusCode: null,
+					diagnostic: null,
+					reportingMta: null,
+					bounceMessageId: null,
+				})),
 			},
 		]);
 	});

@@ -36,7 +36,7 @@ const sentMail = (account: string, headers: string, sent = new Date()): NewOutgo
 		from: 'me@own.test',
 		subject: 'Re',
 		sent: sent.toISOString(),
-		recipients: [{ address: 'you@public.test', field: 'to', route: 'local', note: null }],
+		recipients: [{ address: 'you@public.test', field: 'to', route: 'local', note: null, returnPath: null }],
 		inReplyTo: null,
 		raw: Buffer.from(`Message-ID: <${id}@own.test>\r\n${headers}From: me@own.test\r\n\r\nhi\r\n`),
 		ip: '127.0.0.1',
@@ -168,6 +168,8 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		DROP FUNCTION mailroom_digest, mailroom_first_id;
 		DROP TABLE outbox_raw_pieces;
 		DROP TABLE reply_hooks;
+		DROP TABLE return_paths, delivery_events, event_subscriptions, suppressions;
+		ALTER TABLE webhook_deliveries DROP COLUMN event_id;
 		UPDATE schema_version SET version = ${version};
 		${LEGACY_ROWS.join(';\n')}`,
 	);
