@@ -10,7 +10,7 @@ import { executeSendAndWait, sendAndWaitWebhooks } from './resources/send-and-wa
 import { sendAndWaitWebhook } from './resources/send-and-wait-webhook';
 import { executeSentEmail, sentEmailDescription } from './resources/sent-email';
 import { executeWebhookSubscription, webhookSubscriptionDescription } from './resources/webhook-subscription';
-import { searchAddresses } from './address-locator';
+import { searchAddresses } from '../shared/address-locator';
 import { ItemList } from './listing';
 import { NODE_VERSIONS } from './versions';
 

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { addressLocator, searchAddresses } from '../shared/address-locator';
 import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../shared/attachments';
 import { subscribedAddress, subscriptionFilterOptions, type SubscriptionFilters } from '../shared/subscriptions';
 import { addressPath, mailroomRequest } from '../shared/transport';
@@ -46,8 +47,13 @@ function eventParameter(this: IHookFunctions | IWebhookFunctions): string {
 /** Shown only for Message Received: the events about sent mail concern the whole account. */
 const forMessages = { event: ['messageReceived'] };
 
+/** Version 1.2 picks the address (an address locator); earlier versions keep the plain string they saved. */
+const NODE_VERSIONS = [1, 1.1, 1.2];
+const BEFORE_PICKER = [1, 1.1];
+
+/** Email Address, picked from the list, typed By Address, or the plain string of a version before 1.2. */
 function addressParameter(this: IHookFunctions) {
-	return (this.getNodeParameter('email') as string).trim();
+	return (this.getNodeParameter('email', '', { extractValue: true }) as string).trim();
 }
 
 function filtersParameter(this: IHookFunctions) {
@@ -102,12 +108,15 @@ function acceptedBefore(state: TriggerState, webhookId: string): boolean {
 	return false;
 }
 
-const simplify = (version: number, simplified: boolean): INodeProperties => ({
+const ADDRESS_DESCRIPTION = 'A private address or catch-all address of your account; its mail starts this workflow';
+
+/** Simplify, off by default in version 1 and on from version 1.1. */
+const simplify = (simplified: boolean): INodeProperties => ({
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
 	default: simplified,
-	displayOptions: { show: { '@version': [version], ...forMessages } },
+	displayOptions: simplified ? { hide: { '@version': [1] }, show: forMessages } : { show: { '@version': [1], ...forMessages } },
 	description:
 		'Whether to return only the message itself (ID, thread, inbox, from with the first sender flat, to, cc, Reply-To, subject, date, Message-ID, text, HTML, attachment list, codes and time received) instead of the whole webhook payload with its headers',
 });
@@ -138,10 +147,11 @@ export class MailroomTrigger implements INodeType {
 		name: 'mailroomTrigger',
 		icon: { light: 'file:mailroom.svg', dark: 'file:mailroom.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Simplify is on by default.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		subtitle: '={{$parameter["email"]}}',
+		// 1.1: Simplify is on by default. 1.2: Email Address is picked from the account's addresses (or typed).
+		version: NODE_VERSIONS,
+		defaultVersion: Math.max(...NODE_VERSIONS),
+		// A picked or typed address is {__rl, mode, value}; a version before 1.2 holds the string itself.
+		subtitle: '={{$parameter["email"].value ?? $parameter["email"]}}',
 		description:
 			'Starts the workflow when mail arrives at a Mailroom address, or when mail your account sent is delivered, bounces or fails',
 		eventTriggerDescription: 'Waiting for mail: send a message to the address',
@@ -197,10 +207,14 @@ export class MailroomTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				...subscribedAddress('A private address or catch-all address of your account; its mail starts this workflow'),
-				displayOptions: { show: forMessages },
-			},
+			subscribedAddress(ADDRESS_DESCRIPTION, { show: { '@version': BEFORE_PICKER, ...forMessages } }),
+			addressLocator({
+				displayName: 'Email Address',
+				name: 'email',
+				description: `${ADDRESS_DESCRIPTION}. Typed By Address, one your account does not own yet is reserved if Reserve Address is on.`,
+				placeholder: 'orders@example.com',
+				displayOptions: { show: forMessages, hide: { '@version': BEFORE_PICKER } },
+			}),
 			{
 				displayName: 'Reserve Address',
 				name: 'reserveAddress',
@@ -209,8 +223,8 @@ export class MailroomTrigger implements INodeType {
 				default: true,
 				description: 'Whether to reserve the address for your account first if it does not own it yet',
 			},
-			simplify(1, false),
-			simplify(1.1, true),
+			simplify(false),
+			simplify(true),
 			{
 				displayName: 'Filters',
 				name: 'filters',
@@ -249,6 +263,8 @@ export class MailroomTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { listSearch: { searchAddresses } };
 
 	webhookMethods = {
 		default: {

@@ -55,11 +55,11 @@ describe('n8n editor screenshots (docs/images)', () => {
 			connections: {},
 			nodes: [
 				{
-					parameters: { email: 'orders@example.com', reserveAddress: true },
+					parameters: { email: { __rl: true, mode: 'list', value: 'orders@example.com' }, reserveAddress: true },
 					id: 'a0000000-0000-4000-8000-000000000001',
 					name: 'Mailroom Trigger',
 					type: 'n8n-nodes-mailroom.mailroomTrigger',
-					typeVersion: 1.1,
+					typeVersion: 1.2,
 					position: [0, 0],
 					webhookId: 'a0000000-0000-4000-8000-0000000000a1',
 					credentials: { mailroomApi },

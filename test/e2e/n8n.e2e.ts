@@ -205,7 +205,8 @@ describe('Mailroom nodes in a real n8n', () => {
 
 	it("Mailroom Trigger (examples/n8n/mailroom-trigger.json): activation adds the workflow's subscription beside the address's webhook, mail starts an execution, a redelivery does not, a forged call gets 401, a rotated secret is fetched again, a test event leaves production as it was, deactivation removes only the subscription", async () => {
 		const workflow = example('mailroom-trigger.json');
-		const email = workflow.nodes[0].parameters.email as string;
+		// Picked From List (version 1.2): the parameter holds the address as the locator's value.
+		const email = (workflow.nodes[0].parameters.email as { value: string }).value;
 		const webhookId = workflow.nodes[0].webhookId as string;
 		const { id, versionId } = await importWorkflow(workflow);
 		// Another integration already gets the address's mail through its webhook.

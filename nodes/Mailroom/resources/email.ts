@@ -3,7 +3,7 @@ import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { composedFieldNames, composedFields, composeOptions, emailBody, emailBodyProperties, type ComposeOptions } from '../compose';
 import { mailroomRequest } from '../../shared/transport';
-import { addressLocator, emailParameter } from '../address-locator';
+import { addressLocator, emailParameter } from '../../shared/address-locator';
 import { beforeVersion1_2, fromVersion1_1, fromVersion1_2, inVersion1, isVersion1 } from '../versions';
 import { sendAndWaitDescription } from './send-and-wait';
 

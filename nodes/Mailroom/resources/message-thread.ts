@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mailroomRequest } from '../../shared/transport';
-import { addressLocator, emailParameter } from '../address-locator';
+import { addressLocator, emailParameter } from '../../shared/address-locator';
 import { MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { messagePath } from '../message-paths';
 import { beforeVersion1_2, fromVersion1_2 } from '../versions';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { attachmentDownloadOptions, attachmentPrefix, type AttachmentDownload } from '../../shared/attachments';
 import { mailroomRequest } from '../../shared/transport';
-import { addressLocator, emailParameter } from '../address-locator';
+import { addressLocator, emailParameter } from '../../shared/address-locator';
 import { getManyMessages, ItemList, listSimplifyProperties, MAX_PAGE, returnAllAndLimit, wantedCount } from '../listing';
 import { filteredMessages, getManyFilters, hasFilters, SEARCH_LIMIT, type GetManyFilters } from '../message-filters';
 import { inboxPath } from '../message-paths';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { mailroomRequest } from '../../shared/transport';
-import { addressLocator, emailParameter } from '../address-locator';
+import { addressLocator, emailParameter } from '../../shared/address-locator';
 import { beforeVersion1_2, fromVersion1_2 } from '../versions';
 import { approvalEmail, formEmail, replyEmail, type Button } from './send-and-wait-pages';
 

@@ -14,6 +14,7 @@ import {
 	nodeDescription,
 	postJson,
 	property,
+	shownParameter,
 	signed,
 	startNodeFixture,
 	type NodeFixture,
@@ -54,6 +55,11 @@ describe('Mailroom Trigger', () => {
 	});
 
 	const record = (email: string) => forwardingOf(fixture.server, fixture.account.key, email);
+	/** An Email Address typed By Address (version 1.2 on), as the editor saves it. */
+	const byAddress = (email: string) => ({ __rl: true, mode: 'email', value: email });
+	/** The node's subtitle as the editor shows it under the node. */
+	const subtitleOf = ({ workflow, node }: Trigger) =>
+		workflow.expression.getSimpleParameterValue(node, nodeDescription(fixture.n8n.loader, 'mailroomTrigger').subtitle, 'internal', {});
 	const secret = () => webhookSecret(fixture.server, fixture.account.key);
 
 	describe('as n8n loads it', () => {
@@ -67,16 +73,17 @@ describe('Mailroom Trigger', () => {
 			expect(typeof node.webhook).toBe('function');
 		});
 
-		it('asks for the address, reserves it, filters, and simplifies by default from version 1.1', () => {
+		it('asks for the address (picked from version 1.2), reserves it, filters, and simplifies by default from version 1.1', () => {
 			const d = nodeDescription(fixture.n8n.loader, 'mailroomTrigger');
-			expect(d).toMatchObject({ version: [1, 1.1], defaultVersion: 1.1 });
+			expect(d).toMatchObject({ version: [1, 1.1, 1.2], defaultVersion: 1.2 });
 			expect(d.properties.map((p) => [p.name, p.type, p.default, p.displayOptions?.show?.['@version']])).toEqual([
 				['subscriptionNotice', 'notice', '', undefined],
 				['event', 'options', 'messageReceived', undefined],
-				['email', 'string', '', undefined],
+				['email', 'string', '', [1, 1.1]],
+				['email', 'resourceLocator', { mode: 'list', value: '' }, undefined],
 				['reserveAddress', 'boolean', true, undefined],
 				['simplify', 'boolean', false, [1]],
-				['simplify', 'boolean', true, [1.1]],
+				['simplify', 'boolean', true, undefined],
 				['filters', 'collection', {}, undefined],
 				['options', 'collection', {}, undefined],
 			]);
@@ -107,6 +114,18 @@ describe('Mailroom Trigger', () => {
 			});
 			expect(d.properties.filter((p) => p.type !== 'notice' && !p.description?.trim())).toEqual([]);
 		});
+
+		it('shows Email Address as a text field before version 1.2, picked from a list or typed from it; Simplify is on from 1.1', () => {
+			const d = nodeDescription(fixture.n8n.loader, 'mailroomTrigger');
+			expect(shownParameter(d, {}, 'email').type).toBe('resourceLocator');
+			expect(shownParameter(d, {}, 'email').modes!.map((mode) => [mode.name, mode.typeOptions?.searchListMethod])).toEqual([
+				['list', 'searchAddresses'],
+				['email', undefined],
+			]);
+			expect(shownParameter(d, {}, 'email', 1.1).type).toBe('string');
+			expect(shownParameter(d, {}, 'email', 1).type).toBe('string');
+			expect([1, 1.1, 1.2].map((version) => shownParameter(d, {}, 'simplify', version).default)).toEqual([false, true, true]);
+		});
 	});
 
 	describe('against a real server', () => {
@@ -117,7 +136,9 @@ describe('Mailroom Trigger', () => {
 
 		it("activation reserves the address and adds this workflow's subscription; a delivery runs it; deactivation removes only it", async () => {
 			const { server, n8n, account } = fixture;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: ' Orders@Example.test ' });
+			// Typed By Address, not reserved yet: Reserve Address (on by default) reserves it.
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress(' Orders@Example.test ') });
+			expect(subtitleOf(trigger)).toBe(' Orders@Example.test ');
 			expect(trigger.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/test-webhook-id\/webhook$/);
 			expect(await trigger.hook('checkExists')).toBe(false);
 
@@ -210,8 +231,8 @@ describe('Mailroom Trigger', () => {
 			});
 			const other = await subscribe(server, account.key, email, { url: 'https://zapier.example.org/hook' });
 
-			const production = await n8n.trigger('mailroomTrigger', { email });
-			const listening = await n8n.trigger('mailroomTrigger', { email }, { test: true });
+			const production = await n8n.trigger('mailroomTrigger', { email: byAddress(email) });
+			const listening = await n8n.trigger('mailroomTrigger', { email: byAddress(email) }, { test: true });
 			await production.hook('create');
 			await listening.hook('create', 'manual');
 			expect((await subscriptionsOf(email)).map((subscription) => subscription.url)).toEqual([
@@ -235,8 +256,8 @@ describe('Mailroom Trigger', () => {
 
 		it('two active workflows on one address both run for each message', async () => {
 			const { server, n8n } = fixture;
-			const first = await n8n.trigger('mailroomTrigger', { email: 'two@example.test' }, { webhookId: 'first' });
-			const second = await n8n.trigger('mailroomTrigger', { email: 'two@example.test' }, { webhookId: 'second' });
+			const first = await n8n.trigger('mailroomTrigger', { email: byAddress('two@example.test') }, { webhookId: 'first' });
+			const second = await n8n.trigger('mailroomTrigger', { email: byAddress('two@example.test') }, { webhookId: 'second' });
 			await first.hook('create');
 			await second.hook('create');
 			const [one] = await sendMail(server, { to: 'two@example.test', subject: 'one' });
@@ -255,8 +276,8 @@ describe('Mailroom Trigger', () => {
 			const { server, n8n, account } = fixture;
 			const readOf = async (email: string, id: string) =>
 				(await server.api<MessageRecord>(`/api/addresses/${enc(email)}/messages/${id}`, { key: account.key })).body.read;
-			const marking = await n8n.trigger('mailroomTrigger', { email: 'tickets@example.test', options: { markAsRead: true } });
-			const leaving = await n8n.trigger('mailroomTrigger', { email: 'notes@example.test' }, { webhookId: 'leaving' });
+			const marking = await n8n.trigger('mailroomTrigger', { email: byAddress('tickets@example.test'), options: { markAsRead: true } });
+			const leaving = await n8n.trigger('mailroomTrigger', { email: byAddress('notes@example.test') }, { webhookId: 'leaving' });
 			await marking.hook('create');
 			await leaving.hook('create');
 			const [ticket] = await sendMail(server, { to: 'tickets@example.test', subject: 'Ticket 1' });
@@ -274,7 +295,7 @@ describe('Mailroom Trigger', () => {
 			const { server, n8n } = fixture;
 			const pdf = Buffer.from(Array.from({ length: 100_000 }, (_, index) => (index * 31) % 256));
 			const trigger = await n8n.trigger('mailroomTrigger', {
-				email: 'invoices@example.test',
+				email: byAddress('invoices@example.test'),
 				options: { downloadAttachments: true, dataPropertyAttachmentsPrefixName: 'file_' },
 			});
 			await trigger.hook('create');
@@ -300,7 +321,7 @@ describe('Mailroom Trigger', () => {
 			const { server, n8n } = fixture;
 			const email = 'filtered@example.test';
 			const filters = { from: 'billing', subject: 'invoice', hasAttachments: true };
-			const trigger = await n8n.trigger('mailroomTrigger', { email, filters });
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress(email), filters });
 			await trigger.hook('create');
 			expect((await subscriptionsOf(email))[0].filter).toEqual(filters);
 			const attachments = [{ filename: 'a.pdf', content: 'pdf' }];
@@ -314,7 +335,7 @@ describe('Mailroom Trigger', () => {
 			expect(trigger.runs).toHaveLength(1);
 
 			// n8n re-activates with changed filters: the subscription does not count as there, and create replaces it.
-			const changed = await n8n.trigger('mailroomTrigger', { email, filters: { subject: 'receipt' } });
+			const changed = await n8n.trigger('mailroomTrigger', { email: byAddress(email), filters: { subject: 'receipt' } });
 			expect(await changed.hook('checkExists')).toBe(false);
 			await changed.hook('create');
 			expect((await subscriptionsOf(email)).map((subscription) => subscription.filter)).toEqual([{ subject: 'receipt' }]);
@@ -324,7 +345,7 @@ describe('Mailroom Trigger', () => {
 		it('Authenticated Senders Only leaves forged senders out: only mail whose sender passed starts a run, its item saying so', async () => {
 			const { server, n8n } = fixture;
 			const email = 'payments@example.test';
-			const trigger = await n8n.trigger('mailroomTrigger', { email, filters: { authenticated: true } });
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress(email), filters: { authenticated: true } });
 			await trigger.hook('create');
 			expect((await subscriptionsOf(email))[0].filter).toEqual({ authenticated: true });
 			await sendMail(server, { to: email, from: 'Bank <security@bank.test>', subject: 'Confirm your payment details' });
@@ -338,7 +359,7 @@ describe('Mailroom Trigger', () => {
 
 		it('the simplified item names the first sender, the Reply-To addresses (names decoded), the Date and the Message-ID', async () => {
 			const { server, n8n } = fixture;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'fields@example.test' });
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress('fields@example.test') });
 			await trigger.hook('create');
 			const [id] = await sendMail(server, {
 				to: 'fields@example.test',
@@ -367,7 +388,7 @@ describe('Mailroom Trigger', () => {
 
 		it('Include Raw Source adds the message as received; version 1 keeps its whole payload unless simplified', async () => {
 			const { server, n8n } = fixture;
-			const raw = await n8n.trigger('mailroomTrigger', { email: 'raw@example.test', options: { includeRawSource: true } });
+			const raw = await n8n.trigger('mailroomTrigger', { email: byAddress('raw@example.test'), options: { includeRawSource: true } });
 			const v1 = await n8n.trigger('mailroomTrigger', { email: 'raw@example.test' }, { version: 1, webhookId: 'v1' });
 			await raw.hook('create');
 			await v1.hook('create');
@@ -382,7 +403,7 @@ describe('Mailroom Trigger', () => {
 
 		it('runs once for a redelivery of a delivery it accepted (same webhook-id), and refuses a forged one', async () => {
 			const { n8n } = fixture;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'once@example.test' });
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress('once@example.test') });
 			await trigger.hook('create');
 			const body = JSON.stringify({ _id: 'Redelivered00001', subject: 'twice' });
 			const headers = signed(trigger.staticData().secret as string, body, new Date(), 'msg_redelivered');
@@ -398,7 +419,7 @@ describe('Mailroom Trigger', () => {
 
 		it('after the secret is rotated past its overlap, webhook() fetches the new one once and keeps it', async () => {
 			const { server, n8n, account } = fixture;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'rotated@example.test', simplify: true });
+			const trigger = await n8n.trigger('mailroomTrigger', { email: byAddress('rotated@example.test'), simplify: true });
 			await trigger.hook('create');
 			const first = trigger.staticData().secret as string;
 			// Two rotations: deliveries are signed with the newest secret and the one before, not the first.
@@ -416,11 +437,29 @@ describe('Mailroom Trigger', () => {
 			await trigger.hook('delete');
 		});
 
-		it("on a domain's catch-all address it gets the mail of every address of the domain", async () => {
+		it("on a domain's catch-all address, picked from the list, it gets the mail of every address of the domain", async () => {
 			const { server, n8n, account } = fixture;
 			await server.domains.claim('shop.test', account.id);
 			await server.api('/api/domains/shop.test', { key: account.key, method: 'PUT', body: { catchAll: 'all@shop.test' } });
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'all@shop.test', simplify: true });
+			await server.api('/api/addresses/desk%40shop.test', { key: account.key, method: 'POST' });
+			// The editor's list, searched as typed: the action node's listSearch, in n8n-core's LoadOptionsContext.
+			const search = (filter?: string) => n8n.listSearch('mailroomTrigger', 'searchAddresses', { filter });
+			expect(await search('SHOP.test')).toEqual({
+				results: [
+					{ name: 'all@shop.test (catch-all of shop.test)', value: 'all@shop.test' },
+					{ name: 'desk@shop.test', value: 'desk@shop.test' },
+				],
+			});
+			expect(await search('catch-all of shop')).toEqual({
+				results: [{ name: 'all@shop.test (catch-all of shop.test)', value: 'all@shop.test' }],
+			});
+			// An address of the account's domain is the account's without a reservation: typed in the search, it is offered.
+			expect(await search('Sales@shop.test')).toEqual({ results: [{ name: 'sales@shop.test (in shop.test)', value: 'sales@shop.test' }] });
+			expect(await search('sales@elsewhere.test')).toEqual({ results: [] });
+
+			const [picked] = (await search('catch-all')).results;
+			const trigger = await n8n.trigger('mailroomTrigger', { email: { __rl: true, mode: 'list', value: picked.value } });
+			expect(subtitleOf(trigger)).toBe('all@shop.test');
 			await trigger.hook('create');
 			const [id] = await sendMail(server, { to: 'anything-123@shop.test', subject: 'to the domain' });
 			const [run] = await waitFor(() => (trigger.runs.length > 0 ? trigger.runs : undefined), 'the delivery');
@@ -429,9 +468,24 @@ describe('Mailroom Trigger', () => {
 			expect(await subscriptionsOf('all@shop.test')).toEqual([]);
 		});
 
+		it("a version 1.1 trigger's plain-string Email Address still activates, runs and deactivates", async () => {
+			const { server, n8n } = fixture;
+			const trigger = await n8n.trigger('mailroomTrigger', { email: ' Legacy@Example.test ' }, { version: 1.1 });
+			expect(subtitleOf(trigger)).toBe(' Legacy@Example.test ');
+			expect(await trigger.hook('create')).toBe(true);
+			const [subscription] = await subscriptionsOf('legacy@example.test');
+			expect(subscription).toMatchObject({ address: 'legacy@example.test', url: trigger.url });
+			expect(await trigger.hook('checkExists')).toBe(true);
+			const [id] = await sendMail(server, { to: 'legacy@example.test', subject: 'still here' });
+			const [run] = await runsOf(trigger);
+			expect(run[0][0].json).toMatchObject({ _id: id, inbox: 'legacy@example.test', subject: 'still here' });
+			expect(await trigger.hook('delete')).toBe(true);
+			expect(await subscriptionsOf('legacy@example.test')).toEqual([]);
+		});
+
 		it('without Reserve Address an address the account does not own fails clearly; an address of another account too', async () => {
 			const { server, n8n, account } = fixture;
-			const off = await n8n.trigger('mailroomTrigger', { email: 'free@example.test', reserveAddress: false });
+			const off = await n8n.trigger('mailroomTrigger', { email: byAddress('free@example.test'), reserveAddress: false });
 			await expect(off.hook('create')).rejects.toMatchObject({
 				message:
 					'Your account does not own free@example.test: turn on Reserve Address, or reserve the address first (Mailroom node, Address → Reserve)',
@@ -445,7 +499,7 @@ describe('Mailroom Trigger', () => {
 				method: 'POST',
 				body: { webhook: 'https://bob.example.org/hook' },
 			});
-			const foreign = await n8n.trigger('mailroomTrigger', { email: 'bobs@example.test' });
+			const foreign = await n8n.trigger('mailroomTrigger', { email: byAddress('bobs@example.test') });
 			expect(await foreign.hook('checkExists')).toBe(false);
 			await expect(foreign.hook('create')).rejects.toMatchObject({ httpCode: '403' });
 			expect(await foreign.hook('delete')).toBe(true);
@@ -508,7 +562,10 @@ describe('Mailroom Trigger', () => {
 
 		it("Download Attachments fetches each attachment at the credential's Base URL, not at the payload's url", async () => {
 			const { server, n8n } = behindProxy;
-			const trigger = await n8n.trigger('mailroomTrigger', { email: 'scans@example.test', options: { downloadAttachments: true } });
+			const trigger = await n8n.trigger('mailroomTrigger', {
+				email: byAddress('scans@example.test'),
+				options: { downloadAttachments: true },
+			});
 			await trigger.hook('create');
 			await sendMail(server, {
 				to: 'scans@example.test',

@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { mailroomRequest } from '../shared/transport';
+import { mailroomRequest } from './transport';
 
 /** The listSearch method that lists the account's addresses. */
 export const SEARCH_ADDRESSES = 'searchAddresses';
