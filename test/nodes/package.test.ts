@@ -17,7 +17,7 @@ describe('the built package as n8n loads it', () => {
 		expect(loader.packageName).toBe('n8n-nodes-mailroom');
 		expect(loader.loadedNodes).toEqual([
 			{ name: 'mailroom', version: 1.2 },
-			{ name: 'mailroomTrigger', version: 1.1 },
+			{ name: 'mailroomTrigger', version: 1.2 },
 		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['mailroomApi']);
 		expect(loader.types.nodes.map((n) => n.displayName)).toEqual(['Mailroom', 'Mailroom Trigger']);
