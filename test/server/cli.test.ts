@@ -149,7 +149,7 @@ describe('mailroom CLI', () => {
 			} finally {
 				await served.stop();
 			}
-		});
+		}, 60_000); // a server and eight CLI processes, one after another
 		it('adds credits, and refuses amounts that are not whole numbers above 0', async () => {
 			await createAccount('alice', '--credits', '5');
 			const added = await runCli(['credits', 'add', 'alice', '10', '--data-dir', dataDir]);

@@ -369,6 +369,8 @@ describe('mailroom copy-store', () => {
 				// live4 gets every fifth message from the fifth on: its fifth means 25 stored.
 				async () => (await live.api<{ count: number }>('/api/addresses/live4%40public.test/message-count')).body.count >= 5,
 				'25 messages',
+				// One message a connection, one after another: seconds on a busy machine.
+				30_000,
 			);
 			const url = await postgres.newDatabase();
 			expect(await copyStore(live.config.dataDir, url)).toMatchObject({ code: 0, stderr: '' });
