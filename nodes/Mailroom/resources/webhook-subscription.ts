@@ -2,11 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { returnAllAndLimit, wantedCount } from '../listing';
+import { beforeVersion1_2, fromVersion1_2 } from '../versions';
+import { addressLocator } from '../../shared/address-locator';
 import { subscribedAddress, subscriptionBody, subscriptionFilterOptions, subscriptionsPath } from '../../shared/subscriptions';
 import { mailroomRequest } from '../../shared/transport';
 
 const RESOURCE = 'webhookSubscription';
 const show = (operation: string[]) => ({ show: { resource: [RESOURCE], operation } });
+const ADDRESS_OPERATIONS = ['create', 'delete', 'getAll'];
+const ADDRESS_DESCRIPTION = 'A private address or catch-all address of your account';
 
 export const webhookSubscriptionDescription: INodeProperties[] = [
 	{
@@ -38,7 +42,14 @@ export const webhookSubscriptionDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	subscribedAddress('A private address or catch-all address of your account', show(['create', 'delete', 'getAll'])),
+	subscribedAddress(ADDRESS_DESCRIPTION, beforeVersion1_2(show(ADDRESS_OPERATIONS).show)),
+	addressLocator({
+		displayName: 'Email Address',
+		name: 'email',
+		placeholder: 'orders@example.com',
+		displayOptions: fromVersion1_2(show(ADDRESS_OPERATIONS).show),
+		description: `${ADDRESS_DESCRIPTION}, picked from its addresses or typed by hand`,
+	}),
 	{
 		displayName: 'URL',
 		name: 'url',
@@ -76,7 +87,8 @@ export async function executeWebhookSubscription(
 	operation: string,
 	itemIndex: number,
 ): Promise<IDataObject | IDataObject[]> {
-	const path = subscriptionsPath(this.getNodeParameter('email', itemIndex) as string);
+	// A picked or typed address (version 1.2) or the plain string of an earlier version.
+	const path = subscriptionsPath(this.getNodeParameter('email', itemIndex, '', { extractValue: true }) as string);
 	switch (operation) {
 		case 'create': {
 			const url = (this.getNodeParameter('url', itemIndex) as string).trim();

@@ -59,6 +59,17 @@ describe('Mailroom node: Webhook Subscription', () => {
 		expect(left.body).toEqual([plain]);
 	});
 
+	it('Email Address is picked from the list or typed (1.2), or the plain string of version 1.1', async () => {
+		const email = 'picked-subs@example.test';
+		expect((await fixture.server.api(`/api/addresses/${enc(email)}`, { method: 'POST', key: fixture.account.key })).status).toBe(200);
+		const [made] = await subscription('create', { email: { __rl: true, mode: 'list', value: email }, url: `${receiver.url}/picked` });
+		expect(made).toMatchObject({ address: email, url: `${receiver.url}/picked` });
+		expect(await subscription('getAll', { email: { __rl: true, mode: 'email', value: email }, returnAll: true })).toEqual([made]);
+		expect(
+			await nodeJson(fixture.n8n, { resource: 'webhookSubscription', operation: 'getAll', email, returnAll: true }, { version: 1.1 }),
+		).toEqual([made]);
+	});
+
 	it("the server's errors: an address of no one (404), an unknown subscription (404), a bad URL (400)", async () => {
 		await expect(subscription('getAll', { email: 'nobody@example.test', returnAll: true })).rejects.toMatchObject({
 			httpCode: '404',
