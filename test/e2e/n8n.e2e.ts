@@ -134,7 +134,8 @@ describe('Mailroom nodes in a real n8n', () => {
 			renameSync(path.join(work, 'package'), path.join(communityPackages(userFolder), 'n8n-nodes-mailroom'));
 		}
 
-		mailroom = await startTestMailroom();
+		// Mail sent to bounce@tests.example comes back as a bounce, as a remote server would send it (issue 35's test addresses).
+		mailroom = await startTestMailroom({ testDomain: 'tests.example' });
 		account = await mailroom.createAccount('e2e', 10);
 
 		const settings = await n8nSettings(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: files });
@@ -717,5 +718,47 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect(execution.status).toBe('success');
 		expect(output(execution.runData, 'Ask')).toEqual([expect.objectContaining({ _id: replyId, strippedText: 'Yes, Sunday is fine.' })]);
 		expect((await attempts()).map((entry) => entry.status)).toContain('delivered');
+	});
+
+	it('Mailroom Trigger, Sent Email Bounced: a message sent to an address that bounces starts an execution with the delivery event; deactivation removes its event subscription', async () => {
+		const sender = 'e2e-sender@example.com';
+		expect((await mailroom.api(`/api/addresses/${sender}`, { method: 'POST', key: account.key })).status).toBe(200);
+		const { id, versionId } = await importWorkflow({
+			name: 'Mailroom: a bounce starts a workflow',
+			nodes: [
+				{
+					parameters: { event: 'sentEmailBounced' },
+					id: 'b0000000-0000-4000-8000-000000000001',
+					name: 'Bounced',
+					type: 'n8n-nodes-mailroom.mailroomTrigger',
+					typeVersion: 1.2,
+					position: [0, 0],
+					webhookId: 'b0000000-0000-4000-8000-0000000000b1',
+					credentials: { mailroomApi: { id: '', name: 'Mailroom account' } },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await rest('POST', `/workflows/${id}/activate`, { versionId });
+		const events = async () => (await mailroom.api<{ url: string }[]>('/api/event-webhooks', { key: account.key })).body;
+		expect((await events()).map((subscription) => subscription.url)).toEqual([
+			`${n8nUrl}/webhook/b0000000-0000-4000-8000-0000000000b1/webhook`,
+		]);
+
+		const sent = await mailroom.api<{ _id: string }>('/api/outgoing-messages', {
+			method: 'POST',
+			key: account.key,
+			body: { from: sender, to: 'bounce@tests.example', subject: 'Your invoice', text: 'Attached.' },
+		});
+		expect(sent.status).toBe(200);
+		const [execution] = await finishedExecution(id);
+		expect(execution.status).toBe('success');
+		expect(output(execution.runData, 'Bounced')).toEqual([
+			expect.objectContaining({ sentMessageId: sent.body._id, recipient: 'bounce@tests.example', type: 'bounced', statusCode: '5.1.1' }),
+		]);
+
+		await rest('POST', `/workflows/${id}/deactivate`, {});
+		expect(await events()).toEqual([]);
 	});
 });
