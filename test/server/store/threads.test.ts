@@ -168,8 +168,11 @@ async function legacyStore(engine: Engine, postgres: () => TestPostgres): Promis
 		DROP FUNCTION mailroom_digest, mailroom_first_id;
 		DROP TABLE outbox_raw_pieces;
 		DROP TABLE reply_hooks;
+		DROP TABLE account_chaos;
+		ALTER TABLE messages DROP COLUMN message_id_header, DROP COLUMN date_header, DROP COLUMN reply_to_json,
+			DROP COLUMN attachment_files_json;
 		DROP TABLE return_paths, delivery_events, event_subscriptions, suppressions;
-		ALTER TABLE webhook_deliveries DROP COLUMN event_id;
+		ALTER TABLE webhook_deliveries DROP COLUMN reply_hook_expires, DROP COLUMN event_id;
 		UPDATE schema_version SET version = ${version};
 		${LEGACY_ROWS.join(';\n')}`,
 	);
