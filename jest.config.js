@@ -65,6 +65,8 @@ const typescript = {
 	// server and its dependencies once, for all the files it runs, rather than once per file into that file's context
 	// (1.2 to 2 s of CPU a file); and the server's code runs compiled and warmed up by the files before. Tests hold no
 	// mocks of server modules (a module is shared by the files of a worker), and the server keeps no state in its modules.
+	// What the server makes is of Node's realm, not the file's: `instanceof Error` in a test is false for the server's
+	// errors (a test checks their message, or util.types.isNativeError).
 	testEnvironment: '<rootDir>/test/native-environment.js',
 	roots: ['<rootDir>/test'],
 	// Transpiled only, by SWC: `npm run lint` type-checks the tests with the rest of the tree (tsconfig.json), and checking

@@ -48,5 +48,5 @@ describe('websocket frames of a large message', () => {
 		} finally {
 			await pair.stop();
 		}
-	});
+	}, 90_000); // two servers, and nodemailer's quoted-printable of 2.5 MB twice: over 30 s on a busy machine
 });

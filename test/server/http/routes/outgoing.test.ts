@@ -51,7 +51,19 @@ describe('POST and GET /api/outgoing-messages', () => {
 			'threadId',
 			'to',
 		]);
-		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual(['address', 'error', 'field', 'note', 'route', 'status']);
+		expect(Object.keys(list.body[0].recipients[0]).sort()).toEqual([
+			'address',
+			'bounceMessageId',
+			'diagnostic',
+			'error',
+			'field',
+			'note',
+			'reportingMta',
+			'returnPath',
+			'route',
+			'status',
+			'statusCode',
+		]);
 		expect((await server.api('/api/outgoing-messages')).status).toBe(401);
 		expect((await server.api('/api/outgoing-messages?limit=0', { key: alice.key })).status).toBe(400);
 	});
