@@ -32,6 +32,8 @@ function onTheEngine(file, seen = new Set()) {
  */
 const ABOVE_THE_STORE = [
 	'http/render/html-sanitizer',
+	// Streaming large bodies over HTTP; the pieces they stream from are read back on both engines in store/content-pieces.
+	'http/render/stored-body',
 	'http/openapi',
 	'http/validation-messages',
 	'http/params',
