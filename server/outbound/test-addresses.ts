@@ -65,15 +65,12 @@ export class TestAddresses {
 		const boundary = `mailroom-report-${newId()}`;
 		const failed = action === 'failed';
 		return lines(
-			`From: MAILER-DAEMON@${domain} (Mail Delivery System)`,
-			`To: ${entry.record.recipients.find((r) => r.address === address)!.returnPath}`,
-			`Subject: ${failed ? 'Undelivered Mail Returned to Sender' : 'Delayed Mail (still being retried)'}`,
-			`Date: ${new Date().toUTCString()}`,
-			`Message-ID: <${newId()}@${domain}>`,
-			'Auto-Submitted: auto-replied',
-			'MIME-Version: 1.0',
-			`Content-Type: multipart/report; report-type=delivery-status; boundary="${boundary}"`,
-			'',
+			...this.reportHeaders(entry, address, {
+				from: `MAILER-DAEMON@${domain} (Mail Delivery System)`,
+				subject: failed ? 'Undelivered Mail Returned to Sender' : 'Delayed Mail (still being retried)',
+				reportType: 'delivery-status',
+				boundary,
+			}),
 			`--${boundary}`,
 			'Content-Description: Notification',
 			'Content-Type: text/plain; charset=us-ascii',
@@ -113,17 +110,14 @@ export class TestAddresses {
 	private complaint(entry: OutboxEntry, address: string) {
 		const { domain } = this.options;
 		const boundary = `mailroom-feedback-${newId()}`;
-		const returnPath = entry.record.recipients.find((r) => r.address === address)!.returnPath;
+		const returnPath = returnPathOf(entry, address);
 		return lines(
-			`From: feedback-loop@${domain}`,
-			`To: ${returnPath}`,
-			'Subject: Complaint about a message you sent',
-			`Date: ${new Date().toUTCString()}`,
-			`Message-ID: <${newId()}@${domain}>`,
-			'Auto-Submitted: auto-replied',
-			'MIME-Version: 1.0',
-			`Content-Type: multipart/report; report-type=feedback-report; boundary="${boundary}"`,
-			'',
+			...this.reportHeaders(entry, address, {
+				from: `feedback-loop@${domain}`,
+				subject: 'Complaint about a message you sent',
+				reportType: 'feedback-report',
+				boundary,
+			}),
 			`--${boundary}`,
 			'Content-Type: text/plain; charset=us-ascii',
 			'',
@@ -149,9 +143,30 @@ export class TestAddresses {
 		);
 	}
 
+	/** The header of a report sent back to the recipient's return path (a multipart/report of `reportType`), and its blank line. */
+	private reportHeaders(
+		entry: OutboxEntry,
+		address: string,
+		{ from, subject, reportType, boundary }: { from: string; subject: string; reportType: string; boundary: string },
+	): string[] {
+		return [
+			`From: ${from}`,
+			`To: ${returnPathOf(entry, address)}`,
+			`Subject: ${subject}`,
+			`Date: ${new Date().toUTCString()}`,
+			`Message-ID: <${newId()}@${this.options.domain}>`,
+			'Auto-Submitted: auto-replied',
+			'MIME-Version: 1.0',
+			`Content-Type: multipart/report; report-type=${reportType}; boundary="${boundary}"`,
+			'',
+		];
+	}
+
 	private originalHeaders(entry: OutboxEntry, address: string): string[] {
 		return [`From: ${entry.record.from}`, `To: ${address}`, `Subject: ${entry.record.subject.replace(/[\r\n]+/g, ' ')}`];
 	}
 }
 
 const lines = (...all: string[]) => all.join('\r\n');
+
+const returnPathOf = (entry: OutboxEntry, address: string) => entry.record.recipients.find((r) => r.address === address)!.returnPath;
