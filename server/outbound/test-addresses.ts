@@ -95,14 +95,7 @@ export class TestAddresses {
 			`Remote-MTA: dns; ${domain}`,
 			`Diagnostic-Code: smtp; ${diagnostic.replace('%s', address)}`,
 			'',
-			`--${boundary}`,
-			'Content-Description: Undelivered Message Headers',
-			'Content-Type: text/rfc822-headers',
-			'',
-			...this.originalHeaders(entry, address),
-			'',
-			`--${boundary}--`,
-			'',
+			...this.originalHeadersPart(entry, address, boundary),
 		);
 	}
 
@@ -133,13 +126,7 @@ export class TestAddresses {
 			`Original-Rcpt-To: <${address}>`,
 			`Reported-Domain: ${entry.record.from.slice(entry.record.from.lastIndexOf('@') + 1)}`,
 			'',
-			`--${boundary}`,
-			'Content-Type: text/rfc822-headers',
-			'',
-			...this.originalHeaders(entry, address),
-			'',
-			`--${boundary}--`,
-			'',
+			...this.originalHeadersPart(entry, address, boundary),
 		);
 	}
 
@@ -162,8 +149,20 @@ export class TestAddresses {
 		];
 	}
 
-	private originalHeaders(entry: OutboxEntry, address: string): string[] {
-		return [`From: ${entry.record.from}`, `To: ${address}`, `Subject: ${entry.record.subject.replace(/[\r\n]+/g, ' ')}`];
+	/** The last part of a report: the headers of the message it is about, then the report's closing boundary. */
+	private originalHeadersPart(entry: OutboxEntry, address: string, boundary: string): string[] {
+		return [
+			`--${boundary}`,
+			'Content-Description: Undelivered Message Headers',
+			'Content-Type: text/rfc822-headers',
+			'',
+			`From: ${entry.record.from}`,
+			`To: ${address}`,
+			`Subject: ${entry.record.subject.replace(/[\r\n]+/g, ' ')}`,
+			'',
+			`--${boundary}--`,
+			'',
+		];
 	}
 }
 

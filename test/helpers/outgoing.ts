@@ -10,6 +10,9 @@ import { startTestRelay, type TestRelay } from './smtp-relay';
 /** The answer to POST /api/outgoing-messages. */
 export type Sent = OutgoingRecord & { id: string; creditsRemaining: number; warnings: string[] };
 
+/** The report fields of a sent recipient no delivery report has spoken of (and without a return path: not relayed). */
+export const NO_REPORT = { returnPath: null, statusCode: null, diagnostic: null, reportingMta: null, bounceMessageId: null };
+
 /** An account with `credits` that owns `address` (reserved through the API). */
 export async function senderAccount(server: TestMailroom, name: string, address: string, credits: number) {
 	const account = await server.createAccount(name, credits);

@@ -6,6 +6,7 @@ import { omit } from '../../helpers/messages';
 import {
 	credits,
 	listOutgoing,
+	NO_REPORT,
 	postOutgoing,
 	receivedCopy,
 	RFC_5322_DATE,
@@ -183,11 +184,7 @@ describe('sending with a relay: checks, composition and charge', () => {
 				status: 'delivered',
 				error: null,
 				note: null,
-				returnPath: null,
-				statusCode: null,
-				diagnostic: null,
-				reportingMta: null,
-				bounceMessageId: null,
+				...NO_REPORT,
 			},
 		]);
 	});

@@ -7,6 +7,7 @@ import { PIECE_SIZE } from 'mailroom-server/dist/store/pieces';
 import type { NewOutgoing } from 'mailroom-server/dist/store/store';
 import { ENGINES, spooledFile, storePerTest } from '../../helpers/stores';
 import { query } from '../../helpers/database';
+import { NO_REPORT } from '../../helpers/outgoing';
 
 /** Entries are recorded due at the time of recording: the tests' times are taken from it. */
 const NOW = Date.now();
@@ -284,11 +285,7 @@ describe.each(ENGINES)('OutgoingStore: sent mail and the outbox, leased to one n
 					...r,
 					field: 'to',
 					note: null,
-					returnPath: null,
-					statusCode: null,
-					diagnostic: null,
-					reportingMta: null,
-					bounceMessageId: null,
+					...NO_REPORT,
 				})),
 			},
 		]);
