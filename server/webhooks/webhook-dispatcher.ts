@@ -57,6 +57,8 @@ const MAX_QUEUED_PER_HOST = 1000;
 const MAX_SLEEP_MS = 60_000;
 /** A Retry-After longer than this is cut to it. */
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+/** What n8n answers, with 200, to every URL for a moment of its start (database connected, migrations not yet checked). */
+const N8N_STARTING_UP = 'n8n is starting up. Please wait';
 /** Of each request body, this much is kept in the attempt's log (a payload holds the text, HTML and raw source: it may be megabytes). */
 export const REQUEST_BODY_KEPT = 32 * 1024;
 
@@ -248,8 +250,10 @@ export class WebhookDispatcher implements WorkQueue {
 
 	/**
 	 * 2xx delivered; 410 stops; 408, 429, 5xx and network errors retry while the schedule lasts; anything else fails. A reply
-	 * hook's delivery also retries a 409 until the hook expires: n8n answers 409 to a resume URL while the execution is still
-	 * running (the Send and Wait node has sent its mail but n8n has not yet stored the execution as waiting).
+	 * hook's delivery also retries a 409 and a 404 until the hook expires. n8n answers 409 to a resume URL while the execution is
+	 * still running (the Send and Wait node has sent its mail but n8n has not yet stored the execution as waiting), and 404 to
+	 * every URL for the first seconds of its start, before it has registered its routes; for a moment before that, it answers
+	 * 200 with N8N_STARTING_UP, which resumed nothing.
 	 */
 	private judge(delivery: DeliveryRow, result: Sent): AttemptRecord {
 		const time = Date.now();
@@ -264,12 +268,14 @@ export class WebhookDispatcher implements WorkQueue {
 		if (result.refused) return { ...base, status: 'refused', error: `refused: ${result.refused}` };
 		if (result.gone) return { ...base, status: 'failed', error: result.error! };
 		const code = result.statusCode;
-		if (code !== undefined && code >= 200 && code < 300) return { ...base, status: 'delivered', error: null };
-		const detail = result.bodySnippet ? `: ${result.bodySnippet}` : '';
-		if (code === 410) return { ...base, status: 'failed', error: `HTTP 410: the receiver asked to stop${detail}` };
 		const hookExpires = delivery.reply_hook_expires == null ? undefined : Number(delivery.reply_hook_expires);
-		const notYetWaiting = code === 409 && hookExpires !== undefined;
-		const retryable = code === undefined || code === 408 || code === 429 || code >= 500 || notYetWaiting;
+		const n8nStarting =
+			hookExpires !== undefined && code === 200 && result.response?.body.head.toString('utf8').startsWith(N8N_STARTING_UP) === true;
+		if (code !== undefined && code >= 200 && code < 300 && !n8nStarting) return { ...base, status: 'delivered', error: null };
+		const detail = result.bodySnippet ? `: ${result.bodySnippet}` : n8nStarting ? `: ${N8N_STARTING_UP}` : '';
+		if (code === 410) return { ...base, status: 'failed', error: `HTTP 410: the receiver asked to stop${detail}` };
+		const resumeNotReady = (code === 409 || code === 404 || n8nStarting) && hookExpires !== undefined;
+		const retryable = code === undefined || code === 408 || code === 429 || code >= 500 || resumeNotReady;
 		const error =
 			code === undefined ? result.error! : `HTTP ${code}${code >= 300 && code < 400 ? ' (redirects are not followed)' : ''}${detail}`;
 		const position = delivery.attempts + 1 - delivery.schedule_start;
@@ -278,7 +284,7 @@ export class WebhookDispatcher implements WorkQueue {
 			result.retryAfterMs !== undefined
 				? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
 				: jitter(this.options.schedule[position], this.random);
-		if (notYetWaiting && time + delay >= hookExpires) return { ...base, status: 'failed', error: `${error} (the reply hook expired)` };
+		if (resumeNotReady && time + delay >= hookExpires) return { ...base, status: 'failed', error: `${error} (the reply hook expired)` };
 		return { ...base, status: 'retrying', error, nextRetry: time + delay };
 	}
 }

@@ -96,15 +96,19 @@ describe('Mailroom nodes in a real n8n', () => {
 		});
 	}
 
-	/** The run data of the workflow's first finished execution, once there is one. */
-	async function finishedExecution(workflowId: string, minimum = 1): Promise<{ status: string; runData: IRunData }[]> {
+	/** The run data of the workflow's first finished execution (`minimum` of them; finished as `isDone` says), once there is one. */
+	async function finishedExecution(
+		workflowId: string,
+		minimum = 1,
+		isDone = (status: string) => !['new', 'running', 'waiting'].includes(status),
+	): Promise<{ status: string; runData: IRunData }[]> {
 		const finished = await waitFor(
 			async () => {
 				const { results = [] } = await rest<{ results?: ExecutionJson[] }>(
 					'GET',
 					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
 				);
-				const done = results.filter((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+				const done = results.filter((execution) => isDone(execution.status));
 				return done.length >= minimum ? done : undefined;
 			},
 			`${minimum} finished execution(s) of workflow ${workflowId}`,
@@ -135,7 +139,9 @@ describe('Mailroom nodes in a real n8n', () => {
 		}
 
 		// Mail sent to bounce@tests.example comes back as a bounce, as a remote server would send it (issue 35's test addresses).
-		mailroom = await startTestMailroom({ testDomain: 'tests.example' });
+		// Webhooks retried every 5 s: a reply that came while n8n was down reaches it within seconds of its return, however long
+		// its start takes (the default schedule waits 30 s, then 2 min).
+		mailroom = await startTestMailroom({ testDomain: 'tests.example', webhookRetrySchedule: [0, ...Array<number>(60).fill(5000)] });
 		account = await mailroom.createAccount('e2e', 10);
 
 		const settings = await n8nSettings(userFolder, { N8N_RESTRICT_FILE_ACCESS_TO: files });
@@ -714,10 +720,11 @@ describe('Mailroom nodes in a real n8n', () => {
 		expect((await attempts()).map((entry) => entry.status)).toEqual(['retrying']);
 
 		await startN8n();
-		const [execution] = await finishedExecution(id);
-		expect(execution.status).toBe('success');
+		// n8n's recovery at start lists the waiting execution as crashed (it logged no end for it) until the reply resumes it.
+		const [execution] = await finishedExecution(id, 1, (status) => status === 'success');
 		expect(output(execution.runData, 'Ask')).toEqual([expect.objectContaining({ _id: replyId, strippedText: 'Yes, Sunday is fine.' })]);
-		expect((await attempts()).map((entry) => entry.status)).toContain('delivered');
+		const statuses = (await attempts()).map((entry) => entry.status);
+		expect([statuses[0], statuses.filter((status) => status === 'delivered')]).toEqual(['delivered', ['delivered']]);
 	});
 
 	it('Mailroom Trigger, Sent Email Bounced: a message sent to an address that bounces starts an execution with the delivery event; deactivation removes its event subscription', async () => {

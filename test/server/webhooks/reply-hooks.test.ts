@@ -103,13 +103,27 @@ describe('reply hooks (replyHook of POST /api/outgoing-messages)', () => {
 		expect(receiver.requests.map((request) => request.status)).toEqual([503, 503, 200]);
 	});
 
-	it("retries a 409 (n8n: the execution still running, not yet waiting) with the queue's backoff, until the hook expires", async () => {
+	it("retries what n8n answers before it can resume (starting up, its routes not yet there, the execution still running) with the queue's backoff, until the hook expires", async () => {
 		const statuses = (path: string) => receiver.requests.filter((request) => request.url === path).map((request) => request.status);
-		receiver.reply = (_request, index) => ({ status: index < 2 ? 409 : 200, body: 'The execution "7" is running already.' });
+		// What n8n 2.11.2 answers a resume URL as it starts: 200 with a page saying so, then Express's 404 page until it has
+		// registered its routes; then 409 until it has stored the execution as waiting.
+		const answers = [
+			{ status: 200, body: 'n8n is starting up. Please wait' },
+			{ status: 404, body: '<pre>Cannot POST /webhook-waiting/7</pre>' },
+			{ status: 409, body: 'The execution "7" is running already.' },
+		];
+		receiver.reply = (_request, index) => answers[index] ?? { status: 200, body: '{"received":true}' };
 		const waiting = await sendHooked();
-		await reply(waiting.messageId);
-		await waitFor(() => statuses(waiting.path).includes(200), 'the third attempt', 5000);
-		expect(statuses(waiting.path)).toEqual([409, 409, 200]);
+		const [replyId] = await reply(waiting.messageId);
+		await waitFor(() => statuses(waiting.path).length === 4, 'the fourth attempt', 5000);
+		expect(statuses(waiting.path)).toEqual([200, 404, 409, 200]);
+		const logged = (await activity(server, ann.key)).filter((entry) => entry.messageId === replyId);
+		expect(logged.map((entry) => [entry.status, entry.error])).toEqual([
+			['delivered', null],
+			['retrying', 'HTTP 409: The execution "7" is running already.'],
+			['retrying', 'HTTP 404: <pre>Cannot POST /webhook-waiting/7</pre>'],
+			['retrying', 'HTTP 200: n8n is starting up. Please wait'],
+		]);
 
 		// A hook that expires while n8n still answers 409: the delivery fails at the first retry due after the expiry.
 		receiver.requests.length = 0;
