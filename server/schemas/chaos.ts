@@ -4,10 +4,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { DateTime, Nullable, expects, refTo } from './shared';
-
-/** The SMTP stages chaos acts at, as the API names them. */
-export const CHAOS_STAGES = ['auth', 'mailFrom', 'rcptTo', 'data'] as const;
-export type ChaosStage = (typeof CHAOS_STAGES)[number];
+import type { ChaosStage, ChaosStageSettings } from './chaos-settings';
 
 /** The longest delay (ms) a stage may add: well below the SMTP idle timeout by default (--smtp-socket-timeout, 60 s). */
 export const MAX_CHAOS_DELAY_MS = 30_000;
@@ -38,7 +35,9 @@ export const ChaosStageSchema = Type.Object(
 		examples: [{ code: 451, probability: 0.25, delayMs: 0 }],
 	},
 );
-export type ChaosStageSettings = Static<typeof ChaosStageSchema>;
+/** True when the stored type (chaos-settings.ts) and the schema have one shape: if either drifts, the line below fails to build. */
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const STORED_STAGE_MATCHES_SCHEMA: SameShape<ChaosStageSettings, Static<typeof ChaosStageSchema>> = true;
 
 const STAGE_WORDS: Record<ChaosStage, string> = {
 	auth: "AUTH with one of the account's API keys (the account is known once the key is checked)",
@@ -73,9 +72,6 @@ export const ChaosSchema = Type.Object(
 );
 export type ChaosView = Static<typeof ChaosSchema>;
 
-/** The settings as stored and as the SMTP listener reads them. */
-export type ChaosSettings = { enabled: boolean } & Record<ChaosStage, ChaosStageSettings | null>;
-
 const stageUpdate = (name: ChaosStage) =>
 	Type.Optional(
 		Nullable(
@@ -107,9 +103,3 @@ export const ChaosUpdateSchema = Type.Object(
 	},
 );
 export type ChaosUpdateBody = Static<typeof ChaosUpdateSchema>;
-
-/** An account that never set any: everything off. */
-export const NO_CHAOS: ChaosSettings = { enabled: false, auth: null, mailFrom: null, rcptTo: null, data: null };
-
-/** Whether the settings do anything: on, with at least one stage set. */
-export const chaosActs = (settings: ChaosSettings) => settings.enabled && CHAOS_STAGES.some((stage) => settings[stage] !== null);

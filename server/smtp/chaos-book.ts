@@ -1,4 +1,5 @@
-import { NO_CHAOS, chaosActs, type ChaosSettings, type ChaosView } from '../schemas/chaos';
+import type { ChaosView } from '../schemas/chaos';
+import { NO_CHAOS, chaosActs, type ChaosSettings } from '../schemas/chaos-settings';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChaosStage } from '../schemas/chaos';
+import type { ChaosStage } from '../schemas/chaos-settings';
 import type { ChaosBook } from './chaos-book';
 
 /** The commands as a reply names them. */

@@ -20,7 +20,7 @@ import { smtpError } from './smtp-error';
 import { SmtpAuth, sessionUser } from './smtp-auth';
 import { TimeLimits, type TimeLimit } from './time-limits';
 import { ChaosFailure, type SmtpChaos } from './smtp-chaos';
-import type { ChaosStage } from '../schemas/chaos';
+import type { ChaosStage } from '../schemas/chaos-settings';
 
 /** Where a submission session's mail goes (the outbound SmtpSubmission); its refusals carry their SMTP replies. */
 export interface Submission {

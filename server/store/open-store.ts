@@ -1,7 +1,5 @@
 import type { Logger } from '../log';
 import type { Store } from './store';
-import { openSqliteStore } from './sqlite/open';
-import { openPostgresStore } from './postgres/open';
 
 export interface StoreSettings {
 	/** The SQLite database's folder (the embedded default). */
@@ -20,6 +18,11 @@ export type StoreRole = 'server' | 'ingest' | 'admin';
  * this process among the nodes of a database; `logger` hears of connections lost and found again.
  */
 export async function openStore(settings: StoreSettings, role: StoreRole, node: string, logger?: Logger): Promise<Store> {
-	if (settings.databaseUrl) return openPostgresStore(settings.databaseUrl, { node, role, logger });
+	// Only the engine in use is loaded (the other's driver is dozens of modules: a CLI command's start would pay for them).
+	if (settings.databaseUrl) {
+		const { openPostgresStore } = await import('./postgres/open.js');
+		return openPostgresStore(settings.databaseUrl, { node, role, logger });
+	}
+	const { openSqliteStore } = await import('./sqlite/open.js');
 	return openSqliteStore(settings.dataDir, { durability: settings.durability, role });
 }

@@ -17,7 +17,7 @@ import type { ParsedIncomingMail, Recipient } from '../mail/incoming-mail';
 import type { MessageContent } from '../mail/message-content';
 import type { StoredBytes } from '../bytes/stored-bytes';
 import type { SpooledBytes } from '../bytes/spooled-bytes';
-import type { ChaosSettings } from '../schemas/chaos';
+import type { ChaosSettings } from '../schemas/chaos-settings';
 import type { InboxSettings } from './inbox-settings';
 import type { SearchBudget } from './search-budget';
 

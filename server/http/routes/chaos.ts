@@ -2,14 +2,8 @@ import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
 import { badRequest } from '../errors';
 import { errorResponses } from '../schemas';
-import {
-	CHAOS_STAGES,
-	ChaosSchema,
-	ChaosUpdateSchema,
-	type ChaosSettings,
-	type ChaosStageSettings,
-	type ChaosUpdateBody,
-} from '../../schemas/chaos';
+import { ChaosSchema, ChaosUpdateSchema, type ChaosUpdateBody } from '../../schemas/chaos';
+import { CHAOS_STAGES, type ChaosSettings, type ChaosStageSettings } from '../../schemas/chaos-settings';
 import { refTo } from '../../schemas/shared';
 
 /** A stage as the body sets it: left-out fields take their defaults, and a stage that does nothing is off (null). */

@@ -1,4 +1,4 @@
-import { chaosActs, type ChaosSettings } from '../../schemas/chaos';
+import { chaosActs, type ChaosSettings } from '../../schemas/chaos-settings';
 import type { ChaosStore } from '../store';
 import { nowIso } from '../ids';
 import type { SqlDb } from './sql-db';
