@@ -22,7 +22,7 @@ export function payloadsOf(announcement: StoredAnnouncement): string[] {
 	];
 }
 
-/** `items` in as few payloads as fit, each `payloadOf` some of them; none for no items (unless there is nothing at all). */
+/** `items` in as few payloads as fit, each `payloadOf` some of them; none when there are no items. */
 function inPieces<T>(items: T[], bare: StoredAnnouncement, payloadOf: (some: T[]) => StoredAnnouncement): string[] {
 	const empty = Buffer.byteLength(JSON.stringify(bare));
 	const payloads: string[] = [];
