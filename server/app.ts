@@ -226,12 +226,28 @@ function buildDelivery(
 }
 type Delivery = ReturnType<typeof buildDelivery>;
 
-/** Mail other nodes store wakes this node's websockets, waiters and queues as its own does. */
-function followOtherNodes({ log }: Context, { store, chaos }: Storage, ingest: Ingest, { webhooks, outbox, waiters }: Delivery): void {
+/** Mail other nodes store, and the delivery events they record, wake this node's websockets, waiters and queues as its own do. */
+function followOtherNodes(
+	{ log }: Context,
+	{ store, chaos }: Storage,
+	ingest: Ingest,
+	{ webhooks, outbox, waiters, incomingMessages }: Delivery,
+): void {
+	// Read one announcement after another, so the websockets hear a recipient's events in the order they were recorded.
+	let eventsRead = Promise.resolve();
 	store.onAnnouncement((announcement) => {
 		if (announcement.webhooks) webhooks.lookForWork();
 		if (announcement.forwards) outbox.lookForWork();
 		if (announcement.chaos) chaos.reloadInBackground();
+		const eventIds = announcement.events ?? [];
+		if (eventIds.length) {
+			eventsRead = eventsRead.then(() =>
+				store.deliveryEvents.recorded(eventIds).then(
+					(events) => incomingMessages.publishEvents(events),
+					(err: Error) => log.warn({ err: err.message }, 'delivery events recorded by another node could not be read'),
+				),
+			);
+		}
 		if (announcement.messages.length === 0) return;
 		void store.messages.byIds(announcement.messages.map((message) => message.id)).then(
 			(records) => ingest.storedByAnotherNode(records, { webhookMessageIds: [], forwardIds: [], events: [] }),

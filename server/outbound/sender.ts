@@ -147,6 +147,8 @@ export interface Outgoing {
 	replyHook?: { url: string; expiresAt: number };
 	/** Send to recipients on the account's suppression list too. */
 	sendToSuppressed?: boolean;
+	/** How this kind of send says sendToSuppressed, for the refusal to name (SMTP submission has no way: none). */
+	sendAnyway?: string;
 }
 
 /** An outgoing message recorded and charged; its first delivery attempt has started. */
@@ -234,6 +236,7 @@ export class Sender {
 				raw: compose,
 				replyHook,
 				sendToSuppressed: request.sendToSuppressed,
+				sendAnyway: 'send anyway with "sendToSuppressed": true',
 			},
 			client,
 		);
@@ -254,7 +257,7 @@ export class Sender {
 	async submit(account: Account, outgoing: Outgoing, client: { ip: string; via: string }): Promise<Submitted> {
 		const { outbox, spool } = this.options;
 		await this.checkSenders(account, outgoing.senders);
-		if (!outgoing.sendToSuppressed) await this.checkSuppressions(account, outgoing.recipients);
+		if (!outgoing.sendToSuppressed) await this.checkSuppressions(account, outgoing);
 		const routed = await this.routes(outgoing.recipients);
 		this.checkCredits(account, routed.length);
 
@@ -362,18 +365,14 @@ export class Sender {
 	}
 
 	/** Refuses (422) a send to addresses on the account's suppression list, naming the report that put each there. */
-	private async checkSuppressions(account: Account, recipients: Recipient[]): Promise<void> {
+	private async checkSuppressions(account: Account, { recipients, sendAnyway }: Outgoing): Promise<void> {
 		const suppressed = await this.options.suppressions.find(
 			account.id,
 			recipients.map((r) => r.address),
 		);
 		if (suppressed.length === 0) return;
-		throw new SendError(
-			422,
-			`Not sent: ${suppressed.map(suppressedWhy).join('; ')}. Send anyway with "sendToSuppressed": true, or take the address off ` +
-				'the list with DELETE /api/suppressions/{address}',
-			'to',
-		);
+		const ways = [sendAnyway, 'take the address off the list with DELETE /api/suppressions/{address}'].filter(Boolean).join(', or ');
+		throw new SendError(422, `Not sent: ${suppressed.map(suppressedWhy).join('; ')}. ${ways[0].toUpperCase()}${ways.slice(1)}`, 'to');
 	}
 
 	/** Refuses (403) an address that is not one of the account's: its private addresses and every address of its domains. */

@@ -379,6 +379,8 @@ export interface DeliveryEventStore {
 	/** Deletes one; returns it, or undefined when the account has none with that id. */
 	unsubscribe(accountId: string, id: string): Promise<EventSubscription | undefined>;
 	get(id: string): Promise<DeliveryEvent | undefined>;
+	/** The events of `ids` with their accounts, in that order (those pruned meanwhile left out): what another node announced. */
+	recorded(ids: string[]): Promise<RecordedEvent[]>;
 	/** Deletes the events older than `before` (ISO time), kept as long as the webhook activity log; how many went. */
 	prune(before: string): Promise<number>;
 }
@@ -642,6 +644,8 @@ export interface StoredAnnouncement {
 	forwards: boolean;
 	/** Set when an account's chaos settings changed: the other nodes' SMTP listeners read them again. */
 	chaos?: boolean;
+	/** The delivery events the transaction recorded (their ids): the other nodes send them to their account-wide websockets. */
+	events?: string[];
 }
 
 /** The parts of a store bound to one write transaction. */

@@ -16,6 +16,8 @@ export interface TestRelay {
 	port: number;
 	url: string;
 	received: RelayedMail[];
+	/** How many connections clients opened to it so far. */
+	readonly connections: number;
 	/** Resolves once `count` messages have arrived in total. */
 	waitFor(count: number): Promise<RelayedMail[]>;
 	close(): Promise<void>;
@@ -38,10 +40,15 @@ export interface TestRelayOptions {
 export async function startTestRelay(options: TestRelayOptions = {}): Promise<TestRelay> {
 	const received: RelayedMail[] = [];
 	const waiters: (() => void)[] = [];
+	let connections = 0;
 	const serverOptions: SMTPServerOptions = {
 		logger: false,
 		authOptional: !options.auth,
 		disabledCommands: options.tls ? (options.auth ? [] : ['AUTH']) : ['AUTH', 'STARTTLS'],
+		onConnect: (_session, callback) => {
+			connections++;
+			callback();
+		},
 		...(options.tls && { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key) }),
 		onAuth: (auth, _session, callback) => {
 			if (auth.username === options.auth?.user && auth.password === options.auth?.pass) return callback(null, { user: auth.username });
@@ -86,5 +93,14 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
 		while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
 		return received;
 	};
-	return { port, url: `smtp://127.0.0.1:${port}`, received, waitFor, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return {
+		port,
+		url: `smtp://127.0.0.1:${port}`,
+		received,
+		get connections() {
+			return connections;
+		},
+		waitFor,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
 }

@@ -8,27 +8,37 @@ export const CHANNEL = 'mailroom_stored';
 const PAYLOAD_LIMIT = 7900;
 
 /**
- * The announcement as NOTIFY payloads: one, or when its messages would make it too long, several, each with some of the
- * messages (and the same flags: waking a queue twice costs a query, missing it a delay).
+ * The announcement as NOTIFY payloads: one, or when its messages and events would make it too long, several, each with
+ * some of them (and the same flags: waking a queue twice costs a query, missing it a delay).
  */
 export function payloadsOf(announcement: StoredAnnouncement): string[] {
 	const whole = JSON.stringify(announcement);
 	if (Buffer.byteLength(whole) <= PAYLOAD_LIMIT) return [whole];
-	const empty = Buffer.byteLength(JSON.stringify({ ...announcement, messages: [] }));
+	const { messages, events = [] } = announcement;
+	const bare = { ...announcement, messages: [], ...(announcement.events && { events: [] }) };
+	return [
+		...inPieces(messages, bare, (some) => ({ ...bare, messages: some })),
+		...inPieces(events, bare, (some) => ({ ...bare, events: some })),
+	];
+}
+
+/** `items` in as few payloads as fit, each `payloadOf` some of them; none when there are no items. */
+function inPieces<T>(items: T[], bare: StoredAnnouncement, payloadOf: (some: T[]) => StoredAnnouncement): string[] {
+	const empty = Buffer.byteLength(JSON.stringify(bare));
 	const payloads: string[] = [];
-	let messages: StoredAnnouncement['messages'] = [];
+	let some: T[] = [];
 	let length = empty;
-	for (const message of announcement.messages) {
-		const size = Buffer.byteLength(JSON.stringify(message)) + 1;
-		if (messages.length && length + size > PAYLOAD_LIMIT) {
-			payloads.push(JSON.stringify({ ...announcement, messages }));
-			messages = [];
+	for (const item of items) {
+		const size = Buffer.byteLength(JSON.stringify(item)) + 1;
+		if (some.length && length + size > PAYLOAD_LIMIT) {
+			payloads.push(JSON.stringify(payloadOf(some)));
+			some = [];
 			length = empty;
 		}
-		messages.push(message);
+		some.push(item);
 		length += size;
 	}
-	payloads.push(JSON.stringify({ ...announcement, messages }));
+	if (some.length) payloads.push(JSON.stringify(payloadOf(some)));
 	return payloads;
 }
 
@@ -41,7 +51,9 @@ export async function announce(tx: Db, announcement: StoredAnnouncement): Promis
 export function announcementIn(payload: string): StoredAnnouncement | undefined {
 	try {
 		const parsed = JSON.parse(payload) as Partial<StoredAnnouncement>;
-		return typeof parsed.node === 'string' && Array.isArray(parsed.messages) ? (parsed as StoredAnnouncement) : undefined;
+		const valid =
+			typeof parsed.node === 'string' && Array.isArray(parsed.messages) && (parsed.events === undefined || Array.isArray(parsed.events));
+		return valid ? (parsed as StoredAnnouncement) : undefined;
 	} catch {
 		return undefined;
 	}

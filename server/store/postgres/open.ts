@@ -53,7 +53,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 	await listener?.ready;
 	const commit = new GroupCommit<TransactionParts>((work) => db.transaction((tx) => work(transactionPartsOn(tx, inboxKey, options.node))));
 	return {
-		...partsOn(db, inboxKey),
+		...partsOn(db, inboxKey, options.node),
 		engine: 'postgres',
 		transaction: (write) => commit.run(write),
 		// PostgreSQL acknowledges a commit once it is durable.

@@ -26,8 +26,12 @@ import { PostgresStoreFigures } from './figures';
 import { POSTGRES_OWNERSHIP } from './ownership';
 import { announce } from './announcements';
 
-/** Every part of the store on `db`: the pool, or one transaction (parts are plain objects, made per transaction). */
-export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
+/**
+ * Every part of the store on `db`: the pool, or one transaction (parts are plain objects, made per transaction). What
+ * they announce to the other nodes is `node`'s.
+ */
+export function partsOn(db: Db, inboxKey: Buffer, node: string): StoreParts {
+	const announceEvents = (tx: Db, events: string[]) => announce(tx, { node, messages: [], webhooks: false, forwards: false, events });
 	return {
 		accounts: new SqlAccountStore(db),
 		accountStats: new SqlAccountStatsReader(db),
@@ -42,7 +46,7 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 		accountInbox: new PostgresAccountInbox(db),
 		matcher: new PostgresMessageMatcher(db),
 		retentionCandidates: new SqlRetentionCandidates(db),
-		outgoing: new SqlOutgoingStore(db),
+		outgoing: new SqlOutgoingStore(db, announceEvents),
 		threads: new SqlThreadStore(db),
 		webhookDeliveries: new PostgresWebhookDeliveryStore(db),
 		webhookSecrets: new SqlWebhookSecretStore(db),
@@ -57,6 +61,6 @@ export function partsOn(db: Db, inboxKey: Buffer): StoreParts {
 
 /** The parts bound to one transaction, which also announces what it stored (as `node`'s) once it commits. */
 export const transactionPartsOn = (tx: Db, inboxKey: Buffer, node: string): TransactionParts => ({
-	...partsOn(tx, inboxKey),
+	...partsOn(tx, inboxKey, node),
 	announce: (announcement) => announce(tx, { node, ...announcement }),
 });

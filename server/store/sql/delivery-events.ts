@@ -84,6 +84,15 @@ export class SqlDeliveryEventStore implements DeliveryEventStore {
 		return row && toEvent(row);
 	}
 
+	async recorded(ids: string[]): Promise<RecordedEvent[]> {
+		if (ids.length === 0) return [];
+		const rows = await this.db.rows<EventRow>(`SELECT * FROM delivery_events WHERE ${this.db.dialect.inList('id', '$1')}`, [
+			this.db.dialect.list(ids),
+		]);
+		const byId = new Map(rows.map((row) => [row.id, { accountId: row.account_id, event: toEvent(row) }]));
+		return ids.flatMap((id) => byId.get(id) ?? []);
+	}
+
 	prune(before: string): Promise<number> {
 		return this.db.run('DELETE FROM delivery_events WHERE time < $1', [before]);
 	}

@@ -1,4 +1,4 @@
-import type { OutgoingRecord } from '../../schemas/outgoing';
+import type { OutgoingRecipient, OutgoingRecord } from '../../schemas/outgoing';
 import { isSpooled, type SpooledBytes } from '../../bytes/spooled-bytes';
 import type { PiecedBytes } from '../../bytes/stored-bytes';
 import { filePiecesSync } from '../pieces';
@@ -7,17 +7,24 @@ import type { DeliveryReport } from '../../mail/delivery-report';
 import { returnPathToken, type ReturnPathOwner } from '../../mail/return-path';
 import { nowIso } from '../ids';
 import { deliveredTo, reportedBy, settledBy, storedStatus, toOutgoingRecord, type OutgoingRow } from '../outgoing-records';
-import { recordEvents } from './delivery-events';
+import { recordEvents, type EventDetail } from './delivery-events';
 import { suppress } from './suppressions';
 import { LeasedRows } from './leases';
 import { sentThread } from './threads';
 import type { SqlDb } from './sql-db';
 
+/** Tells the other nodes of the database, in the transaction `tx`, of the delivery events it recorded (`ids`). */
+export type EventAnnouncer = (tx: SqlDb, ids: string[]) => Promise<void>;
+
 /** Sent mail and the outbox of deliveries still to make. */
 export class SqlOutgoingStore implements OutgoingStore {
 	private readonly leased: LeasedRows;
 
-	constructor(private readonly db: SqlDb) {
+	constructor(
+		private readonly db: SqlDb,
+		/** PostgreSQL's: other nodes push the events to their websockets. SQLite has no other node. */
+		private readonly announceEvents?: EventAnnouncer,
+	) {
 		this.leased = new LeasedRows(db, 'outbox', 'message_id', 'true');
 	}
 
@@ -132,7 +139,7 @@ export class SqlOutgoingStore implements OutgoingStore {
 		return this.db.transaction(async (tx) => {
 			const before = (await lockedRecord(tx, id))!;
 			const { recipients, status, lastError } = settledBy(before, outcomes, retryAt !== null);
-			const events = await recordEvents(tx, before.accountId, before, recipients);
+			const events = await this.recordEvents(tx, before.accountId, before, recipients);
 			const row = await tx.row<OutgoingRow>(
 				`UPDATE outgoing_messages SET recipients_json = $1, status = $2, last_error = $3, attempts = attempts + 1 WHERE id = $4
 					RETURNING *`,
@@ -157,7 +164,7 @@ export class SqlOutgoingStore implements OutgoingStore {
 				storedStatus(status),
 				id,
 			]);
-			return recordEvents(tx, before.accountId, before, recipients);
+			return this.recordEvents(tx, before.accountId, before, recipients);
 		});
 	}
 
@@ -179,7 +186,10 @@ export class SqlOutgoingStore implements OutgoingStore {
 				storedStatus(status),
 				owner.outgoingId,
 			]);
-			const events = await recordEvents(tx, owner.accountId, before, recipients, { reportingMta: report.reportingMta, bounceMessageId });
+			const events = await this.recordEvents(tx, owner.accountId, before, recipients, {
+				reportingMta: report.reportingMta,
+				bounceMessageId,
+			});
 			const reported = events.map(({ event }) => event).find((event) => event.type === 'bounced' || event.type === 'complained');
 			if (reported) {
 				await suppress(tx, {
@@ -195,6 +205,23 @@ export class SqlOutgoingStore implements OutgoingStore {
 			}
 			return events;
 		});
+	}
+
+	/** Records the events of a change (see recordEvents) and announces them, in the transaction that makes the change. */
+	private async recordEvents(
+		tx: SqlDb,
+		accountId: string,
+		before: OutgoingRecord,
+		after: OutgoingRecipient[],
+		detail?: EventDetail,
+	): Promise<RecordedEvent[]> {
+		const events = await recordEvents(tx, accountId, before, after, detail);
+		if (events.length && this.announceEvents)
+			await this.announceEvents(
+				tx,
+				events.map(({ event }) => event._id),
+			);
+		return events;
 	}
 }
 

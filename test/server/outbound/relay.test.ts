@@ -26,6 +26,25 @@ describe("the relay's replies", () => {
 		const all = await send({ from: 'alice@local.test', to: 'bounce@remote.test', subject: 'all', text: 't' });
 		expect(all.body).toMatchObject({ status: 'failed', attempts: 1, recipients: [{ status: 'failed' }] });
 	});
+
+	it('sends the copies of one message, and of messages sent together, over one connection: a transaction each, from its return path', async () => {
+		const { relay } = setup;
+		const [connectionsBefore, relayedBefore] = [relay.connections, relay.received.length];
+		const to = ['one', 'two', 'three', 'four', 'five'].map((name) => `${name}@remote.test`);
+		const res = await send({ from: 'alice@local.test', to, subject: 'five copies', text: 't' });
+		expect(res.body.status).toBe('delivered');
+		const relayed = (await relay.waitFor(relayedBefore + 5)).slice(relayedBefore);
+		expect(relayed.map((mail) => [mail.from, mail.to])).toEqual(res.body.recipients.map((r) => [r.returnPath, [r.address]]));
+		// One, or none when the connection of the test before is still open.
+		expect(relay.connections - connectionsBefore).toBeLessThanOrEqual(1);
+
+		// Three messages at once, two copies each: the attempts running together take at most one connection each.
+		const sent = await Promise.all(
+			[1, 2, 3].map((i) => send({ from: 'alice@local.test', to: [`a${i}@remote.test`, `b${i}@remote.test`], subject: `${i}`, text: 't' })),
+		);
+		expect(sent.map((s) => s.body.status)).toEqual(['delivered', 'delivered', 'delivered']);
+		expect(relay.connections - connectionsBefore).toBeLessThanOrEqual(4);
+	});
 });
 
 describe('relay security and DKIM', () => {

@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
+import type { MessageRecord } from 'mailroom-server/dist/schemas/message';
+import type { DeliveryEvent } from 'mailroom-server/dist/schemas/delivery-event';
 import { dataDirs, startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
 import { credits, listOutgoing, receivedCopy, RFC_5322_DATE, senderAccount } from '../../helpers/outgoing';
 import { RawSmtp } from '../../helpers/raw-smtp';
 import { startTestRelay, type TestRelay } from '../../helpers/smtp-relay';
 import { pythonSmtplib, swaks } from '../../helpers/smtp-clients';
 import { verifyDkim } from '../../helpers/dkim';
-import { waitFor } from '../../helpers/webhook-receiver';
+import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
 import { subjects } from '../../helpers/inboxes';
+import { listen } from '../../helpers/websocket';
 
 const CRLF = '\r\n';
 const plain = (user: string, password: string) => Buffer.from(`\0${user}\0${password}`).toString('base64');
@@ -78,6 +81,7 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 			domains: ['local.test'],
 			relayUrl: relay.url,
 			relayRetryDelays: [50, 50, 50],
+			testDomain: 'tests.example',
 			...{ dkimDomain: 'local.test', dkimSelector: 'mail2026', dkimKeyFile: keyFile },
 		});
 		alice = await senderAccount(server, 'alice', 'alice@local.test', 1000);
@@ -191,6 +195,71 @@ describe('SMTP submission with an API key: sent as POST /api/outgoing-messages s
 			const copy = await receivedCopy(server, inbox);
 			expect(copy.parsed.text?.trim()).toBe('hello from smtplib');
 			expect(copy.raw.toString()).not.toMatch(/judy|ken@/);
+		}
+	});
+
+	it('answers mail submitted to the test addresses as mail sent through the API: reports to the return path, statuses, events', async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const socket = await listen(server, `key=${alice.key}&scope=account`);
+		try {
+			const subscribed = await server.api('/api/event-webhooks', {
+				method: 'POST',
+				key: alice.key,
+				body: { url: `${receiver.url}/events`, events: ['delivered', 'deferred', 'bounced', 'complained'] },
+			});
+			expect(subscribed.status).toBe(201);
+			const transport = submitter(server, alice.key);
+			const to = ['bounce', 'defer', 'complaint', 'anyone'].map((name) => `${name}@tests.example`);
+			const info = (await transport.sendMail({ from: 'alice@local.test', to, subject: 'testing my bounce handling', text: 'hi' })) as {
+				response: string;
+			};
+			transport.close();
+			const id = queuedId(info.response);
+
+			const record = await waitFor(async () => {
+				const sent = (await listOutgoing(server, alice.key)).find((outgoing) => outgoing._id === id)!;
+				return sent.recipients.map((r) => r.status).join() === 'bounced,deferred,complained,delivered' ? sent : undefined;
+			}, 'the test addresses to answer');
+			expect(record.recipients.map(({ address, route, statusCode }) => [address, route, statusCode])).toEqual([
+				['bounce@tests.example', 'test', '5.1.1'],
+				['defer@tests.example', 'test', '4.2.0'],
+				['complaint@tests.example', 'test', null],
+				['anyone@tests.example', 'test', null],
+			]);
+			// Each report came back to its recipient's return path: kept in alice's inbox, linked from the recipient.
+			for (const recipient of record.recipients.slice(0, 3)) {
+				const report = await server.api<MessageRecord>(`/api/addresses/alice%40local.test/messages/${recipient.bounceMessageId}`, {
+					key: alice.key,
+				});
+				expect(report.body.originalInbox).toBe(recipient.returnPath);
+			}
+			const expected = [
+				...to.map((address) => [address, 'delivered']),
+				['bounce@tests.example', 'bounced'],
+				['defer@tests.example', 'deferred'],
+				['complaint@tests.example', 'complained'],
+			];
+			const heard = await waitFor(() => {
+				const events = socket.frames.flatMap(({ event }) => (event?.sentMessageId === id ? [[event.recipient, event.type]] : []));
+				return events.length >= expected.length ? events : undefined;
+			}, 'the events over the websocket');
+			expect(heard).toEqual(expect.arrayContaining(expected));
+			expect(heard).toHaveLength(expected.length);
+			const posted = await waitFor(() => {
+				const events = receiver.requests.map((r) => JSON.parse(r.body) as DeliveryEvent).filter((e) => e.sentMessageId === id);
+				return events.length >= expected.length ? events.map((e) => [e.recipient, e.type]) : undefined;
+			}, 'the events posted');
+			expect(posted).toEqual(expect.arrayContaining(expected));
+			// Bounced and complaining recipients are suppressed: the next submission to them is refused at the end of DATA.
+			const again = await submitRaw(server, alice.key, 'alice@local.test', ['bounce@tests.example'], 'From: alice@local.test\r\n\r\nagain');
+			expect(again.at(-1)).toMatch(
+				/^550 5\.7\.1 Not sent: bounce@tests\.example is on your suppression list: it bounced .*\. Take the address off the list with DELETE \/api\/suppressions\/\{address\}$/,
+			);
+			expect(relay.received.some((mail) => mail.to.some((address) => address.endsWith('@tests.example')))).toBe(false);
+		} finally {
+			socket.socket.close();
+			await receiver.close();
 		}
 	});
 

@@ -87,6 +87,18 @@ describe('PostgreSQL store: several nodes on one database', () => {
 		for (const announcement of heard) expect(announcement).toMatchObject({ node: 'node-e', webhooks: false, forwards: true });
 	});
 
+	it('splits the events of an announcement too, every one heard', async () => {
+		const writer = await open({ node: 'node-e2', role: 'ingest' });
+		const heard = heardBy(await open({ node: 'node-f2' }));
+		const messages = Array.from({ length: 200 }, (_, i) => ({ id: `id-${i}`, inbox: `a-rather-long-inbox-name-${i}@example.test` }));
+		const events = Array.from({ length: 800 }, (_, i) => `event-${i}`);
+		await writer.transaction((parts) => parts.announce({ messages, webhooks: true, forwards: false, events }));
+		await waitFor(() => heard.flatMap((announcement) => announcement.events ?? []).length === events.length, 'every event heard');
+		expect(heard.length).toBeGreaterThan(2);
+		expect(heard.flatMap((announcement) => announcement.messages)).toEqual(messages);
+		expect(heard.flatMap((announcement) => announcement.events)).toEqual(events);
+	});
+
 	it('hears again once its listening connection, cut, is made anew', async () => {
 		const writer = await open({ node: 'node-g', role: 'ingest' });
 		const heard = heardBy(await open({ node: 'node-h' }));
@@ -255,6 +267,27 @@ describe('PostgreSQL store: several nodes on one database', () => {
 			await a.outgoing.releaseLeases('sender');
 			const claims = await onBoth(8, (store, i) => store.outgoing.claimDue(Date.now() + 1000, 7, leaseTo(i % 2 ? 'node-a' : 'node-b')));
 			expect(claims.flat().sort()).toEqual([...ids].sort());
+		});
+
+		it('tells the other node of the delivery events a settlement recorded, in its transaction; they read them with their account', async () => {
+			const heardByB = heardBy(b);
+			const sender = (await a.accounts.create('followed', { credits: 10 })).id;
+			const { record } = (await a.outgoing.record(outgoing(sender), leaseTo('node-a')))!;
+			const outcomes = new Map([
+				['a@remote.test', { status: 'delivered' as const }],
+				['b@remote.test', { status: 'permanent' as const, error: '550 no such user' }],
+			]);
+			const { events } = await a.outgoing.settle(record._id, outcomes, null);
+			const ids = events.map(({ event }) => event._id);
+			await waitFor(() => heardByB.some((announcement) => announcement.events?.length), 'node-b to hear of the events');
+			expect(heardByB.filter((announcement) => announcement.events)).toEqual([
+				{ node: 'node-a', messages: [], webhooks: false, forwards: false, events: ids },
+			]);
+			expect(await b.deliveryEvents.recorded([...ids].reverse())).toEqual([...events].reverse());
+			expect(events.map(({ accountId, event }) => [accountId, event.recipient, event.type])).toEqual([
+				[sender, 'a@remote.test', 'delivered'],
+				[sender, 'b@remote.test', 'failed'],
+			]);
 		});
 
 		it('leases each webhook delivery to one of them', async () => {
