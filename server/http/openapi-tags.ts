@@ -32,7 +32,7 @@ const GROUPS: { name: string; description: string; urls: RegExp }[] = [
 	{
 		name: 'Outgoing messages',
 		description: 'Send mail (one credit per recipient) and follow its delivery; the suppression list of addresses that bounced',
-		urls: /^\/api\/(outgoing-messages|suppressions(\/:address)?)$/,
+		urls: /^\/api\/(outgoing-messages(\/:id)?|suppressions(\/:address)?)$/,
 	},
 	{
 		name: 'Threads',

@@ -335,6 +335,8 @@ export interface OutgoingStore {
 	 */
 	record(message: NewOutgoing, lease: Lease): Promise<{ record: OutgoingRecord; creditsRemaining: number } | null>;
 	get(id: string): Promise<OutgoingRecord | undefined>;
+	/** One of the account's sent messages; undefined for another account's or none. */
+	find(accountId: string, id: string): Promise<OutgoingRecord | undefined>;
 	/** The account's sent mail, newest first. */
 	list(accountId: string, limit: number): Promise<OutgoingRecord[]>;
 	/** Deletes up to `limit` sent messages older than `before` (ISO time) whose deliveries are settled; how many went. */
@@ -497,6 +499,15 @@ export interface StoredAttempt {
 }
 
 /** Webhook deliveries (one per message record that has a webhook) and the log of their attempts. */
+/** Which of an account's webhook attempts Recent Activity lists: each part given must match. */
+export interface ActivityFilter {
+	address?: string;
+	status?: AttemptStatus;
+	/** The address or event subscription the attempts were made for. */
+	subscriptionId?: string;
+	limit: number;
+}
+
 export interface WebhookDeliveryStore {
 	/** Records a delivery to make, due at `now`. Call inside the message's transaction. */
 	create(delivery: NewDelivery, now: number): Promise<string>;
@@ -518,7 +529,7 @@ export interface WebhookDeliveryStore {
 	recordAttempt(delivery: DeliveryRow, attempt: AttemptRecord): Promise<void>;
 	/** Puts a failed or refused delivery back in the queue, due now, with a fresh retry schedule. */
 	redeliver(id: string, now: number): Promise<boolean>;
-	activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): Promise<WebhookAttempt[]>;
+	activity(accountId: string, filter: ActivityFilter): Promise<WebhookAttempt[]>;
 	/** One logged attempt by its id, with its exchange. */
 	attempt(id: string): Promise<StoredAttempt | undefined>;
 	/** Deletes activity (attempts with their exchanges), and finished deliveries, older than `before` (epoch ms). */

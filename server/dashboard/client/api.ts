@@ -7,9 +7,10 @@ export type { ForwardingRecord } from '../../schemas/address';
 export type { DomainRecord as Domain } from '../../schemas/domain';
 export type { ApiKeyView, Me } from '../../schemas/account';
 export type { ChaosView } from '../../schemas/chaos';
+export type { EventSubscription, EventType, Suppression } from '../../schemas/delivery-event';
 export type { SubscriptionFilter, WebhookAttempt, WebhookAttemptDetail, WebhookSubscription } from '../../schemas/webhook';
 export type { LinkCheck } from '../../schemas/link-check';
-export type { OutgoingRecord, Sent } from '../../schemas/outgoing';
+export type { OutgoingRecipient, OutgoingRecord, Sent } from '../../schemas/outgoing';
 
 const KEY_STORAGE = 'mailroom.apiKey';
 

@@ -1,8 +1,11 @@
 import { ApiError } from './api.js';
 import { h, type StatusLine } from './dom.js';
 
-/** The form controls a refusal can point at: each is named in its form as the API names the field. */
-type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+/**
+ * The form controls a refusal can point at: each is named in its form as the API names the field. A fieldset stands for
+ * a field given by a group of controls (the checkboxes of a list).
+ */
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLFieldSetElement;
 
 const PROBLEM_CLASS = 'field-problem';
 
@@ -13,7 +16,12 @@ const PROBLEM_CLASS = 'field-problem';
 export function showFormError(form: HTMLFormElement, status: StatusLine, error: unknown): void {
 	clearFormErrors(form);
 	const named = error instanceof ApiError && error.field ? form.elements.namedItem(error.field) : null;
-	if (!(named instanceof HTMLInputElement || named instanceof HTMLTextAreaElement || named instanceof HTMLSelectElement)) {
+	if (!(
+		named instanceof HTMLInputElement ||
+		named instanceof HTMLTextAreaElement ||
+		named instanceof HTMLSelectElement ||
+		named instanceof HTMLFieldSetElement
+	)) {
 		status.error(error);
 		return;
 	}
@@ -45,5 +53,6 @@ function markControl(control: Control, message: string): void {
 	control.setAttribute('aria-invalid', 'true');
 	const described = control.getAttribute('aria-describedby');
 	control.setAttribute('aria-describedby', described ? `${problem.id} ${described}` : problem.id);
-	control.focus();
+	// A group takes no focus itself: its first control does.
+	(control instanceof HTMLFieldSetElement ? control.querySelector<HTMLElement>('input, select, textarea') : control)?.focus();
 }

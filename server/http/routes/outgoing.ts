@@ -3,8 +3,8 @@ import Type from 'typebox';
 import type { Account } from '../../store/store';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAccount } from '../auth';
-import { HttpError, badRequest, unauthorized } from '../errors';
-import { errorResponses } from '../schemas';
+import { HttpError, badRequest, notFound, unauthorized } from '../errors';
+import { IdParam, errorResponses } from '../schemas';
 import { SendError } from '../../outbound/send-error';
 import { BODY_LIMIT } from '../body-limit';
 import { assertDeliverable } from '../webhook-targets';
@@ -80,5 +80,22 @@ export function outgoingRoutes(app: HttpApp, deps: HttpDeps): void {
 			},
 		},
 		(request) => deps.outgoing.list(requireAccount(request).id, request.query.limit),
+	);
+
+	app.get(
+		'/api/outgoing-messages/:id',
+		{
+			schema: {
+				summary: 'One of your sent messages, with the delivery status of each recipient',
+				params: Type.Object({ id: IdParam('sent message') }),
+				response: { 200: refTo(OutgoingSchema), ...errorResponses(400, 401, 404, 429) },
+			},
+		},
+		async (request) => {
+			const record = await deps.outgoing.find(requireAccount(request).id, request.params.id);
+			// Another account's message answers as none does: ids of others' mail reveal nothing.
+			if (!record) throw notFound(`Your account has no sent message ${request.params.id}`);
+			return record;
+		},
 	);
 }

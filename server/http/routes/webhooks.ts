@@ -43,6 +43,8 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 				querystring: Type.Object({
 					address: Type.Optional(Type.String({ maxLength: 254, description: 'only attempts for this inbox' })),
 					status: Type.Optional(AttemptStatusSchema),
+					// Of an address (its webhooks) or of delivery events (/api/event-webhooks).
+					subscriptionId: Type.Optional(IdParam('subscription')),
 					limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 				}),
 				response: { 200: Type.Array(WebhookAttemptSchema), ...errorResponses(400, 401, 429) },
@@ -50,8 +52,13 @@ export function webhookRoutes(app: HttpApp, { webhooks }: HttpDeps): void {
 		},
 		async (request) => {
 			const account = requireAccount(request);
-			const { address, status, limit } = request.query;
-			return await webhooks.deliveries.activity(account.id, { address: address && emailParam(address).address, status, limit });
+			const { address, status, subscriptionId, limit } = request.query;
+			return await webhooks.deliveries.activity(account.id, {
+				address: address && emailParam(address).address,
+				status,
+				subscriptionId,
+				limit,
+			});
 		},
 	);
 

@@ -75,6 +75,11 @@ export class SqlOutgoingStore implements OutgoingStore {
 		return row && toOutgoingRecord(row);
 	}
 
+	async find(accountId: string, id: string): Promise<OutgoingRecord | undefined> {
+		const row = await this.db.row<OutgoingRow>('SELECT * FROM outgoing_messages WHERE id = $1 AND account_id = $2', [id, accountId]);
+		return row && toOutgoingRecord(row);
+	}
+
 	async list(accountId: string, limit: number): Promise<OutgoingRecord[]> {
 		const rows = await this.db.rows<OutgoingRow>('SELECT * FROM outgoing_messages WHERE account_id = $1 ORDER BY seq DESC LIMIT $2', [
 			accountId,

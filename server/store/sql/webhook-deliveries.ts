@@ -1,5 +1,5 @@
-import type { AttemptStatus, WebhookAttempt } from '../../schemas/webhook';
-import type { AttemptRecord, DeliveryRow, Lease, NewDelivery, StoredAttempt, WebhookDeliveryStore } from '../store';
+import type { WebhookAttempt } from '../../schemas/webhook';
+import type { ActivityFilter, AttemptRecord, DeliveryRow, Lease, NewDelivery, StoredAttempt, WebhookDeliveryStore } from '../store';
 import { newId } from '../ids';
 import {
 	DELIVERY_STATUS_OF,
@@ -107,11 +107,12 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
 		return restarted === 1;
 	}
 
-	async activity(accountId: string, filter: { address?: string; status?: AttemptStatus; limit: number }): Promise<WebhookAttempt[]> {
+	async activity(accountId: string, filter: ActivityFilter): Promise<WebhookAttempt[]> {
 		const conditions = ['account_id = $1'];
 		const params: unknown[] = [accountId, filter.limit];
 		if (filter.address !== undefined) conditions.push(`address = $${params.push(filter.address)}`);
 		if (filter.status !== undefined) conditions.push(`status = $${params.push(filter.status)}`);
+		if (filter.subscriptionId !== undefined) conditions.push(`subscription_id = $${params.push(filter.subscriptionId)}`);
 		const rows = await this.db.rows<AttemptRow>(
 			`SELECT * FROM webhook_attempts WHERE ${conditions.join(' AND ')} ORDER BY time DESC, seq DESC LIMIT $2`,
 			params,

@@ -6,9 +6,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Me } from 'mailroom-server/dist/schemas/account';
 import type { ErrorBody } from 'mailroom-server/dist/schemas/error';
 import type { WebhookAttempt, WebhookSecretSchema, WebhookSubscription } from 'mailroom-server/dist/schemas/webhook';
+import type { EventSubscription, Suppression } from 'mailroom-server/dist/schemas/delivery-event';
+import type { OutgoingRecord } from 'mailroom-server/dist/schemas/outgoing';
 import type { Static } from 'typebox';
 import { startTestMailroom, type TestMailroom } from '../../helpers/mailroom';
-import { launchChromium, screenshot } from '../../helpers/browser';
+import { launchChromium, screenshot, screenshotOf } from '../../helpers/browser';
+import { postOutgoing } from '../../helpers/outgoing';
 import { traversalFaults } from '../../helpers/raw-http';
 import { query } from '../../helpers/database';
 import { WebhookReceiver, waitFor } from '../../helpers/webhook-receiver';
@@ -56,7 +59,8 @@ describe('Dashboard in a real browser', () => {
 
 	beforeAll(async () => {
 		// Two attempts, close together: a failing endpoint shows "retrying" with a next retry, then "failed".
-		mailroom = await startTestMailroom({ webhookAllowPrivate: true, webhookRetrySchedule: [0, 300] });
+		// The test domain's bounce@, complaint@ and defer@ answer as remote servers would: they fill the suppression list.
+		mailroom = await startTestMailroom({ webhookAllowPrivate: true, webhookRetrySchedule: [0, 300], testDomain: 'tests.example' });
 		[good, failing, browser] = await Promise.all([receiver(200), receiver(500), launchChromium()]);
 		context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 		page = await context.newPage();
@@ -400,6 +404,7 @@ describe('Dashboard in a real browser', () => {
 				['addresses', 'Manage Email Addresses', '07-phone-manage-email-addresses'],
 				['activity', 'Recent Activity', '08-phone-recent-activity'],
 				[`inbox/${encodeURIComponent(address)}`, 'Inbox', '09-phone-inbox'],
+				['account/delivery-event-subscriptions', 'Account', '11-phone-account'],
 			]) {
 				await small.goto(`${mailroom.httpUrl}/#/${route}`);
 				await small.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -535,6 +540,126 @@ describe('Dashboard in a real browser', () => {
 				.filter({ hasText: `${receiver.url}/team` })
 				.count(),
 		).toBe(0);
+		await tab.close();
+		await receiver.close();
+	}, 30_000);
+
+	it("Account: delivery event subscriptions added (a refusal under its field) and deleted, the suppression list the test addresses fill, and a sent message's recipients with their reports", async () => {
+		const receiver = new WebhookReceiver();
+		await receiver.listen();
+		const { key } = await mailroom.createAccount('outbound', 20);
+		const sender = 'outbound@example.test';
+		expect((await mailroom.api(`/api/addresses/${sender}`, { method: 'POST', key })).status).toBe(200);
+		const tab = await context.newPage();
+		tab.setDefaultTimeout(10_000);
+		tab.on('dialog', (dialog) => void dialog.accept());
+		const tabStatus = (text: string | RegExp) => tab.getByRole('status').filter({ hasText: text });
+
+		// A deep link opens the Account page at the section, which says what the list is while it is empty.
+		await tab.goto(`${mailroom.httpUrl}/#/account/suppression-list`);
+		await tab.getByLabel('API key').fill(key);
+		await tab.getByRole('button', { name: 'Sign in' }).click();
+		const suppressions = tab.getByRole('region', { name: 'Suppression list' });
+		await suppressions.getByText(/^No suppressed addresses\. When a delivery report says a recipient/).waitFor();
+		await tab.waitForFunction('document.activeElement?.id === "section-suppression-list"');
+		const events = tab.getByRole('region', { name: 'Delivery event subscriptions' });
+		await events.getByText(/^No event subscriptions/).waitFor();
+
+		// The server's refusals show under the field they are about: the URL, then the event types (none chosen).
+		const url = events.getByLabel('Webhook URL');
+		const add = events.getByRole('button', { name: 'Add subscription' });
+		await url.fill('ftp://example.org/hook');
+		await events.getByLabel(/^bounced/).check();
+		await add.click();
+		await tab.locator('#event-url-problem').filter({ hasText: /url/ }).waitFor();
+		expect(await url.getAttribute('aria-invalid')).toBe('true');
+		await url.fill(`${receiver.url}/events`);
+		await events.getByLabel(/^bounced/).uncheck();
+		await add.click();
+		await tab
+			.locator('#event-types-problem')
+			.filter({ hasText: /events/ })
+			.waitFor();
+		expect(await url.getAttribute('aria-invalid')).toBeNull();
+		expect(await tab.locator('#event-types').getAttribute('aria-invalid')).toBe('true');
+		await events.getByLabel(/^bounced/).check();
+		await events.getByLabel(/^complained/).check();
+		await add.click();
+		await tabStatus(`Subscribed ${receiver.url}/events to bounced, complained.`).waitFor();
+		expect(await tab.locator('#event-types-problem').count()).toBe(0);
+		const subscriptionRow = events.getByRole('row').filter({ hasText: `${receiver.url}/events` });
+		await subscriptionRow.getByRole('cell', { name: 'bounced, complained' }).waitFor();
+		await subscriptionRow.getByRole('cell', { name: 'None yet' }).waitFor();
+		const [subscription] = (await mailroom.api<EventSubscription[]>('/api/event-webhooks', { key })).body;
+		expect(subscription).toMatchObject({ url: `${receiver.url}/events`, events: ['bounced', 'complained'] });
+
+		// The test addresses answer as remote servers: a bounce and a complaint (suppressed), a delay (not).
+		const sent = await postOutgoing(mailroom, key, {
+			from: sender,
+			to: 'bounce@tests.example',
+			cc: ['complaint@tests.example', 'defer@tests.example'],
+			subject: 'Your order has shipped',
+			text: 'On its way.',
+		});
+		expect(sent.status).toBe(200);
+		await waitFor(async () => (await mailroom.api<Suppression[]>('/api/suppressions', { key })).body.length === 2, 'two suppressed');
+		await waitFor(() => receiver.requests.length === 2, 'the bounced and complained events posted');
+		await waitFor(
+			async () =>
+				(await mailroom.api<WebhookAttempt[]>(`/api/webhook-activity?subscriptionId=${subscription._id}`, { key })).body.length === 2,
+			'both deliveries in Recent Activity',
+		);
+		await tab.reload();
+		const bounced = suppressions.getByRole('row').filter({ hasText: 'bounce@tests.example' });
+		await bounced.getByRole('cell', { name: 'bounced 5.1.1' }).waitFor();
+		expect(await bounced.getByRole('cell').nth(2).textContent()).toMatch(/550/);
+		await suppressions
+			.getByRole('row')
+			.filter({ hasText: 'complaint@tests.example' })
+			.getByRole('cell', { name: 'complained', exact: true })
+			.waitFor();
+		expect(await suppressions.getByRole('row').filter({ hasText: 'defer@tests.example' }).count()).toBe(0);
+		await suppressions.scrollIntoViewIfNeeded();
+		await screenshotOf(suppressions, 'dashboard-suppressions');
+		await subscriptionRow
+			.getByText(/HTTP 200 · /)
+			.first()
+			.waitFor();
+		expect(await subscriptionRow.locator('.badge.delivered').count()).toBe(2);
+		await screenshotOf(events, 'dashboard-event-subscriptions');
+
+		// From the list to the sent message: each recipient's status, code, diagnostic and report, and whether it is suppressed.
+		await bounced.getByRole('link', { name: 'The sent message to bounce@tests.example' }).click();
+		await tab.getByRole('heading', { name: 'Sent message', level: 1 }).waitFor();
+		const recipient = (address: string) => tab.getByRole('row').filter({ hasText: address });
+		await recipient('bounce@tests.example').getByRole('cell', { name: '5.1.1', exact: true }).waitFor();
+		expect(await recipient('bounce@tests.example').locator('.badge').textContent()).toBe('bounced');
+		expect(await recipient('complaint@tests.example').locator('.badge').textContent()).toBe('complained');
+		expect(await recipient('defer@tests.example').locator('.badge').textContent()).toBe('deferred');
+		await recipient('defer@tests.example').getByRole('cell', { name: '4.2.0', exact: true }).waitFor();
+		expect(await recipient('bounce@tests.example').getByRole('link', { name: 'suppressed' }).count()).toBe(1);
+		expect(await recipient('defer@tests.example').getByRole('link', { name: 'suppressed' }).count()).toBe(0);
+		await screenshot(tab, 'sent-message');
+		await recipient('bounce@tests.example').getByRole('link', { name: 'Open the report' }).click();
+		// The report is mail in the sender's inbox.
+		await tab.getByRole('heading', { name: 'Undelivered Mail Returned to Sender', level: 1 }).waitFor();
+		const { body: record } = await mailroom.api<OutgoingRecord>(`/api/outgoing-messages/${sent.body._id}`, { key });
+		const report = record.recipients.find((entry) => entry.address === 'bounce@tests.example')!.bounceMessageId!;
+		expect(await tab.evaluate('location.hash')).toBe(`#/mail/${encodeURIComponent(sender)}/${report}`);
+
+		// Remove takes the address off the list, as DELETE /api/suppressions/:address does.
+		await tab.goto(`${mailroom.httpUrl}/#/account/suppression-list`);
+		await bounced.getByRole('button', { name: 'Remove bounce@tests.example from the suppression list' }).click();
+		await tabStatus('bounce@tests.example is off the suppression list: mail to it is sent again.').waitFor();
+		await bounced.waitFor({ state: 'detached' });
+		expect((await mailroom.api<Suppression[]>('/api/suppressions', { key })).body.map((entry) => entry.address)).toEqual([
+			'complaint@tests.example',
+		]);
+
+		await subscriptionRow.getByRole('button', { name: `Delete the subscription of ${receiver.url}/events` }).click();
+		await tabStatus(`Deleted the subscription of ${receiver.url}/events.`).waitFor();
+		await events.getByText(/^No event subscriptions/).waitFor();
+		expect((await mailroom.api('/api/event-webhooks', { key })).body).toEqual([]);
 		await tab.close();
 		await receiver.close();
 	}, 30_000);

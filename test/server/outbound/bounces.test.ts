@@ -97,6 +97,17 @@ describe('outbound mail you can follow: return paths, reports, suppression and d
 		// Posted as webhook deliveries: signed, in Recent Activity.
 		expect(receiver.requests.find((r) => r.body.includes(sent._id))!.headers['webhook-signature']).toMatch(/^v1,/);
 		expect((await activity(server, alice.key)).some((a) => a.subscriptionId === subscription._id && a.status === 'delivered')).toBe(true);
+		// Recent Activity of one subscription (the dashboard's list of event subscriptions shows their last deliveries).
+		const ofSubscription = await activity(server, alice.key, `?subscriptionId=${subscription._id}`);
+		expect(ofSubscription.length).toBeGreaterThan(0);
+		expect(ofSubscription.every((a) => a.subscriptionId === subscription._id)).toBe(true);
+		expect(await activity(server, alice.key, '?subscriptionId=no-such-subscription')).toEqual([]);
+		// The sent message alone, as the list has it; another account's key gets a 404, as for no message at all.
+		const one = await server.api<OutgoingRecord>(`/api/outgoing-messages/${sent._id}`, { key: alice.key });
+		expect(one).toMatchObject({ status: 200, body: await record(sent._id) });
+		const stranger = await server.createAccount('stranger', 0);
+		expect((await server.api(`/api/outgoing-messages/${sent._id}`, { key: stranger.key })).status).toBe(404);
+		expect((await server.api('/api/outgoing-messages/no-such-message', { key: alice.key })).status).toBe(404);
 	});
 
 	const layouts: [string, string, RegExp][] = [

@@ -2,17 +2,26 @@ import { enc, getJson, request, sendJson, type ApiKeyView, type Me } from '../ap
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
 import { chaosSettings } from './account-chaos.js';
+import { eventSubscriptions } from './event-subscriptions.js';
+import { suppressionList } from './suppressions.js';
 
-/** Outgoing credits, API keys, the webhook signing secret and the chaos settings of the signed-in account. */
-export function accountPage(root: HTMLElement): void {
+/**
+ * Outgoing credits, API keys, the webhook signing secret, the delivery event subscriptions, the suppression list and the
+ * chaos settings of the signed-in account. `#/account/<section>` (`suppression-list`, …) opens at that section.
+ */
+export function accountPage(root: HTMLElement, [opened]: string[]): void {
 	const details = h('div', {}, h('p', { class: 'hint' }, 'Loading…'));
 	root.append(
 		pageHeading('Account'),
 		details,
 		section('API keys', apiKeys()),
 		section('Webhook signing secret', signingSecret()),
+		section('Delivery event subscriptions', eventSubscriptions()),
+		section('Suppression list', suppressionList()),
 		section('Chaos: SMTP failures on purpose', chaosSettings()),
 	);
+	// After the router has focused the page's h1: the section asked for takes focus, and with it the view.
+	if (opened) requestAnimationFrame(() => document.getElementById(`section-${opened}`)?.focus());
 	getJson<Me>('/api/me').then(
 		(me) =>
 			details.replaceChildren(
@@ -36,7 +45,7 @@ export function accountPage(root: HTMLElement): void {
 
 function section(title: string, ...content: Node[]): Node {
 	const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
-	return h('section', { 'aria-labelledby': id }, h('h2', { id }, title), ...content);
+	return h('section', { 'aria-labelledby': id }, h('h2', { id, tabindex: -1 }, title), ...content);
 }
 
 function apiKeys(): Node {

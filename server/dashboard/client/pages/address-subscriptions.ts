@@ -121,7 +121,8 @@ function subscriptionTables({ own, catchAll }: Receiving, attempts: WebhookAttem
 	];
 }
 
-function recentAttempts(attempts: WebhookAttempt[]): Node {
+/** The latest attempts of one subscription, newest first: outcome, HTTP status or error, and when. */
+export function recentAttempts(attempts: WebhookAttempt[]): Node {
 	if (attempts.length === 0) return h('span', {}, 'None yet');
 	return h(
 		'ul',

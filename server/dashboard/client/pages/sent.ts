@@ -1,12 +1,27 @@
-import { getJson, type OutgoingRecord } from '../api.js';
+import { enc, getJson, type OutgoingRecord } from '../api.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 import { POLL_MS } from './inbox.js';
+import { sentMessagePage } from './sent-message.js';
 
-/** `#/sent`: the account's sent mail, newest first, with each recipient's delivery status, re-read while open. */
-export function sentPage(root: HTMLElement): () => void {
+/**
+ * `#/sent`: the account's sent mail, newest first, with each recipient's delivery status, re-read while open.
+ * `#/sent/<id>` is one sent message.
+ */
+export function sentPage(root: HTMLElement, [id]: string[]): () => void {
+	if (id) return sentMessagePage(root, id);
 	const status = new StatusLine();
 	const list = h('div', { class: 'list' });
-	root.append(pageHeading('Sent'), h('p', {}, h('a', { class: 'button', href: '#/compose' }, 'Compose')), status.element, list);
+	root.append(
+		pageHeading('Sent'),
+		h(
+			'p',
+			{ class: 'actions' },
+			h('a', { class: 'button', href: '#/compose' }, 'Compose'),
+			h('a', { class: 'button secondary', href: '#/account/suppression-list' }, 'Suppression list'),
+		),
+		status.element,
+		list,
+	);
 	let shown = '';
 	const refresh = async () => {
 		try {
@@ -33,7 +48,7 @@ function sentTable(sent: OutgoingRecord[]): Node {
 		sent.map((message) => [
 			formatTime(message.sent),
 			message.from,
-			message.subject || '(no subject)',
+			h('a', { href: `#/sent/${enc(message._id)}` }, message.subject || '(no subject)'),
 			h(
 				'ul',
 				{ class: 'plain' },
@@ -43,6 +58,7 @@ function sentTable(sent: OutgoingRecord[]): Node {
 						{},
 						`${recipient.address} (${recipient.field}) `,
 						h('span', { class: `badge ${recipient.status}` }, recipient.status),
+						recipient.statusCode ? ` ${recipient.statusCode}` : '',
 						recipient.error ? ` ${recipient.error}` : '',
 						recipient.note ? h('span', { class: 'hint' }, ` ${recipient.note}`) : '',
 					),
