@@ -7,7 +7,7 @@ const { join } = require('node:path');
 
 const cli = join(__dirname, '..', 'dist', 'cli.js');
 if (!existsSync(cli)) {
-	console.error(`mailroom: ${cli} is not built yet: run \`npm run build\` (or \`npm start\`) at the repository root first`);
+	process.stderr.write(`mailroom: ${cli} is not built yet: run \`npm run build\` (or \`npm start\`) at the repository root first\n`);
 	process.exit(1);
 }
 require(cli);
