@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
 import { requireAdmin, serviceKeyOf } from '../auth';
-import { forbidden, HttpError, notFound } from '../errors';
+import { badRequest, forbidden, HttpError, notFound } from '../errors';
 import { domainParam, optionalBody } from '../params';
 import { DomainParams, IdParam, errorResponses } from '../schemas';
 import { AdminAccountSchema, NewAccountSchema } from '../../schemas/admin';
@@ -75,7 +75,10 @@ export function adminRoutes(app: HttpApp, { config, accounts, domains }: HttpDep
 		async (request) => {
 			requireAdmin(request);
 			const { name, admin, credits } = request.body;
-			const account = await accounts.create(name, { admin, credits });
+			const account = await accounts.create(name, { admin, credits }).catch((err: unknown) => {
+				// The store checks the name (the schema checks the rest): its refusal is about that field.
+				throw err instanceof AccountError && err.status === 400 ? badRequest(err.message, 'name') : err;
+			});
 			const { key, info } = await accounts.createKey(account.id, 'created with the account');
 			return { account: accountView(account), key: { id: info.id, key, label: info.label, created: info.created } };
 		},

@@ -42,7 +42,7 @@ describe('admin routes', () => {
 		expect(account).toMatchObject({ name: 'acme-qa', sendsRemaining: 7, admin: false });
 		expect((await server.api<Me>('/api/me', { key: key.key })).body).toMatchObject({ _id: account._id, name: 'acme-qa' });
 		expectError(await admin('/api/admin/accounts', { method: 'POST', body: { name: 'acme-qa' } }), 409, /already exists/);
-		expectError(await admin('/api/admin/accounts', { method: 'POST', body: { name: 'no spaces' } }), 400, /must be 1-64 letters/);
+		expectError(await admin('/api/admin/accounts', { method: 'POST', body: { name: 'no spaces' } }), 400, /must be 1-64 letters/, 'name');
 		const listed = (await admin('/api/admin/accounts')).body as Me[];
 		expect(listed.map((one) => [one.name, one.admin])).toEqual(
 			expect.arrayContaining([
