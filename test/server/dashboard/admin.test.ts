@@ -119,5 +119,9 @@ describe('Dashboard: Admin', () => {
 		await page.getByRole('button', { name: 'Remove acme.test' }).click();
 		await status('Removed acme.test').waitFor();
 		expect(await mailroom.domains.get('acme.test')).toBeUndefined();
+
+		// On a phone the tables become cards, and a row's credits form wraps inside its card rather than widening the page.
+		await page.setViewportSize({ width: 375, height: 740 });
+		expect(await page.evaluate('document.documentElement.scrollWidth')).toBe(375);
 	});
 });
