@@ -71,3 +71,10 @@ export async function authorizeInbox(request: FastifyRequest, addresses: Address
 	if (!request.account) throw unauthorized(`${inbox} is a private address: send its owner's API key in the Service-Key header`);
 	if (request.account.id !== owner) throw forbidden(`${inbox} is a private address of another account`);
 }
+
+/** The caller's account when it is an admin: what the `mailroom` admin commands do is theirs alone over HTTP too. */
+export function requireAdmin(request: FastifyRequest): Account {
+	const account = requireAccount(request);
+	if (!account.isAdmin) throw forbidden("Only an admin account's key can manage accounts, API keys, credits and domains");
+	return account;
+}

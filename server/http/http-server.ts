@@ -25,6 +25,7 @@ import { accountInboxRoutes } from './routes/account-inbox';
 import { attachmentRoutes } from './routes/attachments';
 import { addressRoutes } from './routes/addresses';
 import { accountRoutes } from './routes/account';
+import { adminRoutes } from './routes/admin';
 import { chaosRoutes } from './routes/chaos';
 import { domainRoutes } from './routes/domains';
 import { outgoingRoutes } from './routes/outgoing';
@@ -139,6 +140,7 @@ export async function buildHttpServer(deps: HttpDeps) {
 	addressRoutes(app, deps);
 	domainRoutes(app, deps);
 	accountRoutes(app, deps);
+	adminRoutes(app, deps);
 	chaosRoutes(app, deps);
 	outgoingRoutes(app, deps);
 	threadRoutes(app, deps);

@@ -60,6 +60,11 @@ const GROUPS: { name: string; description: string; urls: RegExp }[] = [
 		urls: /^\/api\/me(\/|$)/,
 	},
 	{
+		name: 'Admin',
+		description: "The server's accounts, API keys, credits and domains, as the `mailroom` admin commands manage them (admin keys only)",
+		urls: /^\/api\/admin\//,
+	},
+	{
 		name: 'Health',
 		description: 'Liveness and readiness checks for load balancers and orchestrators (no key, no rate limit)',
 		urls: /^\/(livez|readyz)$/,

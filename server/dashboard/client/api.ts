@@ -6,6 +6,7 @@ export type { AddressObject, AttachmentMeta, MessageRecord } from '../../schemas
 export type { ForwardingRecord } from '../../schemas/address';
 export type { DomainRecord as Domain } from '../../schemas/domain';
 export type { ApiKeyView, Me } from '../../schemas/account';
+export type { AdminAccount, NewAccount } from '../../schemas/admin';
 export type { ChaosView } from '../../schemas/chaos';
 export type { EventSubscription, EventType, Suppression } from '../../schemas/delivery-event';
 export type { SubscriptionFilter, WebhookAttempt, WebhookAttemptDetail, WebhookSubscription } from '../../schemas/webhook';

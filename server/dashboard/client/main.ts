@@ -1,4 +1,4 @@
-import { ApiError, request, session, UNAUTHORIZED_EVENT } from './api.js';
+import { ApiError, getJson, request, session, UNAUTHORIZED_EVENT, type Me } from './api.js';
 import { busy, h, pageHeading, StatusLine } from './dom.js';
 import { mailPage } from './pages/mail.js';
 import { inboxPage } from './pages/inbox.js';
@@ -7,6 +7,7 @@ import { sentPage } from './pages/sent.js';
 import { addressesPage } from './pages/addresses.js';
 import { activityPage } from './pages/activity.js';
 import { accountPage } from './pages/account.js';
+import { adminPage } from './pages/admin.js';
 
 /** A page draws itself into `root` from the route's arguments and may return a function that stops its timers. */
 export type Page = (root: HTMLElement, args: string[]) => (() => void) | void;
@@ -20,11 +21,30 @@ const PAGES: Record<string, Page> = {
 	addresses: addressesPage,
 	activity: activityPage,
 	account: accountPage,
+	admin: adminPage,
 };
 
 const main = document.getElementById('main') as HTMLElement;
 const nav = document.getElementById('nav') as HTMLElement;
+const adminLink = document.getElementById('nav-admin') as HTMLElement;
 let stopPage: (() => void) | undefined;
+/** The key the Admin link was last shown or hidden for. */
+let adminLinkFor: string | null = null;
+
+/** The Admin link, for admin keys only (the server refuses the others anyway): /api/me is asked once per signed-in key. */
+function showAdminLink(): void {
+	const key = session.key();
+	if (key === adminLinkFor) return;
+	adminLinkFor = key;
+	adminLink.hidden = true;
+	if (key)
+		getJson<Me>('/api/me').then(
+			(me) => {
+				if (session.key() === key) adminLink.hidden = !me.admin;
+			},
+			() => undefined,
+		);
+}
 
 /** A notice shown on the sign-in page: why the user is there. */
 interface Notice {
@@ -39,6 +59,7 @@ function render(notice?: Notice, focus = true): void {
 	main.replaceChildren();
 	const signedIn = session.key() !== null;
 	nav.hidden = !signedIn;
+	showAdminLink();
 	if (!signedIn) {
 		signInPage(main, notice);
 	} else {
