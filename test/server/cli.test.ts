@@ -356,6 +356,39 @@ describe('mailroom CLI', () => {
 			}
 		});
 
+		it('gives the admin account the key of MAILROOM_ADMIN_KEY_FILE on the first start, never shows it, and refuses a bad one', async () => {
+			const dataDir = newDataDir();
+			const keyFile = join(dataDir, 'admin-key');
+			const given = 'mr_given_by_the_deployment_0123456789abcdef';
+			writeFileSync(keyFile, `${given}\n`); // as `echo` writes it
+			const where = await freeWhere(dataDir);
+			const first = await ServeProcess.start(where, asFlags(whereSettings(where)), { MAILROOM_ADMIN_KEY_FILE: keyFile });
+			try {
+				await waitFor(() => first.output.includes('Created the admin account'), 'the first start to say it made the admin');
+				expect(first.output).toMatch(/Its API key \(id \S+\) is the one given by --admin-key or --admin-key-file\./);
+				expect(first.output).not.toContain(given);
+				expect(first.output).not.toMatch(KEY);
+				expect(await first.api<Me>('/api/me', { key: given })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+			} finally {
+				await first.stop();
+			}
+			// Once accounts exist the setting changes nothing: the key stays, and another given one is no key.
+			const other = 'mr_another_key_given_later_0123456789abcdef';
+			const second = await ServeProcess.start(where, asFlags(whereSettings(where)), { MAILROOM_ADMIN_KEY: other });
+			try {
+				expect((await second.api('/api/me', { key: given })).status).toBe(200);
+				expect((await second.api('/api/me', { key: other })).status).toBe(401);
+			} finally {
+				await second.stop();
+			}
+			writeFileSync(keyFile, 'short\n');
+			const refused = await runCli(['serve', ...asFlags(whereSettings(where))], { MAILROOM_ADMIN_KEY_FILE: keyFile });
+			expect(refused.code).toBe(2);
+			expect(refused.stderr).toBe(
+				`mailroom: the admin key in ${keyFile} must be 32-256 visible ASCII characters (no spaces), e.g. made with: echo mr_$(openssl rand -hex 24)\n`,
+			);
+		});
+
 		it('keeps the admin key for the next start when the first start fails (its HTTP port in use): nothing is created before the server listens', async () => {
 			const dataDir = newDataDir();
 			const taken = await takenPort();
