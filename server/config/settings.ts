@@ -361,7 +361,8 @@ export const SETTINGS: SettingSpec[] = [
 		env: 'MAILROOM_ADMIN_KEY',
 		description:
 			'the API key of the admin account that the first start of an empty database makes, instead of a random one printed once (32-256 visible ASCII characters, e.g. mr_$(openssl rand -hex 24)); once accounts exist it is not used',
-		parse: (value) => checkAdminKey(value, 'the admin key'),
+		// Empty is unset, as compose's ${MAILROOM_ADMIN_KEY:-} passes it.
+		parse: (value) => (value === '' ? undefined : checkAdminKey(value, 'the admin key')),
 	},
 	{
 		key: 'adminKeyFile',

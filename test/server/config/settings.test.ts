@@ -175,6 +175,7 @@ describe('admin key settings', () => {
 			'/run/secrets/mailroom-admin-key',
 		);
 		expect(resolveConfig({}, {}).adminKey).toBeUndefined();
+		expect(resolveConfig({}, { MAILROOM_ADMIN_KEY: '' }).adminKey).toBeUndefined(); // compose's ${MAILROOM_ADMIN_KEY:-}
 		expect(() => resolveConfig({}, { MAILROOM_ADMIN_KEY: 'hunter2-hunter2' })).toThrow(
 			/^MAILROOM_ADMIN_KEY: the admin key must be 32-256 visible ASCII characters/,
 		);
