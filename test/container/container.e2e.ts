@@ -18,6 +18,8 @@ import { RawSmtp } from '../helpers/raw-smtp';
 import { waitFor } from '../helpers/webhook-receiver';
 
 const IMAGE = process.env.MAILROOM_TEST_IMAGE ?? 'localhost/mailroom:test';
+/** The image's base, which has Node: it stands in for n8n's image. */
+const BASE = 'docker.io/library/node:24-bookworm-slim';
 const REPOSITORY = resolve(__dirname, '../..');
 const run = promisify(execFile);
 
@@ -27,7 +29,7 @@ async function podman(...args: string[]): Promise<string> {
 }
 
 /** What the test made, removed after it whatever happened. */
-const made = { containers: [] as string[], volumes: [] as string[], folders: [] as string[] };
+const made = { containers: [] as string[], volumes: [] as string[], networks: [] as string[], folders: [] as string[] };
 const unique = (what: string) => `mailroom-test-${what}-${process.pid}-${made.containers.length + made.volumes.length}`;
 
 async function newVolume(): Promise<string> {
@@ -78,6 +80,7 @@ async function startContainer(volume: string, options: string[] = []) {
 	return {
 		name,
 		smtpPort,
+		httpPort,
 		readyAfter,
 		api,
 		logs: () => podman('logs', name),
@@ -108,6 +111,7 @@ async function startContainer(volume: string, options: string[] = []) {
 afterAll(async () => {
 	for (const container of made.containers) await podman('rm', '--force', '--time', '0', container).catch(() => undefined);
 	for (const volume of made.volumes) await podman('volume', 'rm', '--force', volume).catch(() => undefined);
+	for (const network of made.networks) await podman('network', 'rm', '--force', network).catch(() => undefined);
 	for (const folder of made.folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -217,5 +221,40 @@ describe('examples/compose/compose.yaml, as podman-compose loads it', () => {
 		expect([...new Set(mounted)].sort()).toEqual(volumes);
 		// Its .env leaves the admin key unset (a random one is printed), not a literal "${...}".
 		expect(services.mailroom.environment.MAILROOM_ADMIN_KEY).toBe('');
+	});
+
+	it("wires n8n and Mailroom on one network: n8n reaches http://mailroom:3000, an ordinary account's webhook reaches n8n", async () => {
+		const { services } = await load();
+		// The compose network, its two services under their names; n8n (whose image is out of reach here) stood in for by a
+		// web server on its port that logs each request.
+		const network = unique('network');
+		made.networks.push(network);
+		await podman('network', 'create', network);
+		const n8n = unique('n8n');
+		made.containers.push(n8n);
+		const logRequests = "require('node:http').createServer((q, r) => { console.log(q.method, q.url); r.end('ok'); }).listen(5678)";
+		await podman('run', '--detach', '--name', n8n, '--network', network, '--network-alias', 'n8n', BASE, 'node', '-e', logRequests);
+		const environment = Object.entries(services.mailroom.environment).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
+		const mailroom = await startContainer(await newVolume(), ['--network', network, '--network-alias', 'mailroom', ...environment]);
+
+		// The credential's Base URL, from inside n8n's container.
+		const fromN8n = "fetch('http://mailroom:3000/readyz').then(async (r) => console.log(r.status, (await r.json()).ready))";
+		expect(await podman('exec', n8n, 'node', '-e', fromN8n)).toBe('200 true');
+
+		// An account that is not admin: only the allowed host n8n makes its private-address webhook deliverable.
+		const created = await podman('exec', mailroom.name, 'mailroom', 'accounts', 'create', 'workflows');
+		const key = KEY.exec(created)![0];
+		const address = 'orders%40shop.test';
+		const call = (method: string, path: string, body?: unknown) =>
+			fetch(`http://127.0.0.1:${mailroom.httpPort}${path}`, {
+				method,
+				headers: { 'Service-Key': key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+				body: body ? JSON.stringify(body) : undefined,
+			});
+		expect((await call('POST', `/api/addresses/${address}`)).status).toBe(200);
+		const webhook = new URL('webhook/mailroom-orders', services.n8n.environment.WEBHOOK_URL).href; // as n8n's trigger registers it
+		expect((await call('PUT', `/api/private-address-forwarding/${address}`, { webhook })).status).toBe(200);
+		await mailroom.send('orders@shop.test', 'an order');
+		await waitFor(async () => (await podman('logs', n8n)).includes('POST /webhook/mailroom-orders'), 'the webhook to reach n8n', 30_000);
 	});
 });
