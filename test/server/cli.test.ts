@@ -582,6 +582,8 @@ interface FlagCase {
 }
 
 const loopbackTwo = '127.0.0.2';
+/** An admin key as a deployment gives it (--admin-key), for the first start of an empty database. */
+const GIVEN_ADMIN_KEY = 'mr_given_in_the_settings_0123456789abcdef';
 
 const CASES: Record<string, FlagCase> = {
 	'smtp-host': {
@@ -657,6 +659,29 @@ const CASES: Record<string, FlagCase> = {
 			expect(server.query<{ subject: string }>('SELECT subject FROM messages WHERE inbox = ?', 'kept@flags.test')).toEqual([
 				{ subject: 'in the data folder' },
 			]);
+		},
+	},
+	'admin-key': {
+		settings: { 'admin-key': GIVEN_ADMIN_KEY },
+		check: async (server) => {
+			expect(await server.api<Me>('/api/me', { key: GIVEN_ADMIN_KEY })).toMatchObject({
+				status: 200,
+				body: { name: 'admin', admin: true },
+			});
+			expect(server.output).not.toMatch(KEY);
+		},
+	},
+	'admin-key-file': {
+		prepare: () => {
+			const file = join(newDataDir(), 'admin-key');
+			writeFileSync(file, `${GIVEN_ADMIN_KEY}-from-a-file\n`);
+			return Promise.resolve({ files: { adminKey: file } });
+		},
+		settings: { 'admin-key-file': ({ files }) => files!.adminKey },
+		check: async (server) => {
+			const key = `${GIVEN_ADMIN_KEY}-from-a-file`;
+			expect(await server.api<Me>('/api/me', { key })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+			expect(server.output).not.toContain(key);
 		},
 	},
 	domains: {
@@ -1230,7 +1255,12 @@ const STAND_INS: { sources: SettingSources; where: Where } = {
 		port: 9100,
 		relay: { url: 'smtp://127.0.0.1:2587' },
 		dns: { address: '127.0.0.1:5353' },
-		files: { cert: '/stand-in/cert.pem', key: '/stand-in/key.pem', url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom' },
+		files: {
+			cert: '/stand-in/cert.pem',
+			key: '/stand-in/key.pem',
+			url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom',
+			adminKey: '/stand-in/admin-key',
+		},
 	},
 	where: { dataDir: '/stand-in/data', smtpHost: '127.0.0.1', smtpPort: 2526, httpHost: '127.0.0.1', httpPort: 3001 },
 };
@@ -1248,8 +1278,8 @@ const configFromEnvironment = (settings: Record<string, string>) =>
  */
 const GROUPS: { why: string; cases: string[] }[] = [
 	{
-		why: 'every listener on 127.0.0.2 (the helpers then reach it there); each check looks at its own',
-		cases: ['smtp-host', 'http-host', 'metrics-host'],
+		why: 'every listener on 127.0.0.2 (the helpers then reach it there); each check looks at its own, and none needs the printed admin key',
+		cases: ['smtp-host', 'http-host', 'metrics-host', 'admin-key'],
 	},
 	{
 		why: 'held against the baseline: durability changes only the files open on the WAL, parse-workers only the threads; shutdown-timeout last, as its check stops the server',
@@ -1259,7 +1289,10 @@ const GROUPS: { why: string; cases: string[] }[] = [
 		why: 'one data folder prepared for the three by one run before; each looks at its own inbox or webhook records',
 		cases: ['retention-max-age', 'webhook-activity-days', 'retention-max-per-inbox'],
 	},
-	{ why: 'the store in PostgreSQL, and beside it a case that stores nothing', cases: ['database-url', 'smtp-data-timeout'] },
+	{
+		why: 'the store in PostgreSQL (the admin key of the file made there), and beside it a case that stores nothing',
+		cases: ['database-url', 'smtp-data-timeout', 'admin-key-file'],
+	},
 	// A limit on SMTP connections or an SMTP timer, beside cases that open no SMTP connection to the server (relayed mail
 	// goes out to the relay, local mail straight into its inbox).
 	{
