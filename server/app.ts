@@ -1,4 +1,5 @@
 import type { MailroomConfig } from './config/settings';
+import { givenAdminKey } from './config/admin-key';
 import { HTTP_LISTENER, METRICS_LISTENER, SMTP_LISTENER, listenError, type ListenerSettings } from './config/listen-errors';
 import { createLogger, type Logger } from './log';
 import type { Recipient } from './mail/incoming-mail';
@@ -55,8 +56,11 @@ export interface Mailroom {
 	retention: RetentionSweep;
 	/** Requests waiting for mail (GET /api/addresses/:email/wait-for-message). */
 	waiters: MailWaiters;
-	/** Set on the first start of an empty database: the admin account and its only clear-text key. */
-	bootstrap?: { account: Account; key: string };
+	/**
+	 * Set on the first start of an empty database: the admin account and its only clear-text key, which the settings gave
+	 * (`keyGiven`: --admin-key or --admin-key-file) or is random.
+	 */
+	bootstrap?: { account: Account; key: string; keyGiven: boolean };
 	close(): Promise<void>;
 }
 
@@ -64,13 +68,14 @@ export interface Mailroom {
  * Creates the admin account of an empty database, so a new install is usable at once. Called once the server listens:
  * a start that fails (a port in use) leaves the database empty, and the next start makes and shows the key.
  */
-async function bootstrapAdmin(store: Store): Promise<Mailroom['bootstrap']> {
+async function bootstrapAdmin(store: Store, givenKey: string | undefined): Promise<Mailroom['bootstrap']> {
 	// Several nodes starting at once on a new database: one of them makes it.
 	return store.exclusive('bootstrap', async () => {
 		const { accounts } = store;
 		if (!(await accounts.isEmpty())) return undefined;
 		const account = await accounts.create('admin', { admin: true });
-		return { account, key: (await accounts.createKey(account.id, 'created on first start')).key };
+		const label = givenKey ? 'given in the settings on first start' : 'created on first start';
+		return { account, key: (await accounts.createKey(account.id, label, givenKey)).key, keyGiven: givenKey !== undefined };
 	});
 }
 
@@ -381,6 +386,7 @@ async function shutDown(steps: ShutdownStep[]): Promise<void> {
 /** The composition root: opens the store, builds every part of the server on it, and starts them. */
 export async function startMailroom(config: MailroomConfig, log: Logger = createLogger(config.logLevel)): Promise<Mailroom> {
 	const relay = relayOf(config);
+	const adminKey = await givenAdminKey(config);
 	const node = newNodeId(config.hostname);
 	let publicUrl = config.publicUrl ?? '';
 	const context: Context = { config, log, node, publicUrl: () => publicUrl };
@@ -443,7 +449,7 @@ export async function startMailroom(config: MailroomConfig, log: Logger = create
 	publicUrl = config.publicUrl ?? urlOf(WILDCARD_HOSTS[config.httpHost] ?? config.httpHost, httpPort);
 	// The queues and the sweep start working once the server listens.
 	for (const worker of [outbox, webhooks, retention]) worker.start();
-	const bootstrap = await bootstrapAdmin(store);
+	const bootstrap = await bootstrapAdmin(store, adminKey);
 	readiness.running();
 	const metricsAt = metricsPort === undefined ? {} : { metrics: `${config.metricsHost}:${metricsPort}` };
 	log.info(

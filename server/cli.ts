@@ -72,11 +72,13 @@ serve.action(async (options: Record<string, string | undefined>) => {
 	const log = createLogger(config.logLevel);
 	const mailroom = await startMailroom(config, log);
 	if (mailroom.bootstrap) {
-		// One write, so no log line of the running server can land in the middle of it.
+		const { account, key, keyGiven } = mailroom.bootstrap;
+		const keyId = (await mailroom.accounts.listKeys(account.id))[0].id;
+		// One write, so no log line of the running server can land in the middle of it. A key the settings gave is never shown.
 		console.log(
 			[
-				`Created the admin account "${mailroom.bootstrap.account.name}" on this new database.`,
-				keyText(mailroom.bootstrap.key, (await mailroom.accounts.listKeys(mailroom.bootstrap.account.id))[0].id),
+				`Created the admin account "${account.name}" on this new database.`,
+				keyGiven ? `Its API key (id ${keyId}) is the one given by --admin-key or --admin-key-file.` : keyText(key, keyId),
 				'Make more with: mailroom accounts create <name>  and  mailroom keys create <account>',
 			].join('\n'),
 		);

@@ -16,6 +16,10 @@ export interface MailroomConfig {
 	dataDir: string;
 	/** PostgreSQL to keep the store in instead of SQLite in the data folder; every node naming the same one is one service. */
 	databaseUrl?: string;
+	/** The admin account's API key on the first start of an empty database, instead of a random one printed; unset: random. */
+	adminKey?: string;
+	/** A file holding that key (a container secret, say); read at the start. */
+	adminKeyFile?: string;
 	/** Domains we accept mail for; empty means every domain. */
 	domains: string[];
 	maxMessageSize: number;
@@ -350,6 +354,22 @@ export const SETTINGS: SettingSpec[] = [
 		description:
 			'PostgreSQL to keep the store in instead of SQLite (postgres://user:password@host:5432/db; TLS with ?sslmode=require and the other options of node-postgres): every node naming the same database is one service',
 		parse: databaseUrl,
+	},
+	{
+		key: 'adminKey',
+		flag: '--admin-key <key>',
+		env: 'MAILROOM_ADMIN_KEY',
+		description:
+			'the API key of the admin account that the first start of an empty database makes, instead of a random one printed once (32-256 visible ASCII characters, e.g. mr_$(openssl rand -hex 24)); once accounts exist it is not used',
+		// Empty is unset, as compose's ${MAILROOM_ADMIN_KEY:-} passes it.
+		parse: (value) => (value === '' ? undefined : checkAdminKey(value, 'the admin key')),
+	},
+	{
+		key: 'adminKeyFile',
+		flag: '--admin-key-file <file>',
+		env: 'MAILROOM_ADMIN_KEY_FILE',
+		description: 'a file holding that key (a Docker or Kubernetes secret, say), read at the start; instead of --admin-key',
+		parse: text,
 	},
 	{
 		key: 'domains',
@@ -744,8 +764,19 @@ export function mailroomConfig(settings: Partial<MailroomConfig> = {}): Mailroom
 	return checked({ ...resolveConfig({}, {}), ...settings });
 }
 
+/**
+ * An admin key given in the settings: long enough to be as hard to guess as a random one (it is stored as a plain SHA-256,
+ * like them), and sendable in an HTTP header.
+ */
+export function checkAdminKey(key: string, what: string): string {
+	if (!/^[\x21-\x7e]{32,256}$/.test(key))
+		throw new ConfigError(`${what} must be 32-256 visible ASCII characters (no spaces), e.g. made with: echo mr_$(openssl rand -hex 24)`);
+	return key;
+}
+
 /** The settings that go together are given together. */
 function checked(config: MailroomConfig): MailroomConfig {
+	if (config.adminKey && config.adminKeyFile) throw new ConfigError('--admin-key and --admin-key-file cannot be given together');
 	if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key must be given together');
 	const dkim = [config.dkimDomain, config.dkimSelector, config.dkimKeyFile].filter(Boolean).length;
 	if (dkim !== 0 && dkim !== 3) throw new ConfigError('--dkim-domain, --dkim-selector and --dkim-key must be given together');

@@ -76,8 +76,8 @@ export interface AccountStore {
 	find(idOrName: string): Promise<Account | undefined>;
 	/** By id or by name; AccountError when there is none. */
 	require(idOrName: string): Promise<Account>;
-	/** Returns the new key in clear text: the only time it is ever visible. */
-	createKey(accountId: string, label?: string): Promise<{ key: string; info: ApiKeyInfo }>;
+	/** Returns the new key in clear text: the only time it is ever visible. `key`: the one to store (given in the settings); unset: random. */
+	createKey(accountId: string, label?: string, key?: string): Promise<{ key: string; info: ApiKeyInfo }>;
 	listKeys(accountId: string): Promise<ApiKeyInfo[]>;
 	revokeKey(keyId: string): Promise<ApiKeyInfo>;
 	/** The record of a clear-text key (revoked or not), or undefined for an unknown one. */

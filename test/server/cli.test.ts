@@ -356,6 +356,39 @@ describe('mailroom CLI', () => {
 			}
 		});
 
+		it('gives the admin account the key of MAILROOM_ADMIN_KEY_FILE on the first start, never shows it, and refuses a bad one', async () => {
+			const dataDir = newDataDir();
+			const keyFile = join(dataDir, 'admin-key');
+			const given = 'mr_given_by_the_deployment_0123456789abcdef';
+			writeFileSync(keyFile, `${given}\n`); // as `echo` writes it
+			const where = await freeWhere(dataDir);
+			const first = await ServeProcess.start(where, asFlags(whereSettings(where)), { MAILROOM_ADMIN_KEY_FILE: keyFile });
+			try {
+				await waitFor(() => first.output.includes('Created the admin account'), 'the first start to say it made the admin');
+				expect(first.output).toMatch(/Its API key \(id \S+\) is the one given by --admin-key or --admin-key-file\./);
+				expect(first.output).not.toContain(given);
+				expect(first.output).not.toMatch(KEY);
+				expect(await first.api<Me>('/api/me', { key: given })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+			} finally {
+				await first.stop();
+			}
+			// Once accounts exist the setting changes nothing: the key stays, and another given one is no key.
+			const other = 'mr_another_key_given_later_0123456789abcdef';
+			const second = await ServeProcess.start(where, asFlags(whereSettings(where)), { MAILROOM_ADMIN_KEY: other });
+			try {
+				expect((await second.api('/api/me', { key: given })).status).toBe(200);
+				expect((await second.api('/api/me', { key: other })).status).toBe(401);
+			} finally {
+				await second.stop();
+			}
+			writeFileSync(keyFile, 'short\n');
+			const refused = await runCli(['serve', ...asFlags(whereSettings(where))], { MAILROOM_ADMIN_KEY_FILE: keyFile });
+			expect(refused.code).toBe(2);
+			expect(refused.stderr).toBe(
+				`mailroom: the admin key in ${keyFile} must be 32-256 visible ASCII characters (no spaces), e.g. made with: echo mr_$(openssl rand -hex 24)\n`,
+			);
+		});
+
 		it('keeps the admin key for the next start when the first start fails (its HTTP port in use): nothing is created before the server listens', async () => {
 			const dataDir = newDataDir();
 			const taken = await takenPort();
@@ -549,6 +582,8 @@ interface FlagCase {
 }
 
 const loopbackTwo = '127.0.0.2';
+/** An admin key as a deployment gives it (--admin-key), for the first start of an empty database. */
+const GIVEN_ADMIN_KEY = 'mr_given_in_the_settings_0123456789abcdef';
 
 const CASES: Record<string, FlagCase> = {
 	'smtp-host': {
@@ -624,6 +659,29 @@ const CASES: Record<string, FlagCase> = {
 			expect(server.query<{ subject: string }>('SELECT subject FROM messages WHERE inbox = ?', 'kept@flags.test')).toEqual([
 				{ subject: 'in the data folder' },
 			]);
+		},
+	},
+	'admin-key': {
+		settings: { 'admin-key': GIVEN_ADMIN_KEY },
+		check: async (server) => {
+			expect(await server.api<Me>('/api/me', { key: GIVEN_ADMIN_KEY })).toMatchObject({
+				status: 200,
+				body: { name: 'admin', admin: true },
+			});
+			expect(server.output).not.toMatch(KEY);
+		},
+	},
+	'admin-key-file': {
+		prepare: () => {
+			const file = join(newDataDir(), 'admin-key');
+			writeFileSync(file, `${GIVEN_ADMIN_KEY}-from-a-file\n`);
+			return Promise.resolve({ files: { adminKey: file } });
+		},
+		settings: { 'admin-key-file': ({ files }) => files!.adminKey },
+		check: async (server) => {
+			const key = `${GIVEN_ADMIN_KEY}-from-a-file`;
+			expect(await server.api<Me>('/api/me', { key })).toMatchObject({ status: 200, body: { name: 'admin', admin: true } });
+			expect(server.output).not.toContain(key);
 		},
 	},
 	domains: {
@@ -1197,7 +1255,12 @@ const STAND_INS: { sources: SettingSources; where: Where } = {
 		port: 9100,
 		relay: { url: 'smtp://127.0.0.1:2587' },
 		dns: { address: '127.0.0.1:5353' },
-		files: { cert: '/stand-in/cert.pem', key: '/stand-in/key.pem', url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom' },
+		files: {
+			cert: '/stand-in/cert.pem',
+			key: '/stand-in/key.pem',
+			url: 'postgres://mailroom:secret@127.0.0.1:5432/mailroom',
+			adminKey: '/stand-in/admin-key',
+		},
 	},
 	where: { dataDir: '/stand-in/data', smtpHost: '127.0.0.1', smtpPort: 2526, httpHost: '127.0.0.1', httpPort: 3001 },
 };
@@ -1215,8 +1278,8 @@ const configFromEnvironment = (settings: Record<string, string>) =>
  */
 const GROUPS: { why: string; cases: string[] }[] = [
 	{
-		why: 'every listener on 127.0.0.2 (the helpers then reach it there); each check looks at its own',
-		cases: ['smtp-host', 'http-host', 'metrics-host'],
+		why: 'every listener on 127.0.0.2 (the helpers then reach it there); each check looks at its own, and none needs the printed admin key',
+		cases: ['smtp-host', 'http-host', 'metrics-host', 'admin-key'],
 	},
 	{
 		why: 'held against the baseline: durability changes only the files open on the WAL, parse-workers only the threads; shutdown-timeout last, as its check stops the server',
@@ -1226,7 +1289,10 @@ const GROUPS: { why: string; cases: string[] }[] = [
 		why: 'one data folder prepared for the three by one run before; each looks at its own inbox or webhook records',
 		cases: ['retention-max-age', 'webhook-activity-days', 'retention-max-per-inbox'],
 	},
-	{ why: 'the store in PostgreSQL, and beside it a case that stores nothing', cases: ['database-url', 'smtp-data-timeout'] },
+	{
+		why: 'the store in PostgreSQL (the admin key of the file made there), and beside it a case that stores nothing',
+		cases: ['database-url', 'smtp-data-timeout', 'admin-key-file'],
+	},
 	// A limit on SMTP connections or an SMTP timer, beside cases that open no SMTP connection to the server (relayed mail
 	// goes out to the relay, local mail straight into its inbox).
 	{

@@ -56,8 +56,7 @@ export class SqlAccountStore implements AccountStore {
 		return account;
 	}
 
-	async createKey(accountId: string, label = ''): Promise<{ key: string; info: ApiKeyInfo }> {
-		const key = newApiKey();
+	async createKey(accountId: string, label = '', key = newApiKey()): Promise<{ key: string; info: ApiKeyInfo }> {
 		const info: ApiKeyInfo = { id: newId(), accountId, label, created: nowIso(), revoked: null };
 		await this.db.run('INSERT INTO api_keys (id, account_id, hash, label, created) VALUES ($1, $2, $3, $4, $5)', [
 			info.id,

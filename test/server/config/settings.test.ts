@@ -167,6 +167,26 @@ describe('sending settings', () => {
 	});
 });
 
+describe('admin key settings', () => {
+	it('take a long enough key from MAILROOM_ADMIN_KEY or a file, one or the other, never echoing a bad key', () => {
+		const key = 'mr_0123456789abcdef0123456789abcdef';
+		expect(resolveConfig({}, { MAILROOM_ADMIN_KEY: key }).adminKey).toBe(key);
+		expect(resolveConfig({}, { MAILROOM_ADMIN_KEY_FILE: '/run/secrets/mailroom-admin-key' }).adminKeyFile).toBe(
+			'/run/secrets/mailroom-admin-key',
+		);
+		expect(resolveConfig({}, {}).adminKey).toBeUndefined();
+		expect(resolveConfig({}, { MAILROOM_ADMIN_KEY: '' }).adminKey).toBeUndefined(); // compose's ${MAILROOM_ADMIN_KEY:-}
+		expect(() => resolveConfig({}, { MAILROOM_ADMIN_KEY: 'hunter2-hunter2' })).toThrow(
+			/^MAILROOM_ADMIN_KEY: the admin key must be 32-256 visible ASCII characters/,
+		);
+		expect(() => resolveConfig({}, { MAILROOM_ADMIN_KEY: 'hunter2-hunter2' })).not.toThrow(/hunter2/);
+		expect(() => resolveConfig({ adminKey: `${key} with spaces` }, {})).toThrow(/^--admin-key: /);
+		expect(() => resolveConfig({ adminKey: key, adminKeyFile: '/run/secrets/key' }, {})).toThrow(
+			/--admin-key and --admin-key-file cannot be given together/,
+		);
+	});
+});
+
 describe('webhook target settings', () => {
 	it('allow private targets (to admin accounts) and list no host by default', () => {
 		expect(resolveConfig({}, {})).toMatchObject({ webhookAllowPrivate: true, webhookAllowHosts: [] });
