@@ -17,7 +17,8 @@ if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y podman runc mmdebstrap podman-compose
 fi
-if [ ! -f /etc/containers/containers.conf ]; then
+# Written unless it already says so (a containers.conf without these settings fails here at the first `podman run`).
+if ! grep -qs '^runtime = "runc"' /etc/containers/containers.conf; then
 	mkdir -p /etc/containers
 	printf '[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"\n' >/etc/containers/containers.conf
 fi
