@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes stand-ins for the two base images the Dockerfile names, on a machine that reaches no container registry but does
-# reach Debian's mirror and the npm registry: node:24-bookworm (the build stages) and node:24-bookworm-slim (the run
-# stage). Each is Debian bookworm from mmdebstrap, with this machine's Node 24 and npm in
+# reach Debian's mirror and the npm registry: node:24-bookworm (the build stage: Node with python3, make and g++) and
+# node:24-bookworm-slim (the run stage). Each is Debian bookworm from mmdebstrap, with this machine's Node 24 and npm in
 # /usr/local and the user `node` (uid 1000), as in the official images, so the same Dockerfile builds here and with Docker.
 # An image already present under either name (a real one, or a stand-in of an earlier run) is kept.
 #
@@ -62,8 +62,6 @@ standIn() {
 }
 
 standIn "$SLIM" passwd
-# The official node:24-bookworm also has python3, make and g++, for native modules without a binary for the platform:
-# better-sqlite3 ships its binary for glibc Linux on x64 in its package, so nothing compiles, and the stand-in leaves the
-# compilers out (they are most of the time it takes to make). Were one needed, npm_config_nodedir above points node-gyp
-# at Node's headers (nodejs.org is not reachable here).
-standIn "$FULL" passwd,ca-certificates
+# npm_config_nodedir above: better-sqlite3 compiles against these headers, as nodejs.org and GitHub (its prebuilt
+# binaries) are not reachable here; the official image fetches either.
+standIn "$FULL" passwd,ca-certificates,python3,make,g++
