@@ -1,17 +1,5 @@
 /** `npm run test:container` (test/container/run.sh): the image built from the Dockerfile, run by podman. Not part of `npm test`. */
-const { projects, ...base } = require('../../jest.config');
+const separateSuite = require('../separate-suite');
 
-// The suite's settings, without its projects (each would bring its own roots): one project of this folder, transformed as they are.
-const [{ testEnvironment, transform }] = projects;
-
-module.exports = {
-	...base,
-	testEnvironment,
-	transform,
-	rootDir: '../..',
-	roots: ['<rootDir>/test/container'],
-	testMatch: ['**/*.e2e.ts'],
-	testPathIgnorePatterns: ['/node_modules/'],
-	// A container starts in seconds; a stop with a transaction in progress waits 8 s.
-	testTimeout: 120_000,
-};
+// A container starts in seconds; a stop with a transaction in progress waits 8 s.
+module.exports = separateSuite('test/container', '**/*.e2e.ts', 120_000);

@@ -1,27 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
-import { requireAccount, serviceKeyOf } from '../auth';
-import { HttpError, notFound } from '../errors';
+import { requireAccount } from '../auth';
 import { optionalBody } from '../params';
 import { IdParam, errorResponses } from '../schemas';
-import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
-import { AccountError, type ApiKeyInfo } from '../../store/store';
+import { AccountStatsSchema, ApiKeySchema, MeSchema, NewApiKeySchema } from '../../schemas/account';
+import { keyViews, revokeKey } from './api-keys';
 
 export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void {
-	/** A key as the API shows it, marked when it is the request's own. */
-	const keyView = (info: ApiKeyInfo, currentId: string | undefined): ApiKeyView => ({
-		id: info.id,
-		label: info.label,
-		created: info.created,
-		revoked: info.revoked,
-		current: info.id === currentId,
-	});
-	const currentKeyId = async (request: FastifyRequest) => {
-		const key = serviceKeyOf(request);
-		return key === undefined ? undefined : (await accounts.keyInfo(key))?.id;
-	};
-
 	app.get(
 		'/api/me',
 		{
@@ -66,8 +51,7 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 		},
 		async (request) => {
 			const account = requireAccount(request);
-			const current = await currentKeyId(request);
-			return (await accounts.listKeys(account.id)).map((info) => keyView(info, current));
+			return keyViews(accounts, request, account.id);
 		},
 	);
 
@@ -107,19 +91,10 @@ export function accountRoutes(app: HttpApp, { accounts, stats }: HttpDeps): void
 		},
 		async (request) => {
 			const account = requireAccount(request);
-			const current = await currentKeyId(request);
-			const info = (await accounts.listKeys(account.id)).find((key) => key.id === request.params.keyId);
-			if (!info) throw notFound(`No API key ${request.params.keyId} in this account`);
-			if (info.id === current) throw new HttpError(409, 'This request is made with that key: revoke it with another key of the account');
-			// Revoking a revoked key again changes nothing, also when another request revoked it meanwhile.
-			if (info.revoked) return keyView(info, current);
-			try {
-				return keyView(await accounts.revokeKey(info.id), current);
-			} catch (err) {
-				const now = (await accounts.listKeys(account.id)).find((key) => key.id === info.id);
-				if (err instanceof AccountError && now?.revoked) return keyView(now, current);
-				throw err;
-			}
+			return revokeKey(accounts, request, account.id, request.params.keyId, {
+				missing: `No API key ${request.params.keyId} in this account`,
+				ownKey: 'This request is made with that key: revoke it with another key of the account',
+			});
 		},
 	);
 }

@@ -1,15 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { HttpApp, HttpDeps } from '../http-deps';
-import { requireAdmin, serviceKeyOf } from '../auth';
-import { badRequest, forbidden, HttpError, notFound } from '../errors';
+import { requireAdmin } from '../auth';
+import { badRequest, forbidden, notFound } from '../errors';
 import { domainParam, optionalBody } from '../params';
 import { DomainParams, IdParam, errorResponses } from '../schemas';
 import { AdminAccountSchema, NewAccountSchema } from '../../schemas/admin';
-import { ApiKeySchema, NewApiKeySchema, type ApiKeyView } from '../../schemas/account';
+import { ApiKeySchema, NewApiKeySchema } from '../../schemas/account';
 import { DomainSchema } from '../../schemas/domain';
 import { refTo } from '../../schemas/shared';
-import { AccountError, type Account, type ApiKeyInfo } from '../../store/store';
+import { AccountError, type Account } from '../../store/store';
+import { keyViews, revokeKey } from './api-keys';
 
 /** An account as the admin routes show it: as GET /api/me shows one's own. */
 const accountView = (account: Account) => ({
@@ -29,18 +29,6 @@ const AccountParams = Type.Object({ account: AccountParam });
  * account's key may call them (403 for any other key), with the rules the commands follow (the store's).
  */
 export function adminRoutes(app: HttpApp, { config, accounts, domains }: HttpDeps): void {
-	const keyView = (info: ApiKeyInfo, currentId: string | undefined): ApiKeyView => ({
-		id: info.id,
-		label: info.label,
-		created: info.created,
-		revoked: info.revoked,
-		current: info.id === currentId,
-	});
-	const currentKeyId = async (request: FastifyRequest) => {
-		const key = serviceKeyOf(request);
-		return key === undefined ? undefined : (await accounts.keyInfo(key))?.id;
-	};
-
 	app.get(
 		'/api/admin/accounts',
 		{
@@ -116,8 +104,7 @@ export function adminRoutes(app: HttpApp, { config, accounts, domains }: HttpDep
 		async (request) => {
 			requireAdmin(request);
 			const account = await accounts.require(request.params.account);
-			const current = await currentKeyId(request);
-			return (await accounts.listKeys(account.id)).map((info) => keyView(info, current));
+			return keyViews(accounts, request, account.id);
 		},
 	);
 
@@ -156,19 +143,10 @@ export function adminRoutes(app: HttpApp, { config, accounts, domains }: HttpDep
 		async (request) => {
 			requireAdmin(request);
 			const account = await accounts.require(request.params.account);
-			const current = await currentKeyId(request);
-			const info = (await accounts.listKeys(account.id)).find((key) => key.id === request.params.keyId);
-			if (!info) throw notFound(`No API key ${request.params.keyId} in the account "${account.name}"`);
-			if (info.id === current) throw new HttpError(409, 'This request is made with that key: revoke it with another admin key');
-			// Revoking a revoked key again changes nothing, also when another request revoked it meanwhile.
-			if (info.revoked) return keyView(info, current);
-			try {
-				return keyView(await accounts.revokeKey(info.id), current);
-			} catch (err) {
-				const now = (await accounts.listKeys(account.id)).find((key) => key.id === info.id);
-				if (err instanceof AccountError && now?.revoked) return keyView(now, current);
-				throw err;
-			}
+			return revokeKey(accounts, request, account.id, request.params.keyId, {
+				missing: `No API key ${request.params.keyId} in the account "${account.name}"`,
+				ownKey: 'This request is made with that key: revoke it with another admin key',
+			});
 		},
 	);
 

@@ -1,7 +1,8 @@
 import { enc, getJson, request, sendJson, type ApiKeyView, type Me } from '../api.js';
-import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
+import { busy, formatTime, h, hidden, pageHeading, StatusLine } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
 import { chaosSettings } from './account-chaos.js';
+import { keyTable } from './key-table.js';
 import { eventSubscriptions } from './event-subscriptions.js';
 import { suppressionList } from './suppressions.js';
 
@@ -59,22 +60,7 @@ function apiKeys(): Node {
 	const refresh = async () => {
 		try {
 			const keys = await getJson<ApiKeyView[]>('/api/me/keys');
-			list.replaceChildren(
-				keys.length === 0
-					? h('p', {}, 'No API keys.')
-					: table(
-							'API keys of your account',
-							['Label', 'Key id', 'Created', 'State', 'Actions'],
-							keys.map((key) => [
-								key.label || '—',
-								h('code', {}, key.id),
-								formatTime(key.created),
-								key.revoked ? `Revoked ${formatTime(key.revoked)}` : key.current ? 'Active (this session)' : 'Active',
-								// The server refuses to revoke the key of the request itself, so the dashboard never offers it.
-								key.revoked || key.current ? '' : revokeButton(key),
-							]),
-						),
-			);
+			list.replaceChildren(keys.length === 0 ? h('p', {}, 'No API keys.') : keyTable('API keys of your account', keys, revokeButton));
 		} catch (error) {
 			status.error(error);
 		}

@@ -1,7 +1,7 @@
 import { enc, getJson, request, type WebhookAttempt, type WebhookAttemptDetail } from '../api.js';
 import { attemptView } from './attempt-view.js';
 import { busy, formatTime, h, hidden, pageHeading, StatusLine, table } from '../dom.js';
-import { POLL_MS } from './inbox.js';
+import { refreshEvery } from '../poll.js';
 
 const STATUSES = ['delivered', 'retrying', 'failed', 'refused'] as const;
 
@@ -131,11 +131,7 @@ export function activityPage(root: HTMLElement, [filterAddress = '']: string[]):
 		detail,
 		list,
 	);
-	void refresh();
-	const timer = setInterval(() => {
-		if (!document.hidden) void refresh(); // no polling while the tab is in the background
-	}, POLL_MS);
-	return () => clearInterval(timer);
+	return refreshEvery(refresh);
 }
 
 function result(delivery: WebhookAttempt): string {

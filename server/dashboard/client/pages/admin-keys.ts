@@ -1,7 +1,8 @@
 import { enc, getJson, request, sendJson, type AdminAccount, type ApiKeyView } from '../api.js';
-import { busy, formatTime, h, hidden, StatusLine, table } from '../dom.js';
+import { busy, h, hidden, StatusLine } from '../dom.js';
 import { clearFormErrors, showFormError } from '../field-errors.js';
 import type { AccountList } from './admin-account-list.js';
+import { keyTable } from './key-table.js';
 import { newKeyPanel } from './new-key-panel.js';
 
 /**
@@ -30,19 +31,7 @@ export function adminKeys(list: AccountList): { element: Node; show: (account: A
 			const keys = await getJson<ApiKeyView[]>(`/api/admin/accounts/${enc(chosen())}/keys`);
 			const name = list.nameOf(chosen());
 			rows.replaceChildren(
-				keys.length === 0
-					? h('p', {}, `${name} has no API keys.`)
-					: table(
-							`API keys of ${name}`,
-							['Label', 'Key id', 'Created', 'State', 'Actions'],
-							keys.map((key) => [
-								key.label || '—',
-								h('code', {}, key.id),
-								formatTime(key.created),
-								key.revoked ? `Revoked ${formatTime(key.revoked)}` : key.current ? 'Active (this session)' : 'Active',
-								key.revoked || key.current ? '' : revokeButton(key),
-							]),
-						),
+				keys.length === 0 ? h('p', {}, `${name} has no API keys.`) : keyTable(`API keys of ${name}`, keys, revokeButton),
 			);
 		} catch (error) {
 			status.error(error);

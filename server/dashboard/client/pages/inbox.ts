@@ -1,11 +1,11 @@
 import { senderMark } from '../sender-mark.js';
 import { enc, formatAddresses, getJson, type MessageRecord } from '../api.js';
 import { listenForMail } from '../incoming-socket.js';
+import { POLL_MS, refreshEvery } from '../poll.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
 import { messagePage } from './message.js';
 
 /** The listing is re-read this often: the only way to see new mail of public inboxes, which have no websocket feed. */
-export const POLL_MS = 5000;
 
 /** `#/inbox`, `#/inbox/<address>` (its messages, live) or `#/inbox/<address>/<message id>` (one message). */
 export function inboxPage(root: HTMLElement, [address, messageId]: string[]): (() => void) | void {
@@ -66,13 +66,10 @@ export function inboxPage(root: HTMLElement, [address, messageId]: string[]): ((
 			status.error(error);
 		}
 	};
-	void refresh();
-	const timer = setInterval(() => {
-		if (!document.hidden) void refresh(); // no polling while the tab is in the background
-	}, POLL_MS);
+	const stopPolling = refreshEvery(refresh);
 	const stopSocket = listenForMail({ addresses: address }, () => void refresh());
 	return () => {
-		clearInterval(timer);
+		stopPolling();
 		stopSocket();
 	};
 }

@@ -1,6 +1,6 @@
 import { enc, getJson, type OutgoingRecipient, type OutgoingRecord, type Suppression } from '../api.js';
 import { formatTime, h, pageHeading, StatusLine, table, type Child } from '../dom.js';
-import { POLL_MS } from './inbox.js';
+import { refreshEvery } from '../poll.js';
 
 /**
  * `#/sent/<id>`: one sent message (GET /api/outgoing-messages/:id) with each recipient's delivery status, the status code
@@ -27,11 +27,7 @@ export function sentMessagePage(root: HTMLElement, id: string): () => void {
 			status.error(error);
 		}
 	};
-	void refresh();
-	const timer = setInterval(() => {
-		if (!document.hidden) void refresh();
-	}, POLL_MS);
-	return () => clearInterval(timer);
+	return refreshEvery(refresh);
 }
 
 function summary(message: OutgoingRecord): Node {

@@ -1,6 +1,6 @@
 import { enc, getJson, type OutgoingRecord } from '../api.js';
 import { formatTime, h, pageHeading, StatusLine, table } from '../dom.js';
-import { POLL_MS } from './inbox.js';
+import { refreshEvery } from '../poll.js';
 import { sentMessagePage } from './sent-message.js';
 
 /**
@@ -34,11 +34,7 @@ export function sentPage(root: HTMLElement, [id]: string[]): () => void {
 			status.error(error);
 		}
 	};
-	void refresh();
-	const timer = setInterval(() => {
-		if (!document.hidden) void refresh();
-	}, POLL_MS);
-	return () => clearInterval(timer);
+	return refreshEvery(refresh);
 }
 
 function sentTable(sent: OutgoingRecord[]): Node {
